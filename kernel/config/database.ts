@@ -1,0 +1,48 @@
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tableNameOf, tableOf } from './scope';
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/** Opens (creating if needed) the config database in WAL mode with its fixed tables. */
+export function openConfigDatabase(file: string): Database.Database {
+  if (file !== ':memory:') createPrivateFile(file);
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS config (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS config_defs (scope TEXT NOT NULL, key TEXT NOT NULL, def TEXT NOT NULL, PRIMARY KEY (scope, key));
+      CREATE TABLE IF NOT EXISTS plugin_state (name TEXT PRIMARY KEY, enabled INTEGER NOT NULL, updated_at INTEGER);
+    `);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Creates a scope's value table unless it exists. */
+export function ensureValueTable(db: Database.Database, scope: string): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(scope)} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+}
+
+/** Tells whether a scope's value table exists. */
+export function hasValueTable(db: Database.Database, scope: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(tableNameOf(scope)) !== undefined;
+}
+
+/** Lists the names of every table in the database. */
+export function listTables(db: Database.Database): string[] {
+  return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+}
+
+// The file holds passwords in clear, so only its owner may read it; SQLite gives -wal and -shm the same mode.
+function createPrivateFile(file: string): void {
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
+}

@@ -1,0 +1,32 @@
+import { ErrorCodes, haError } from '../../protocol';
+
+/** Facts a ConfigError carries: which table and key it concerns. */
+export interface ConfigErrorFacts {
+  scope: string;
+  key?: string;
+}
+
+/** A refused config operation: a bad value, definition or scope name (InvalidValue), or an unknown key (NotFound). */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code: number;
+  readonly scope: string;
+  readonly key: string | undefined;
+
+  constructor(message: string, facts: ConfigErrorFacts, code: number = ErrorCodes.InvalidValue) {
+    super(message);
+    this.code = code;
+    this.scope = facts.scope;
+    this.key = facts.key;
+  }
+
+  /** Turns the error into the wire error an SDK handler answers with. */
+  toResponseError(): ReturnType<typeof haError> {
+    return haError(this.code, this.message, this.key === undefined ? { scope: this.scope } : { scope: this.scope, key: this.key });
+  }
+}
+
+/** Names a key the way people type it: `core.log.level`, `weather.api_key`. */
+export function labelOf(scope: string, key: string): string {
+  return key.startsWith(`${scope}.`) ? key : `${scope}.${key}`;
+}

@@ -1,0 +1,204 @@
+import type Database from 'better-sqlite3';
+import { ErrorCodes, type ConfigDef, type ConfigEntry } from '../../protocol';
+import { ensureValueTable, hasValueTable, listTables, openConfigDatabase } from './database';
+import { assertKey, validateDefs } from './defs';
+import { ConfigError, labelOf } from './errors';
+import { maskEntry } from './mask';
+import { PluginStateStore } from './plugin-state';
+import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
+import { coerceValue, describeExpected, isJsonValue, ValueProblem } from './value';
+
+/** A successful set or unset, with the entry as a person may see it. */
+export interface ConfigChange {
+  scope: string;
+  key: string;
+  /** Masked: a password is never in clear here. */
+  entry: ConfigEntry;
+}
+export type ConfigListener = (change: ConfigChange) => void;
+
+type Stored = { value: unknown } | undefined;
+
+/** Settings of the kernel and of every plugin, with their metadata, in one SQLite file. */
+export class ConfigRegistry {
+  private readonly listeners = new Set<ConfigListener>();
+  private readonly pluginState: PluginStateStore;
+
+  private constructor(private readonly db: Database.Database) {
+    this.pluginState = new PluginStateStore(db);
+  }
+
+  /** Opens the registry stored in `file`, creating it (mode 0600) if needed; `:memory:` works for tests. */
+  static open(file: string): ConfigRegistry {
+    return new ConfigRegistry(openConfigDatabase(file));
+  }
+
+  /** Records (or updates) the definitions of a scope's settings. */
+  define(scope: string, defs: readonly ConfigDef[]): void {
+    assertScope(scope);
+    const clean = validateDefs(scope, defs);
+    const upsert = this.db.prepare(
+      'INSERT INTO config_defs (scope, key, def) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET def = excluded.def',
+    );
+    this.db.transaction(() => {
+      ensureValueTable(this.db, scope);
+      for (const def of clean) upsert.run(scope, def.key, JSON.stringify(def));
+    }).immediate();
+  }
+
+  /** Returns one setting, password masked; throws NotFound if it is neither declared nor stored. */
+  get(scope: string, key: string): ConfigEntry {
+    this.assertAddress(scope, key);
+    const def = this.readDef(scope, key);
+    const stored = this.readStored(scope, key);
+    if (def === undefined && stored === undefined) {
+      throw new ConfigError(`${labelOf(scope, key)} is not a known setting; see homectl config list ${scope}`, { scope, key }, ErrorCodes.NotFound);
+    }
+    return maskEntry(buildEntry(scope, key, def, stored));
+  }
+
+  /** Returns the value in effect, stored or default, in clear: for the kernel's own use, never for showing. */
+  getValue(scope: string, key: string): unknown {
+    this.assertAddress(scope, key);
+    const stored = this.readStored(scope, key);
+    return stored !== undefined ? stored.value : this.readDef(scope, key)?.default;
+  }
+
+  /** Lists a scope's declared and stored settings sorted by key, passwords masked. */
+  list(scope: string): ConfigEntry[] {
+    assertScope(scope);
+    const defs = this.readDefs(scope);
+    const stored = this.readAllStored(scope);
+    const keys = [...new Set([...defs.keys(), ...stored.keys()])].sort(compareText);
+    return keys.map((key) => maskEntry(buildEntry(scope, key, defs.get(key), stored.has(key) ? { value: stored.get(key) } : undefined)));
+  }
+
+  /** Lists every scope that has settings: `core` first, then plugins by name. */
+  scopes(): string[] {
+    const plugins = new Set<string>();
+    for (const table of listTables(this.db)) {
+      const scope = scopeOfTable(table);
+      if (scope !== undefined) plugins.add(scope);
+    }
+    const rows = this.db.prepare<[string], { scope: string }>('SELECT DISTINCT scope FROM config_defs WHERE scope != ?').all(CORE_SCOPE);
+    for (const row of rows) plugins.add(row.scope);
+    return [CORE_SCOPE, ...[...plugins].sort(compareText)];
+  }
+
+  /** Checks a value against its definition (strings are parsed by type), stores it and returns the masked entry. */
+  set(scope: string, key: string, value: unknown): ConfigEntry {
+    this.assertAddress(scope, key);
+    const entry = this.db.transaction((): ConfigEntry => {
+      const def = this.readDef(scope, key);
+      const stored = def === undefined ? checkUndeclared(value) : coerceValue(def, value);
+      if (stored instanceof ValueProblem) {
+        const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
+        throw new ConfigError(`${labelOf(scope, key)}: ${stored.problem}; use ${expected}`, { scope, key });
+      }
+      ensureValueTable(this.db, scope);
+      this.db
+        .prepare(`INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+        .run(key, JSON.stringify(stored));
+      return maskEntry(buildEntry(scope, key, def, { value: stored }));
+    }).immediate();
+    this.notify({ scope, key, entry });
+    return entry;
+  }
+
+  /** Removes a stored value so the default applies again; returns the masked entry as it now reads. */
+  unset(scope: string, key: string): ConfigEntry {
+    this.assertAddress(scope, key);
+    const { removed, entry } = this.db.transaction(() => {
+      const changes = hasValueTable(this.db, scope)
+        ? this.db.prepare(`DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
+        : 0;
+      return { removed: changes > 0, entry: maskEntry(buildEntry(scope, key, this.readDef(scope, key), undefined)) };
+    }).immediate();
+    if (removed) this.notify({ scope, key, entry });
+    return entry;
+  }
+
+  /** Deletes a plugin's settings and their definitions (for `remove --purge`); its enabled state stays. */
+  dropScope(plugin: string): void {
+    assertPluginName(plugin);
+    this.db.transaction(() => {
+      this.db.exec(`DROP TABLE IF EXISTS ${tableOf(plugin)}`);
+      this.db.prepare('DELETE FROM config_defs WHERE scope = ?').run(plugin);
+    }).immediate();
+  }
+
+  /** Calls `listener` after each successful set or unset; returns the function that stops it. */
+  onChange(listener: ConfigListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Returns whether a plugin is enabled, or undefined if it was never set. */
+  isEnabled(name: string): boolean | undefined {
+    return this.pluginState.isEnabled(name);
+  }
+
+  /** Persists whether a plugin is enabled. */
+  setEnabled(name: string, enabled: boolean): void {
+    this.pluginState.setEnabled(name, enabled);
+  }
+
+  /** Closes the database; the registry cannot be used afterwards. */
+  close(): void {
+    this.listeners.clear();
+    this.db.close();
+  }
+
+  private assertAddress(scope: string, key: string): void {
+    assertScope(scope);
+    assertKey(scope, key);
+  }
+
+  private readDef(scope: string, key: string): ConfigDef | undefined {
+    const row = this.db.prepare<[string, string], { def: string }>('SELECT def FROM config_defs WHERE scope = ? AND key = ?').get(scope, key);
+    return row === undefined ? undefined : (JSON.parse(row.def) as ConfigDef);
+  }
+
+  private readDefs(scope: string): Map<string, ConfigDef> {
+    const rows = this.db.prepare<[string], { key: string; def: string }>('SELECT key, def FROM config_defs WHERE scope = ?').all(scope);
+    return new Map(rows.map((row) => [row.key, JSON.parse(row.def) as ConfigDef]));
+  }
+
+  private readStored(scope: string, key: string): Stored {
+    if (!hasValueTable(this.db, scope)) return undefined;
+    const row = this.db.prepare<[string], { value: string }>(`SELECT value FROM ${tableOf(scope)} WHERE key = ?`).get(key);
+    return row === undefined ? undefined : { value: JSON.parse(row.value) as unknown };
+  }
+
+  private readAllStored(scope: string): Map<string, unknown> {
+    if (!hasValueTable(this.db, scope)) return new Map();
+    const rows = this.db.prepare<[], { key: string; value: string }>(`SELECT key, value FROM ${tableOf(scope)}`).all();
+    return new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
+  }
+
+  // A listener that throws must neither undo a committed write nor silence the other listeners.
+  private notify(change: ConfigChange): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(change);
+      } catch (err) {
+        process.emitWarning(`config change listener failed for ${labelOf(change.scope, change.key)}: ${String(err)}`, 'ConfigListenerWarning');
+      }
+    }
+  }
+}
+
+function buildEntry(scope: string, key: string, def: ConfigDef | undefined, stored: Stored): ConfigEntry {
+  const entry: ConfigEntry = { scope, key, value: stored !== undefined ? stored.value : (def?.default ?? null), isSet: stored !== undefined };
+  if (def !== undefined) entry.def = def;
+  return entry;
+}
+
+function checkUndeclared(value: unknown): unknown {
+  if (value === undefined) return new ValueProblem('no value was given');
+  return isJsonValue(value) ? value : new ValueProblem('the value cannot be stored as JSON');
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,37 @@
+import * as path from 'node:path';
+import { CORE_DEFS } from './core-defs';
+import { CORE_SCOPE } from './scope';
+import type { ConfigRegistry } from './registry';
+
+/** Where the kernel keeps its data, as configured. */
+export interface CorePaths {
+  pluginDir: string;
+  memoryGraph: string;
+  memoryText: string;
+  memoryDocuments: string;
+  knowledge: string;
+  skills: string;
+  log: string;
+}
+
+const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
+  pluginDir: { key: 'core.plugin.dir', under: 'plugins' },
+  memoryGraph: { key: 'core.memory.graph', under: 'memory/graph.db' },
+  memoryText: { key: 'core.memory.text', under: 'memory/text' },
+  memoryDocuments: { key: 'core.memory.documents', under: 'memory/documents' },
+  knowledge: { key: 'core.knowledge.path', under: 'knowledge' },
+  skills: { key: 'core.skills.path', under: 'skills' },
+  log: { key: 'core.log.path', under: 'log' },
+};
+
+/** Defines the core settings and stores each path under `dataDir` unless one is already stored; returns the paths in effect. */
+export function seedDefaults(registry: ConfigRegistry, dataDir: string): CorePaths {
+  const root = path.resolve(dataDir);
+  registry.define(CORE_SCOPE, CORE_DEFS);
+  const paths = {} as CorePaths;
+  for (const [name, { key, under }] of Object.entries(PATH_KEYS) as [keyof CorePaths, { key: string; under: string }][]) {
+    if (!registry.get(CORE_SCOPE, key).isSet) registry.set(CORE_SCOPE, key, path.join(root, ...under.split('/')));
+    paths[name] = registry.getValue(CORE_SCOPE, key) as string;
+  }
+  return paths;
+}

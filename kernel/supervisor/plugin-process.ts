@@ -1,0 +1,205 @@
+import type { ChildProcess } from 'node:child_process';
+import type { Socket } from 'node:net';
+import treeKill from 'tree-kill';
+import type { MessageConnection } from 'vscode-jsonrpc';
+import {
+  ErrorCodes,
+  ExitNotification,
+  InitializeRequest,
+  PingRequest,
+  PROTOCOL_VERSION,
+  ShutdownRequest,
+  haError,
+  type InitializeParams,
+  type InitializeResult,
+} from '../../protocol';
+import { createWireConnection, WireViolation } from '../../protocol/wire';
+import { PluginChannel, formatMs } from './channel';
+import { forEachLine } from './log-ring';
+import type { SupervisorPolicy } from './policy';
+import { spawnPluginHost, type SpawnOptions } from './spawn';
+
+/** How a plugin process ended. */
+export interface ProcessExit {
+  code: number | null;
+  signal: string | null;
+  /** `stopped` for an ordered stop; otherwise why it died (`crash`, `exited`, `handshake-timeout`, `unresponsive`, `rss-limit`, …). */
+  reason: string;
+  /** Words for a person. */
+  detail: string;
+}
+
+/** What one plugin process tells its supervisor. */
+export interface ProcessHooks {
+  /** Binds the kernel's services to the connection before it starts listening. */
+  bind(connection: MessageConnection): void;
+  onOutput(stream: 'stdout' | 'stderr', line: string): void;
+  onUnresponsive(): void;
+  onResponsive(): void;
+}
+
+/** One lifetime of one plugin's host process: spawn, handshake, heartbeat, stop or kill. */
+export class PluginProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly startedAt = Date.now();
+  readonly channel: PluginChannel;
+  readonly exited: Promise<ProcessExit>;
+  private killReason: { reason: string; detail: string } | undefined;
+  private stopping = false;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private pingTimers: NodeJS.Timeout[] = [];
+  private pingInFlight = false;
+  private seq = 0;
+
+  constructor(
+    readonly name: string,
+    private readonly policy: SupervisorPolicy,
+    spawnOptions: SpawnOptions,
+    private readonly hooks: ProcessHooks,
+  ) {
+    this.child = spawnPluginHost(spawnOptions);
+    this.pid = this.child.pid ?? -1;
+    const wire = this.child.stdio[3] as Socket;
+    const { connection, reader } = createWireConnection(wire, wire, policy.wire);
+    this.channel = new PluginChannel(name, connection, policy.requestMs);
+    reader.onError((error) => {
+      if (error instanceof WireViolation) this.kill('protocol-violation', `sent a bad frame: ${error.message}`);
+    });
+    if (this.child.stdout) forEachLine(this.child.stdout, (line) => hooks.onOutput('stdout', line));
+    if (this.child.stderr) forEachLine(this.child.stderr, (line) => hooks.onOutput('stderr', line));
+    hooks.bind(connection);
+    connection.listen();
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (error) => {
+        this.killReason ??= { reason: 'spawn-failed', detail: error.message };
+      });
+      this.child.once('exit', (code, signal) => {
+        this.stopHeartbeat();
+        const exit = this.describeExit(code, signal);
+        this.channel.close(
+          haError(ErrorCodes.PluginCrashed, `plugin "${name}" exited (${exit.detail}) before answering`, {
+            plugin: name,
+            exitCode: code,
+            signal,
+            reason: exit.reason,
+          }),
+        );
+        resolve(exit);
+      });
+    });
+  }
+
+  /** Sends `initialize` and waits for the declaration; a late, failed or wrong answer kills the process. */
+  async handshake(params: InitializeParams): Promise<InitializeResult> {
+    let result: InitializeResult;
+    try {
+      result = await this.channel.request(InitializeRequest.type, params, this.policy.handshakeMs);
+    } catch (error) {
+      const timedOut = (error as { code?: number }).code === ErrorCodes.RequestTimeout;
+      const detail = timedOut
+        ? `did not answer initialize within ${formatMs(this.policy.handshakeMs)}`
+        : `failed to initialize: ${(error as Error).message}`;
+      this.kill(timedOut ? 'handshake-timeout' : 'initialize-failed', detail);
+      throw error;
+    }
+    if (result.protocolVersion !== PROTOCOL_VERSION) {
+      const detail = `speaks protocol ${result.protocolVersion}, the kernel speaks ${PROTOCOL_VERSION}`;
+      this.kill('protocol-mismatch', detail);
+      throw new Error(`plugin "${this.name}" ${detail}`);
+    }
+    return result;
+  }
+
+  /** Pings every interval; no answer within the timeout marks it unresponsive, and after killAfter it is killed. */
+  startHeartbeat(): void {
+    this.heartbeatTimer = setInterval(() => this.ping(), this.policy.heartbeat.intervalMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private ping(): void {
+    if (this.pingInFlight) return;
+    this.pingInFlight = true;
+    const { timeoutMs, killAfterMs } = this.policy.heartbeat;
+    let unresponsive = false;
+    this.pingTimers = [
+      setTimeout(() => {
+        unresponsive = true;
+        this.hooks.onUnresponsive();
+      }, timeoutMs),
+      setTimeout(() => this.kill('unresponsive', `did not answer a heartbeat for ${formatMs(killAfterMs)}`), killAfterMs),
+    ];
+    this.channel.request(PingRequest.type, { seq: ++this.seq }, killAfterMs + 1000).then(
+      () => {
+        this.clearPingTimers();
+        this.pingInFlight = false;
+        if (unresponsive) this.hooks.onResponsive();
+      },
+      () => this.clearPingTimers(),
+    );
+  }
+
+  private clearPingTimers(): void {
+    for (const timer of this.pingTimers) clearTimeout(timer);
+    this.pingTimers = [];
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.clearPingTimers();
+  }
+
+  /** Ends the process at once (SIGKILL to its group and tree), remembering why. */
+  kill(reason: string, detail: string): void {
+    this.killReason ??= { reason, detail };
+    this.stopHeartbeat();
+    signalTree(this.pid, 'SIGKILL');
+  }
+
+  /** Ordered stop: `shutdown` then `exit`; SIGTERM when that is ignored; SIGKILL after the grace period. */
+  async stop(reason: string): Promise<ProcessExit> {
+    this.stopping = true;
+    this.stopHeartbeat();
+    const { requestMs, killGraceMs } = this.policy.shutdown;
+    try {
+      await this.channel.request(ShutdownRequest.type, { reason }, requestMs);
+      this.channel.notify(ExitNotification.type, {});
+      if (await this.exitsWithin(killGraceMs)) return this.exited;
+    } catch {
+      // no orderly answer: fall through to signals
+    }
+    signalTree(this.pid, 'SIGTERM');
+    if (await this.exitsWithin(killGraceMs)) return this.exited;
+    signalTree(this.pid, 'SIGKILL');
+    return this.exited;
+  }
+
+  private exitsWithin(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.exited.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  private describeExit(code: number | null, signal: NodeJS.Signals | null): ProcessExit {
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (this.killReason) return { code, signal, reason: this.killReason.reason, detail: `${this.killReason.detail} (${how})` };
+    if (this.stopping) return { code, signal, reason: 'stopped', detail: `stopped (${how})` };
+    if (code === 0 && !signal) return { code, signal, reason: 'exited', detail: 'exited by itself (code 0)' };
+    return { code, signal, reason: 'crash', detail: `crashed (${how})` };
+  }
+}
+
+/** Signals a plugin's whole process group and tree; a process already gone is not an error. */
+function signalTree(pid: number, signal: NodeJS.Signals): void {
+  if (pid <= 0) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // group already gone
+  }
+  treeKill(pid, signal, () => undefined);
+}

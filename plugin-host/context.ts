@@ -1,0 +1,86 @@
+import type { MessageConnection } from 'vscode-jsonrpc';
+import {
+  ConfigGetRequest,
+  ConfigListRequest,
+  ConfigSetRequest,
+  EventPublishNotification,
+  EventSubscribeRequest,
+  LogNotification,
+  type EventDeliverParams,
+  type InitializeParams,
+  type LogLevel,
+  eventMatches,
+} from '../protocol';
+import type { PluginContext, PluginLogger } from './sdk';
+
+type EventHandler = (event: EventDeliverParams) => void;
+
+/** The context handed to a plugin's handlers, bound to its connection to the kernel. */
+export class HostContext implements PluginContext {
+  readonly name: string;
+  readonly paths: InitializeParams['paths'];
+  readonly permissions: InitializeParams['permissions'];
+  private readonly handlers: { pattern: string; handler: EventHandler }[] = [];
+
+  constructor(
+    private readonly connection: MessageConnection,
+    params: InitializeParams,
+  ) {
+    this.name = params.name;
+    this.paths = params.paths;
+    this.permissions = params.permissions;
+  }
+
+  readonly log: PluginLogger = {
+    debug: (msg, fields) => this.write('debug', msg, fields),
+    info: (msg, fields) => this.write('info', msg, fields),
+    warn: (msg, fields) => this.write('warn', msg, fields),
+    error: (msg, fields) => this.write('error', msg, fields),
+  };
+
+  readonly config: PluginContext['config'] = {
+    get: async (key, scope) => (await this.connection.sendRequest(ConfigGetRequest.type, withScope({ key }, scope))).entry.value,
+    entry: async (key, scope) => (await this.connection.sendRequest(ConfigGetRequest.type, withScope({ key }, scope))).entry,
+    set: async (key, value, scope) =>
+      (await this.connection.sendRequest(ConfigSetRequest.type, withScope({ key, value }, scope))).entry,
+    list: async (scope) => (await this.connection.sendRequest(ConfigListRequest.type, withScope({}, scope))).entries,
+  };
+
+  readonly events: PluginContext['events'] = {
+    publish: (name, data) => void this.connection.sendNotification(EventPublishNotification.type, { name, data }),
+    on: async (pattern, handler) => {
+      this.handlers.push({ pattern, handler });
+      await this.connection.sendRequest(EventSubscribeRequest.type, { names: [pattern] });
+    },
+  };
+
+  readonly kernel: PluginContext['kernel'] = {
+    request: (type, params) => this.connection.sendRequest(type, params),
+    notify: (type, params) => void this.connection.sendNotification(type, params),
+  };
+
+  /** Hands a delivered event to every handler whose pattern matches. */
+  deliver(event: EventDeliverParams): void {
+    for (const { pattern, handler } of this.handlers) {
+      if (!eventMatches(pattern, event.name)) continue;
+      try {
+        handler(event);
+      } catch (error) {
+        this.log.error(`event handler for ${pattern} threw`, { error: String(error) });
+      }
+    }
+  }
+
+  /** Registers a handler without telling the kernel (the subscription travels in the initialize answer). */
+  addHandler(pattern: string, handler: EventHandler): void {
+    this.handlers.push({ pattern, handler });
+  }
+
+  private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
+    void this.connection.sendNotification(LogNotification.type, fields ? { level, msg, fields } : { level, msg });
+  }
+}
+
+function withScope<T extends object>(params: T, scope: string | undefined): T & { scope?: string } {
+  return scope === undefined ? params : { ...params, scope };
+}

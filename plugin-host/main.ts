@@ -1,0 +1,103 @@
+// The plugin host: the program every plugin process runs. It connects the wire on fd 3
+// (stdout and stderr are only logs, so nothing a plugin prints can corrupt the wire),
+// loads the plugin named in `initialize`, and routes the kernel's calls to it.
+import * as net from 'node:net';
+import {
+  EventDeliverNotification,
+  ExitNotification,
+  InitializeRequest,
+  PingRequest,
+  PROTOCOL_VERSION,
+  ShutdownRequest,
+  StageInvokeRequest,
+  ToolInvokeRequest,
+  type InitializeParams,
+  type InitializeResult,
+} from '../protocol';
+import { createWireConnection } from '../protocol/wire';
+import { HostContext } from './context';
+import { loadPluginDefinition } from './load';
+import type { PluginDefinition } from './sdk';
+
+const WIRE_FD = 3;
+
+function main(): void {
+  const wire = new net.Socket({ fd: WIRE_FD, readable: true, writable: true });
+  const { connection } = createWireConnection(wire, wire);
+  let plugin: PluginDefinition | undefined;
+  let context: HostContext | undefined;
+
+  exitWhenKernelGoes(wire);
+
+  connection.onRequest(InitializeRequest.type, async (params: InitializeParams): Promise<InitializeResult> => {
+    if (params.protocolVersion !== PROTOCOL_VERSION) {
+      throw new Error(`plugin host speaks protocol ${PROTOCOL_VERSION}, kernel sent ${params.protocolVersion}`);
+    }
+    if (params.kind === 'lua' || params.kind === 'skill') {
+      throw new Error(`${params.kind} plugins are not supported by this plugin host yet`);
+    }
+    process.title = `homeagent-plugin:${params.name}`;
+    plugin = await loadPluginDefinition(params.entry);
+    context = new HostContext(connection, params);
+    for (const [pattern, handler] of Object.entries(plugin.events ?? {})) {
+      const ctx = context;
+      ctx.addHandler(pattern, (event) => handler(event, ctx));
+    }
+    await plugin.activate?.(context);
+    return describePlugin(plugin);
+  });
+
+  connection.onRequest(PingRequest.type, (params) => ({ seq: params.seq }));
+
+  connection.onRequest(ShutdownRequest.type, async () => {
+    if (plugin && context) await plugin.deactivate?.(context);
+    return null;
+  });
+
+  connection.onNotification(ExitNotification.type, () => process.exit(0));
+
+  connection.onNotification(EventDeliverNotification.type, (event) => context?.deliver(event));
+
+  connection.onRequest(ToolInvokeRequest.type, async (params) => {
+    const tool = plugin?.tools?.[params.name];
+    if (!tool || !context) throw new Error(`this plugin has no tool named ${params.name}`);
+    const result: unknown = await tool.run(params.args as never, context, params);
+    return { result };
+  });
+
+  connection.onRequest(StageInvokeRequest.type, async (params) => {
+    const handler = plugin?.stages?.[params.stage];
+    if (!handler || !context) return null;
+    return (await handler(params.snapshot, context)) ?? null;
+  });
+
+  connection.listen();
+}
+
+function describePlugin(plugin: PluginDefinition): InitializeResult {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    tools: Object.entries(plugin.tools ?? {}).map(([name, tool]) => ({
+      name,
+      description: tool.description,
+      parameters: tool.parameters,
+      ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
+    })),
+    stages: Object.keys(plugin.stages ?? {}) as InitializeResult['stages'],
+    subscriptions: Object.keys(plugin.events ?? {}),
+    config: plugin.config ?? [],
+  };
+}
+
+/** No orphans: the host ends when its wire to the kernel closes or its parent is gone. */
+function exitWhenKernelGoes(wire: net.Socket): void {
+  wire.on('end', () => process.exit(0));
+  wire.on('close', () => process.exit(0));
+  wire.on('error', () => process.exit(0));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1000).unref();
+}
+
+main();

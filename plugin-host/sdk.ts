@@ -1,0 +1,89 @@
+// The SDK a plugin is written against. A plugin default-exports `definePlugin({...})`;
+// the plugin host turns it into the `initialize` answer and routes the kernel's calls to it.
+import type { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type {
+  ConfigDef,
+  ConfigEntry,
+  EventDeliverParams,
+  Permission,
+  PluginPaths,
+  StageName,
+  StagePatch,
+  StageSnapshot,
+  ToolInvokeParams,
+} from '../protocol';
+
+/** Structured logging that reaches the kernel's log under the plugin's name. */
+export interface PluginLogger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}
+
+/** The plugin's settings (its own table unless `scope` names another, which needs a permission). */
+export interface PluginConfig {
+  get(key: string, scope?: string): Promise<unknown>;
+  entry(key: string, scope?: string): Promise<ConfigEntry>;
+  set(key: string, value: unknown, scope?: string): Promise<ConfigEntry>;
+  list(scope?: string): Promise<ConfigEntry[]>;
+}
+
+/** The event bus: publish under the plugin's own namespace, subscribe to anything. */
+export interface PluginEvents {
+  /** Publishes `<plugin>.<name>`. */
+  publish(name: string, data?: unknown): void;
+  /** Subscribes a handler to event names or `prefix.*` patterns. */
+  on(pattern: string, handler: (event: EventDeliverParams) => void): Promise<void>;
+}
+
+/** Typed access to any kernel method from `protocol/` (the kernel checks the permission). */
+export interface KernelClient {
+  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  notify<P>(type: NotificationType<P>, params: P): void;
+}
+
+/** What every handler of a plugin gets. */
+export interface PluginContext {
+  /** The plugin's name. */
+  readonly name: string;
+  /** Folders it may use. */
+  readonly paths: PluginPaths;
+  /** Permissions granted to it. */
+  readonly permissions: readonly Permission[];
+  readonly log: PluginLogger;
+  readonly config: PluginConfig;
+  readonly events: PluginEvents;
+  readonly kernel: KernelClient;
+}
+
+/** A tool: its description and argument schema for the LLM, and the code that runs it. */
+export interface ToolDefinition<Args = unknown> {
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+  /** Per-call deadline in ms. */
+  timeoutMs?: number;
+  run(args: Args, ctx: PluginContext, call: ToolInvokeParams): unknown;
+}
+
+export type StageHandler = (snapshot: StageSnapshot, ctx: PluginContext) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
+
+/** Everything a plugin is: data plus handlers. */
+export interface PluginDefinition {
+  /** Runs during the handshake; the plugin is ready once it resolves. */
+  activate?(ctx: PluginContext): void | Promise<void>;
+  /** Runs on shutdown; release sockets, files and timers here. */
+  deactivate?(ctx: PluginContext): void | Promise<void>;
+  tools?: Record<string, ToolDefinition<never>>;
+  stages?: Partial<Record<StageName, StageHandler>>;
+  /** Event handlers by name or `prefix.*` pattern. */
+  events?: Record<string, (event: EventDeliverParams, ctx: PluginContext) => void>;
+  /** Settings declared in code (in addition to the manifest's). */
+  config?: ConfigDef[];
+}
+
+/** Declares a plugin; an identity function that gives the definition its types. */
+export function definePlugin<T extends PluginDefinition>(definition: T): T {
+  return definition;
+}

@@ -1,0 +1,108 @@
+// homectl config list|get|set.
+import { SocketMethods, type ConfigEntry } from '../../../protocol';
+import { formatValue } from './format';
+import { renderTable } from './table';
+import { UsageError, printJson, type Command } from './types';
+
+/** Shown for a password's value, whatever the server sent. */
+const MASK = '********';
+
+/** A KEY argument resolved into its table and its key inside it. */
+export interface ConfigAddress {
+  scope: string;
+  key: string;
+}
+
+/** `PLUGIN:KEY` names a plugin's table; anything else (e.g. `core.log.level`) is a core key. */
+export function parseConfigKey(text: string): ConfigAddress {
+  const colon = text.indexOf(':');
+  if (colon < 0) return { scope: 'core', key: text };
+  const scope = text.slice(0, colon);
+  const key = text.slice(colon + 1);
+  if (!scope || !key) throw new UsageError(`"${text}" is not a key; write core.KEY or PLUGIN:KEY, e.g. core.log.level or cli:max_clients`);
+  return { scope, key };
+}
+
+/** How a key is written on the command line: `core.x` as is, a plugin's as `PLUGIN:KEY`. */
+export function displayKey(entry: Pick<ConfigEntry, 'scope' | 'key'>): string {
+  return entry.scope === 'core' ? entry.key : `${entry.scope}:${entry.key}`;
+}
+
+/** The value to show: passwords masked here too, so nothing prints one in clear. */
+export function displayValue(entry: ConfigEntry): string {
+  if (entry.def?.type === 'password' && entry.value !== '' && entry.value !== null && entry.value !== undefined) return MASK;
+  return formatValue(entry.value);
+}
+
+/** Renders entries as the `config list` table. */
+export function renderConfigTable(entries: ConfigEntry[], lang: string = process.env['LANG'] ?? ''): string {
+  const zh = lang.toLowerCase().startsWith('zh');
+  const rows = entries.map((e) => [
+    displayKey(e),
+    describeType(e),
+    displayValue(e),
+    e.isSet ? 'set' : 'default',
+    (zh ? (e.def?.description?.zh ?? e.def?.description?.en) : (e.def?.description?.en ?? e.def?.description?.zh)) ?? '',
+  ]);
+  return renderTable(rows, ['KEY', 'TYPE', 'VALUE', 'SOURCE', 'DESCRIPTION']);
+}
+
+function describeType(entry: ConfigEntry): string {
+  const def = entry.def;
+  if (!def) return '?';
+  if (def.type === 'enum' && def.options) return `enum(${def.options.join('|')})`;
+  return def.type;
+}
+
+/** A password's entry with its value hidden, for --json output. */
+function maskForJson(entry: ConfigEntry): ConfigEntry {
+  if (entry.def?.type !== 'password') return entry;
+  const value = displayValue(entry);
+  const masked: ConfigEntry = { ...entry, value: value === MASK ? MASK : entry.value };
+  if (entry.def.default !== undefined && entry.def.default !== '') masked.def = { ...entry.def, default: MASK };
+  return masked;
+}
+
+const list: Command = {
+  words: 'config list',
+  args: [],
+  options: { json: { type: 'boolean' }, plugin: { type: 'string' }, all: { type: 'boolean' } },
+  flags: '[--plugin NAME | --all] [--json]',
+  summary: 'settings with their values and descriptions (core by default)',
+  async run(_args, values, ctx) {
+    if (values['all'] && values['plugin'] !== undefined) throw new UsageError('--plugin and --all exclude each other');
+    const params = values['all'] ? { all: true } : { scope: typeof values['plugin'] === 'string' ? values['plugin'] : 'core' };
+    const { entries } = await ctx.request<{ entries: ConfigEntry[] }>(SocketMethods.ConfigList, params);
+    if (values['json']) printJson(ctx, entries.map(maskForJson));
+    else ctx.print(renderConfigTable(entries));
+  },
+};
+
+const get: Command = {
+  words: 'config get',
+  args: ['KEY'],
+  options: { json: { type: 'boolean' } },
+  flags: '[--json]',
+  summary: 'the value of one setting (--json: with its metadata)',
+  async run([key], values, ctx) {
+    const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigGet, { ...parseConfigKey(key as string) });
+    if (values['json']) printJson(ctx, maskForJson(entry));
+    else ctx.print(displayValue(entry));
+  },
+};
+
+const set: Command = {
+  words: 'config set',
+  args: ['KEY', 'VALUE'],
+  options: { json: { type: 'boolean' } },
+  flags: '[--json]',
+  summary: 'change a setting; the value is checked against its type',
+  async run([key, value], values, ctx) {
+    const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigSet, { ...parseConfigKey(key as string), value });
+    if (values['json']) printJson(ctx, maskForJson(entry));
+    else ctx.print(`${displayKey(entry)} = ${displayValue(entry)}`);
+  },
+};
+
+/** Every `config …` command. */
+export const configCommands: Command[] = [list, get, set];

@@ -1,0 +1,93 @@
+// homectl's body: finds the socket, picks the command, runs it, maps the outcome to an exit code.
+import { parseArgs } from 'node:util';
+import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
+import { LocateUsageError, locateSocket } from '../locate';
+import { configCommands } from './config';
+import { pluginCommands } from './plugins';
+import { statusCommand } from './status';
+import { UsageError, type Command, type CommandContext } from './types';
+import { ExitCodes, renderSynopsis, renderUsage } from './usage';
+
+/** Where homectl writes; the real streams in the bin, buffers in tests. */
+export interface HomectlIO {
+  out(text: string): void;
+  err(text: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
+export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
+  const commands = [...pluginCommands, ...configCommands];
+  try {
+    const location = locateSocket(argv, io.env, io.cwd);
+    const all = [...commands, statusCommand(location.path)];
+    const rest = location.rest;
+    if (rest.length === 0) throw new UsageError('no command given');
+    if (['help', '--help', '-h'].includes(rest[0] as string)) {
+      io.out(renderUsage(all));
+      return ExitCodes.Ok;
+    }
+    const command = findCommand(all, rest);
+    const words = command.words.split(' ').length;
+    const { values, positionals } = parseCommandLine(command, rest.slice(words));
+    if (values['help']) {
+      io.out(`usage: homectl ${renderSynopsis(command)}\n  ${command.summary}`);
+      return ExitCodes.Ok;
+    }
+    const ctx: CommandContext = {
+      request: (method, params = {}) => requestOnce(location.path, method, params),
+      print: (text) => io.out(text),
+    };
+    await command.run(positionals, values, ctx);
+    return ExitCodes.Ok;
+  } catch (error) {
+    return reportFailure(error, io, commands);
+  }
+}
+
+function findCommand(commands: Command[], rest: string[]): Command {
+  const match = commands.find((c) => c.words.split(' ').every((word, i) => rest[i] === word));
+  if (match) return match;
+  const group = commands.filter((c) => c.words.startsWith(`${rest[0]} `)).map((c) => c.words.split(' ')[1]);
+  if (group.length) throw new UsageError(`unknown command "${rest.slice(0, 2).join(' ')}"; ${rest[0]} takes ${group.join(', ')}`);
+  throw new UsageError(`unknown command "${rest[0]}"`);
+}
+
+function parseCommandLine(command: Command, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (error) {
+    throw new UsageError(`${command.words}: ${(error as Error).message}`);
+  }
+  const { values, positionals } = parsed;
+  if (values['help']) return { values, positionals };
+  if (positionals.length !== command.args.length) {
+    const wanted = command.args.length ? command.args.join(' ') : 'no arguments';
+    throw new UsageError(`${command.words} takes ${wanted}, got ${positionals.length ? positionals.join(' ') : 'none'}`);
+  }
+  return { values, positionals };
+}
+
+function reportFailure(error: unknown, io: HomectlIO, commands: Command[]): number {
+  if (error instanceof UsageError || error instanceof LocateUsageError) {
+    io.err(`homectl: ${error.message}\n\n${renderUsage([...commands, statusCommand('')])}`);
+    return ExitCodes.Usage;
+  }
+  if (error instanceof HomedUnreachableError) {
+    io.err(`homectl: ${error.message}`);
+    return ExitCodes.Unreachable;
+  }
+  if (error instanceof HomedAnswerError) {
+    io.err(`homectl: ${error.message} (${error.errorName})`);
+    return ExitCodes.DaemonError;
+  }
+  io.err(`homectl: ${error instanceof Error ? error.message : String(error)}`);
+  return ExitCodes.DaemonError;
+}

@@ -1,0 +1,149 @@
+// homectl plugins list|info|start|stop|restart|enable|disable|logs.
+import {
+  PLUGIN_ACTIONS,
+  SocketMethods,
+  type LogLine,
+  type PluginAction,
+  type PluginInfo,
+  type PluginStatus,
+} from '../../../protocol';
+import { NONE, formatBytes, formatLastExit, formatPercent, formatTime, formatUptime } from './format';
+import { renderTable } from './table';
+import { UsageError, printJson, type Command } from './types';
+
+const json = { json: { type: 'boolean' } } as const;
+
+const PAST_TENSE: Record<PluginAction, string> = {
+  start: 'started',
+  stop: 'stopped',
+  restart: 'restarted',
+  enable: 'enabled',
+  disable: 'disabled',
+};
+
+/** Renders plugin statuses as the `plugins list` table. */
+export function renderPluginTable(plugins: PluginStatus[], now: number = Date.now()): string {
+  const rows = plugins.map((p) => [
+    p.name,
+    p.kind,
+    p.state,
+    p.pid === null ? NONE : String(p.pid),
+    formatUptime(p.uptime_ms, p.pid),
+    String(p.restarts),
+    formatBytes(p.rss_bytes),
+    formatPercent(p.cpu_percent),
+    formatLastExit(p.last_exit, now),
+  ]);
+  return renderTable(rows, ['NAME', 'KIND', 'STATE', 'PID', 'UPTIME', 'RESTARTS', 'RSS', 'CPU', 'LAST EXIT']);
+}
+
+/** Renders one plugin in detail for `plugins info`. */
+export function renderPluginInfo(p: PluginInfo, now: number = Date.now()): string {
+  const list = (items: string[]): string => (items.length ? items.join(', ') : NONE);
+  const facts = renderTable([
+    ['name', p.name],
+    ['version', p.version],
+    ['kind', p.kind],
+    ['state', p.detail ? `${p.state} (${p.detail})` : p.state],
+    ['enabled', p.enabled ? 'yes' : 'no'],
+    ['pid', p.pid === null ? NONE : String(p.pid)],
+    ['uptime', formatUptime(p.uptime_ms, p.pid)],
+    ['restarts', String(p.restarts)],
+    ['rss', formatBytes(p.rss_bytes)],
+    ['cpu', formatPercent(p.cpu_percent)],
+    ['last exit', formatLastExit(p.last_exit, now)],
+    ['denied calls', String(p.denied_calls)],
+    ['timeouts', String(p.timeouts)],
+    ['folder', p.dir],
+    ['data folder', p.dataDir],
+    ['description', p.manifest.description ?? NONE],
+    ['permissions', list(p.permissions)],
+    ['tools', list(p.tools)],
+    ['stages', list(p.stages)],
+    ['subscriptions', list(p.subscriptions)],
+  ]);
+  if (p.sandbox.length === 0) return facts;
+  const walls = renderTable(
+    p.sandbox.map((w) => [w.wall, w.active ? 'yes' : 'no', w.note]),
+    ['WALL', 'ACTIVE', 'NOTE'],
+  );
+  return `${facts}\n\nsandbox\n${walls}`;
+}
+
+/** Renders kept log lines, oldest first. */
+export function renderLogLines(lines: LogLine[]): string {
+  return lines.map((l) => `${formatTime(l.at)} ${l.level.toUpperCase().padEnd(5)} ${l.stream.padEnd(6)} ${l.msg}`).join('\n');
+}
+
+const list: Command = {
+  words: 'plugins list',
+  args: [],
+  options: json,
+  flags: '[--json]',
+  summary: 'every plugin with its state, pid, uptime, restarts, memory and cpu',
+  async run(_args, values, ctx) {
+    const { plugins } = await ctx.request<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList);
+    if (values['json']) printJson(ctx, plugins);
+    else ctx.print(renderPluginTable(plugins));
+  },
+};
+
+const info: Command = {
+  words: 'plugins info',
+  args: ['NAME'],
+  options: json,
+  flags: '[--json]',
+  summary: 'one plugin in detail: manifest, permissions, tools, sandbox',
+  async run([name], values, ctx) {
+    const { plugin } = await ctx.request<{ plugin: PluginInfo }>(SocketMethods.PluginsInfo, { name });
+    if (values['json']) printJson(ctx, plugin);
+    else ctx.print(renderPluginInfo(plugin));
+  },
+};
+
+const logs: Command = {
+  words: 'plugins logs',
+  args: ['NAME'],
+  options: { ...json, lines: { type: 'string', short: 'n' } },
+  flags: '[--lines N] [--json]',
+  summary: "a plugin's recent log lines (default 100)",
+  async run([name], values, ctx) {
+    const params: Record<string, unknown> = { name };
+    if (values['lines'] !== undefined) params['lines'] = parseLineCount(values['lines']);
+    const { lines } = await ctx.request<{ lines: LogLine[] }>(SocketMethods.PluginsLogs, params);
+    if (values['json']) printJson(ctx, lines);
+    else if (lines.length) ctx.print(renderLogLines(lines));
+  },
+};
+
+/** Builds `plugins start|stop|restart|enable|disable NAME`. */
+function controlCommand(action: PluginAction): Command {
+  return {
+    words: `plugins ${action}`,
+    args: ['NAME'],
+    options: json,
+    flags: '[--json]',
+    summary: `${action} a plugin; answers once done`,
+    async run([name], values, ctx) {
+      const { plugin } = await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name, action });
+      if (values['json']) printJson(ctx, plugin);
+      else ctx.print(describeControl(action, plugin));
+    },
+  };
+}
+
+function describeControl(action: PluginAction, p: PluginStatus): string {
+  const pid = p.pid === null ? '' : `, pid ${p.pid}`;
+  return `plugin "${p.name}" ${PAST_TENSE[action]}: now ${p.state}${pid}`;
+}
+
+function parseLineCount(value: string | boolean | undefined): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < 1 || n > 10000) {
+    throw new UsageError(`--lines takes a whole number from 1 to 10000, not ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Every `plugins …` command. */
+export const pluginCommands: Command[] = [list, info, ...PLUGIN_ACTIONS.map(controlCommand), logs];

@@ -1,0 +1,38 @@
+// What a homectl command is, and what it gets to run.
+import type { ParseArgsConfig } from 'node:util';
+
+/** Parsed flags of a command. */
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+/** What a command may do: ask homed, print. */
+export interface CommandContext {
+  /** Sends one request over the socket and resolves with its result. */
+  request<R>(method: string, params?: Record<string, unknown>): Promise<R>;
+  /** Writes a line (or lines) to stdout. */
+  print(text: string): void;
+}
+
+/** One homectl command, e.g. `plugins list`. */
+export interface Command {
+  /** The words that name it, e.g. `plugins list`. */
+  words: string;
+  /** Positional arguments it takes, in order, e.g. `['NAME']`. */
+  args: string[];
+  /** Flags it takes (parsed with node:util parseArgs; `--help` is added to every command). */
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Flags as shown in the usage, e.g. `[--json]`. */
+  flags: string;
+  /** One line saying what it does. */
+  summary: string;
+  run(args: string[], values: OptionValues, ctx: CommandContext): Promise<void>;
+}
+
+/** Bad command line: homectl prints the message and the usage, and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Prints a value as indented JSON, the `--json` form of every command. */
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.print(JSON.stringify(value, null, 2));
+}

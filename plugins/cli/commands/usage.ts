@@ -1,0 +1,39 @@
+// The usage text, generated from the command table.
+import { renderTable } from './table';
+import type { Command } from './types';
+
+/** Exit codes scripts can rely on. */
+export const ExitCodes = {
+  /** Done. */
+  Ok: 0,
+  /** homed answered with an error. */
+  DaemonError: 1,
+  /** The command line is wrong. */
+  Usage: 2,
+  /** homed cannot be reached (not running, stale socket, no permission, connection lost). */
+  Unreachable: 3,
+} as const;
+
+/** One command's synopsis, e.g. `plugins logs NAME [--lines N] [--json]`. */
+export function renderSynopsis(command: Command): string {
+  return [command.words, ...command.args, command.flags].filter(Boolean).join(' ');
+}
+
+/** The whole usage text. */
+export function renderUsage(commands: Command[]): string {
+  const rows = commands.map((c) => [`  ${renderSynopsis(c)}`, c.summary]);
+  rows.push(['  help', 'this text']);
+  return [
+    'usage: homectl [--socket PATH | -data DIR] COMMAND [ARGS]',
+    '',
+    'commands:',
+    renderTable(rows),
+    '',
+    'KEY is a core key (core.log.level) or PLUGIN:KEY for a plugin\'s own table (cli:max_clients).',
+    '',
+    'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
+    'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',
+    '',
+    `exit codes: ${ExitCodes.Ok} ok, ${ExitCodes.DaemonError} homed answered an error, ${ExitCodes.Usage} usage error, ${ExitCodes.Unreachable} cannot reach homed`,
+  ].join('\n');
+}

@@ -1,0 +1,42 @@
+// The cli plugin: serves the Unix socket that homectl and waiter reach homed through.
+import { definePlugin, type PluginContext } from '../../plugin-host';
+import { KernelEvents } from '../../protocol';
+import { createAdminMethods } from './methods';
+import { readMaxClients, readSettings } from './settings';
+import { startSocketServer, type SocketServer } from './server';
+
+let server: SocketServer | undefined;
+
+/** Claims the socket and starts serving; fails when another homed already serves it. */
+async function activate(ctx: PluginContext): Promise<void> {
+  const settings = await readSettings(ctx);
+  server = await startSocketServer({
+    path: settings.socketPath,
+    maxClients: settings.maxClients,
+    methods: createAdminMethods(ctx.kernel),
+    log: ctx.log,
+  });
+  ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });
+  // Following changes is a convenience: the socket serves without it.
+  await followMaxClients(ctx).catch((error: unknown) => ctx.log.warn('max_clients changes apply after a restart', { error: String(error) }));
+}
+
+/** Closes the socket, ends every client and removes the socket file. */
+async function deactivate(ctx: PluginContext): Promise<void> {
+  const running = server;
+  server = undefined;
+  if (!running) return;
+  await running.close();
+  ctx.log.info('socket closed', { path: running.path });
+}
+
+/** Applies a changed `max_clients` without a restart (socket_path needs one). */
+async function followMaxClients(ctx: PluginContext): Promise<void> {
+  await ctx.events.on(KernelEvents.ConfigChanged, () => {
+    readMaxClients(ctx)
+      .then((max) => server?.setMaxClients(max))
+      .catch((error: unknown) => ctx.log.warn('cannot re-read max_clients', { error: String(error) }));
+  });
+}
+
+export default definePlugin({ activate, deactivate });

@@ -1,0 +1,111 @@
+// The socket's dispatch table: one row per method, each with its params schema and its handler.
+// Adding a method (chat/say, chat/interrupt) is adding a row.
+import type { KernelClient } from '../../plugin-host';
+import {
+  ConfigGetRequest,
+  ConfigListRequest,
+  ConfigSetRequest,
+  KernelStatusRequest,
+  PLUGIN_ACTIONS,
+  PluginsControlRequest,
+  PluginsInfoRequest,
+  PluginsListRequest,
+  PluginsLogsRequest,
+  SocketMethods,
+  type ConfigEntry,
+  type PluginAction,
+} from '../../protocol';
+
+/** What a handler may do besides returning its result. */
+export interface SocketCall {
+  /** Sends a `{id, stream}` line ahead of the result (dropped for notifications). */
+  stream(item: unknown): void;
+  /** Aborted when the client disconnects. */
+  signal: AbortSignal;
+}
+
+/** One method the socket serves. */
+export interface SocketMethod {
+  /** JSON Schema of its params (checked with ajv before `run`). */
+  params: object;
+  /** Carries it out; the resolved value is the result, a throw the error. */
+  run(params: never, call: SocketCall): Promise<unknown>;
+}
+
+export type MethodTable = Readonly<Record<string, SocketMethod>>;
+
+/** Shown instead of a password value; the kernel masks too, except in the caller's own table. */
+export const MASKED_VALUE = '********';
+
+const NAME = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const SCOPE = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const KEY = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const noParams = { type: 'object', additionalProperties: false, properties: {} } as const;
+const nameParams = { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } } as const;
+
+/** Declares a row with typed params; the schema is what makes the type true at run time. */
+function row<P>(params: object, run: (params: P, call: SocketCall) => Promise<unknown>): SocketMethod {
+  return { params, run: run as SocketMethod['run'] };
+}
+
+/** Builds the admin rows: each maps one to one onto a kernel admin request. */
+export function createAdminMethods(kernel: KernelClient): MethodTable {
+  return {
+    [SocketMethods.PluginsList]: row(noParams, () => kernel.request(PluginsListRequest.type, {})),
+    [SocketMethods.PluginsInfo]: row<{ name: string }>(nameParams, (p) => kernel.request(PluginsInfoRequest.type, p)),
+    [SocketMethods.PluginsControl]: row<{ name: string; action: PluginAction }>(
+      {
+        type: 'object',
+        required: ['name', 'action'],
+        additionalProperties: false,
+        properties: { name: NAME, action: { enum: [...PLUGIN_ACTIONS] } },
+      },
+      (p) => kernel.request(PluginsControlRequest.type, p),
+    ),
+    [SocketMethods.PluginsLogs]: row<{ name: string; lines?: number }>(
+      {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name: NAME, lines: { type: 'integer', minimum: 1, maximum: 10000 } },
+      },
+      (p) => kernel.request(PluginsLogsRequest.type, p),
+    ),
+    [SocketMethods.ConfigList]: row<{ scope?: string; all?: boolean }>(
+      { type: 'object', additionalProperties: false, properties: { scope: SCOPE, all: { type: 'boolean' } } },
+      async (p) => {
+        const params = p.all ? { all: true } : { scope: p.scope ?? 'core' };
+        const { entries } = await kernel.request(ConfigListRequest.type, params);
+        return { entries: entries.map(maskEntry) };
+      },
+    ),
+    [SocketMethods.ConfigGet]: row<{ scope?: string; key: string }>(
+      { type: 'object', required: ['key'], additionalProperties: false, properties: { scope: SCOPE, key: KEY } },
+      async (p) => {
+        const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? 'core', key: p.key });
+        return { entry: maskEntry(entry) };
+      },
+    ),
+    [SocketMethods.ConfigSet]: row<{ scope?: string; key: string; value: unknown }>(
+      { type: 'object', required: ['key', 'value'], additionalProperties: false, properties: { scope: SCOPE, key: KEY, value: {} } },
+      async (p) => {
+        const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? 'core', key: p.key, value: p.value });
+        return { entry: maskEntry(entry) };
+      },
+    ),
+    [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
+  };
+}
+
+/** Hides a password's value: nothing read through the socket shows one in clear. */
+export function maskEntry(entry: ConfigEntry): ConfigEntry {
+  const def = entry.def;
+  if (def?.type !== 'password') return entry;
+  const masked: ConfigEntry = { ...entry, value: maskValue(entry.value) };
+  if (def.default !== undefined) masked.def = { ...def, default: maskValue(def.default) };
+  return masked;
+}
+
+function maskValue(value: unknown): unknown {
+  return value === '' || value === null || value === undefined ? value : MASKED_VALUE;
+}

@@ -1,0 +1,143 @@
+import { RequestType } from 'vscode-jsonrpc';
+import type { LogLevel } from './log';
+import type { PluginManifest } from './manifest';
+
+/** Lifecycle states of a supervised plugin. */
+export const PLUGIN_STATES = ['starting', 'ready', 'unresponsive', 'backoff', 'failed', 'stopping', 'stopped', 'disabled'] as const;
+export type PluginState = (typeof PLUGIN_STATES)[number];
+
+/** How the last process of a plugin ended. */
+export interface LastExit {
+  /** Exit code, when it exited by itself. */
+  code: number | null;
+  /** Signal that ended it. */
+  signal: string | null;
+  /** Why: `crash`, `handshake-timeout`, `unresponsive`, `rss-limit`, `cpu-limit`, `protocol-violation`, `stopped`, … */
+  reason: string;
+  /** When (ms since epoch). */
+  at: number;
+}
+
+/** One row of `homectl plugins list --json`. */
+export interface PluginStatus {
+  /** Plugin name. */
+  name: string;
+  /** `builtin`, `js`, `lua` or `skill`. */
+  kind: string;
+  /** Version from its manifest. */
+  version: string;
+  /** Current state. */
+  state: PluginState;
+  /** Whether it is enabled (persisted). */
+  enabled: boolean;
+  /** Process id while a process runs. */
+  pid: number | null;
+  /** Restarts since the kernel started (or since a person restarted it). */
+  restarts: number;
+  /** Time in the current process, 0 when none runs. */
+  uptime_ms: number;
+  /** Resident memory of its process. */
+  rss_bytes: number | null;
+  /** CPU use of its process, percent of one core. */
+  cpu_percent: number | null;
+  /** How its last process ended, if one did. */
+  last_exit: LastExit | null;
+  /** Why it is `failed` or `backoff`, in words. */
+  detail: string | null;
+  /** Calls it made that a permission check refused. */
+  denied_calls: number;
+  /** Calls to it that missed their deadline. */
+  timeouts: number;
+}
+
+/** `homectl plugins info`: the status plus its manifest and where it lives. */
+export interface PluginInfo extends PluginStatus {
+  /** Its manifest. */
+  manifest: PluginManifest;
+  /** Its folder. */
+  dir: string;
+  /** Its writable data folder. */
+  dataDir: string;
+  /** Permissions granted. */
+  permissions: string[];
+  /** Tools it declared at its last handshake. */
+  tools: string[];
+  /** Stages it handles. */
+  stages: string[];
+  /** Events it subscribes to. */
+  subscriptions: string[];
+  /** Process walls in force for it, each with whether it is active and why not. */
+  sandbox: { wall: string; active: boolean; note: string }[];
+}
+
+export type PluginsListParams = Record<string, never>;
+/** plugin → kernel (admin): every plugin's status. */
+export namespace PluginsListRequest {
+  export const method = 'plugins/list' as const;
+  export const type = new RequestType<PluginsListParams, { plugins: PluginStatus[] }, void>(method);
+}
+
+export interface PluginNameParams {
+  /** Plugin name. */
+  name: string;
+}
+/** plugin → kernel (admin): one plugin in detail. */
+export namespace PluginsInfoRequest {
+  export const method = 'plugins/info' as const;
+  export const type = new RequestType<PluginNameParams, { plugin: PluginInfo }, void>(method);
+}
+
+export const PLUGIN_ACTIONS = ['start', 'stop', 'restart', 'enable', 'disable'] as const;
+export type PluginAction = (typeof PLUGIN_ACTIONS)[number];
+export interface PluginControlParams extends PluginNameParams {
+  /** What to do. */
+  action: PluginAction;
+}
+/** plugin → kernel (admin): start, stop, restart, enable or disable a plugin; answers once done. */
+export namespace PluginsControlRequest {
+  export const method = 'plugins/control' as const;
+  export const type = new RequestType<PluginControlParams, { plugin: PluginStatus }, void>(method);
+}
+
+/** One kept log line of a plugin. */
+export interface LogLine {
+  /** When (ms since epoch). */
+  at: number;
+  /** Severity. */
+  level: LogLevel;
+  /** `stdout`, `stderr`, `sdk` (log/write) or `kernel` (supervisor notes). */
+  stream: string;
+  /** Text. */
+  msg: string;
+}
+export interface PluginLogsParams extends PluginNameParams {
+  /** How many of the newest lines (default 100). */
+  lines?: number;
+}
+/** plugin → kernel (admin): a plugin's recent log lines. */
+export namespace PluginsLogsRequest {
+  export const method = 'plugins/logs' as const;
+  export const type = new RequestType<PluginLogsParams, { lines: LogLine[] }, void>(method);
+}
+
+export interface KernelStatus {
+  /** HomeAgent version. */
+  version: string;
+  /** Kernel process id. */
+  pid: number;
+  /** Time since start. */
+  uptime_ms: number;
+  /** Data dir in use. */
+  dataDir: string;
+  /** Plugins ready / total enabled / total known. */
+  plugins: { ready: number; enabled: number; total: number };
+  /** Kernel resident memory. */
+  rss_bytes: number;
+  /** Node.js version. */
+  node: string;
+}
+/** plugin → kernel (admin): kernel status. */
+export namespace KernelStatusRequest {
+  export const method = 'kernel/status' as const;
+  export const type = new RequestType<Record<string, never>, KernelStatus, void>(method);
+}

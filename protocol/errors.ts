@@ -1,0 +1,58 @@
+import { ResponseError } from 'vscode-jsonrpc';
+
+/** One catalogue of the errors that cross the wire, each with the facts a person needs. */
+export const ErrorCodes = {
+  /** The plugin process exited while a call to it was pending. */
+  PluginCrashed: -33001,
+  /** A call did not get its answer within its deadline. */
+  RequestTimeout: -33002,
+  /** The caller lacks the permission the method needs. */
+  PermissionDenied: -33003,
+  /** A named thing (plugin, config key, tool) does not exist. */
+  NotFound: -33004,
+  /** A value failed its type, range or option check. */
+  InvalidValue: -33005,
+  /** The plugin is not running (stopped, failed, disabled or in backoff). */
+  PluginUnavailable: -33006,
+  /** The request is valid but cannot be carried out in the current state. */
+  Conflict: -33007,
+  /** The kernel is shutting down and takes no new work. */
+  ShuttingDown: -33008,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCodes;
+
+/** Stable string names for the codes, as shown to people and scripts. */
+export const ErrorNames: Record<number, string> = {
+  [ErrorCodes.PluginCrashed]: 'HA_ERR_PLUGIN_CRASHED',
+  [ErrorCodes.RequestTimeout]: 'HA_ERR_REQUEST_TIMEOUT',
+  [ErrorCodes.PermissionDenied]: 'HA_ERR_PERMISSION_DENIED',
+  [ErrorCodes.NotFound]: 'HA_ERR_NOT_FOUND',
+  [ErrorCodes.InvalidValue]: 'HA_ERR_INVALID_VALUE',
+  [ErrorCodes.PluginUnavailable]: 'HA_ERR_PLUGIN_UNAVAILABLE',
+  [ErrorCodes.Conflict]: 'HA_ERR_CONFLICT',
+  [ErrorCodes.ShuttingDown]: 'HA_ERR_SHUTTING_DOWN',
+};
+
+/** Facts attached to an error: which plugin, which method, how it ended. */
+export interface ErrorFacts {
+  /** Plugin the error concerns. */
+  plugin?: string;
+  /** Wire method that was being called. */
+  method?: string;
+  /** Exit code of a plugin process that died. */
+  exitCode?: number | null;
+  /** Signal that ended a plugin process. */
+  signal?: string | null;
+  /** Whether a deadline ran out. */
+  timedOut?: boolean;
+  /** Permission that was missing. */
+  permission?: string;
+  /** Anything else worth knowing. */
+  [fact: string]: unknown;
+}
+
+/** Builds a wire error whose data carries its catalogue name and facts. */
+export function haError(code: number, message: string, facts: ErrorFacts = {}): ResponseError<ErrorFacts & { name: string }> {
+  return new ResponseError(code, message, { name: ErrorNames[code] ?? 'HA_ERR_UNKNOWN', ...facts });
+}

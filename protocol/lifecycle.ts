@@ -1,0 +1,75 @@
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { ConfigDef } from './config';
+import type { Permission } from './manifest';
+import type { StageName } from './stages';
+import type { ToolDecl } from './tools';
+
+/** Where a plugin may keep things, as the kernel resolved them. */
+export interface PluginPaths {
+  /** The kernel's data dir. */
+  data: string;
+  /** The plugin's own folder (its code). */
+  plugin: string;
+  /** The plugin's writable data folder. */
+  pluginData: string;
+  /** Folder for sockets and pid-like files. */
+  run: string;
+}
+
+export interface InitializeParams {
+  /** Wire contract version the kernel speaks. */
+  protocolVersion: number;
+  /** The plugin's name from its manifest. */
+  name: string;
+  /** Absolute path of the entry module to load. */
+  entry: string;
+  /** Whether it is a built-in (trusted) or a third-party plugin. */
+  kind: 'builtin' | 'js' | 'lua' | 'skill';
+  /** Permissions granted. */
+  permissions: Permission[];
+  /** Folders it may use. */
+  paths: PluginPaths;
+  /** HomeAgent version. */
+  kernelVersion: string;
+}
+
+export interface InitializeResult {
+  /** Wire contract version the host speaks; must equal the kernel's. */
+  protocolVersion: number;
+  /** Tools the plugin provides. */
+  tools: ToolDecl[];
+  /** Stages it handles. */
+  stages: StageName[];
+  /** Event names (or `prefix.*`) it subscribes to. */
+  subscriptions: string[];
+  /** Settings it declares beyond its manifest's. */
+  config: ConfigDef[];
+}
+
+/** kernel → plugin: load and declare yourself; answered within the handshake deadline. */
+export namespace InitializeRequest {
+  export const method = 'plugin/initialize' as const;
+  export const type = new RequestType<InitializeParams, InitializeResult, void>(method);
+}
+
+/** kernel → plugin: the kernel has recorded the declaration; the plugin is ready. */
+export namespace InitializedNotification {
+  export const method = 'plugin/initialized' as const;
+  export const type = new NotificationType<Record<string, never>>(method);
+}
+
+export interface ShutdownParams {
+  /** Why the kernel stops the plugin: `stop`, `restart`, `kernel-shutdown`. */
+  reason: string;
+}
+/** kernel → plugin: release what you hold; the answer means it is safe to exit. */
+export namespace ShutdownRequest {
+  export const method = 'plugin/shutdown' as const;
+  export const type = new RequestType<ShutdownParams, null, void>(method);
+}
+
+/** kernel → plugin: exit now. */
+export namespace ExitNotification {
+  export const method = 'plugin/exit' as const;
+  export const type = new NotificationType<Record<string, never>>(method);
+}

@@ -1,0 +1,101 @@
+/**
+ * The cli plugin's Unix socket protocol: one JSON object per line, both ways.
+ *
+ * client → server  request       {"id": 1, "method": "plugins/list", "params": {}}
+ *                  notification  {"method": "chat/interrupt", "params": {...}}   (no id, no answer)
+ * server → client  result        {"id": 1, "result": {...}}
+ *                  error         {"id": 1, "error": {"code": -33004, "name": "HA_ERR_NOT_FOUND", "message": "…"}}
+ *                  stream item   {"id": 1, "stream": {...}}   (zero or more before the result; chat uses it)
+ *
+ * Every request gets exactly one result or one error.
+ */
+
+/** Methods the socket serves; admin ones map one to one onto kernel admin requests. */
+export const SocketMethods = {
+  PluginsList: 'plugins/list',
+  PluginsInfo: 'plugins/info',
+  PluginsControl: 'plugins/control',
+  PluginsLogs: 'plugins/logs',
+  ConfigList: 'config/list',
+  ConfigGet: 'config/get',
+  ConfigSet: 'config/set',
+  KernelStatus: 'kernel/status',
+} as const;
+
+/** A line a client sends. */
+export interface SocketRequest {
+  /** Present on requests, absent on notifications. */
+  id?: number | string;
+  /** One of SocketMethods. */
+  method: string;
+  /** Method parameters. */
+  params?: Record<string, unknown>;
+}
+
+/** An error as the socket reports it. */
+export interface SocketError {
+  /** Numeric code from the error catalogue. */
+  code: number;
+  /** Catalogue name, e.g. HA_ERR_NOT_FOUND. */
+  name: string;
+  /** What failed, why, and what to do. */
+  message: string;
+  /** Facts (plugin, key…). */
+  data?: unknown;
+}
+
+/** A line the server sends. */
+export interface SocketResponse {
+  /** Id of the request it answers. */
+  id: number | string | null;
+  /** Final result. */
+  result?: unknown;
+  /** Final error. */
+  error?: SocketError;
+  /** A streamed item ahead of the result. */
+  stream?: unknown;
+}
+
+/** Longest line the server accepts; a longer one is answered with an error and the connection closed. */
+export const SOCKET_MAX_LINE_BYTES = 1024 * 1024;
+
+/** JSON Schema of a client line, checked with ajv by the server. */
+export const socketRequestSchema = {
+  type: 'object',
+  required: ['method'],
+  additionalProperties: false,
+  properties: {
+    id: { type: ['integer', 'string'] },
+    method: { type: 'string', minLength: 1, maxLength: 100 },
+    params: { type: 'object' },
+  },
+} as const;
+
+/**
+ * Errors the socket itself answers with (the line never reached the kernel). Kernel errors keep
+ * their codes and names from errors.ts; the JSON-RPC codes are reused where one fits.
+ */
+export const SocketErrorCodes = {
+  /** The line is not JSON. */
+  ParseError: -32700,
+  /** The line is JSON but not a request (fails socketRequestSchema, or its params the method's schema). */
+  InvalidRequest: -32600,
+  /** The socket serves no such method. */
+  MethodNotFound: -32601,
+  /** Something unexpected failed inside the cli plugin. */
+  Internal: -32603,
+  /** The line is longer than SOCKET_MAX_LINE_BYTES; the connection is closed after this answer. */
+  LineTooLong: -33101,
+  /** The server already serves its `max_clients`; the connection is closed after this answer. */
+  TooManyClients: -33102,
+} as const;
+
+/** Stable names of the socket's own error codes, as shown to people and scripts. */
+export const SocketErrorNames: Record<number, string> = {
+  [SocketErrorCodes.ParseError]: 'HA_ERR_PARSE',
+  [SocketErrorCodes.InvalidRequest]: 'HA_ERR_INVALID_REQUEST',
+  [SocketErrorCodes.MethodNotFound]: 'HA_ERR_METHOD_NOT_FOUND',
+  [SocketErrorCodes.Internal]: 'HA_ERR_INTERNAL',
+  [SocketErrorCodes.LineTooLong]: 'HA_ERR_LINE_TOO_LONG',
+  [SocketErrorCodes.TooManyClients]: 'HA_ERR_TOO_MANY_CLIENTS',
+};

@@ -1,0 +1,35 @@
+import { RequestType } from 'vscode-jsonrpc';
+
+/** A tool as a plugin declares it: the LLM sees name, description and the JSON Schema of its arguments. */
+export interface ToolDecl {
+  /** Tool name, unique across plugins. */
+  name: string;
+  /** What it does, for the LLM. */
+  description: string;
+  /** JSON Schema of its arguments (checked with ajv before the call). */
+  parameters: Record<string, unknown>;
+  /** Per-call deadline in ms (default: the kernel's tool deadline). */
+  timeoutMs?: number;
+}
+
+export interface ToolInvokeParams {
+  /** Tool name. */
+  name: string;
+  /** Arguments, already checked against the schema. */
+  args: unknown;
+  /** Conversation the call belongs to. */
+  session?: string;
+  /** Id of the call, as the LLM gave it. */
+  callId?: string;
+}
+export interface ToolInvokeResult {
+  /** Result for the LLM, any JSON. */
+  result: unknown;
+  /** Whether the result reports a failure. */
+  isError?: boolean;
+}
+/** kernel → plugin: run one of your tools. */
+export namespace ToolInvokeRequest {
+  export const method = 'tool/invoke' as const;
+  export const type = new RequestType<ToolInvokeParams, ToolInvokeResult, void>(method);
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { CORE_DEFS, ConfigRegistry, seedDefaults } from '../../../kernel/config';
+import { makeTempConfigFile, withRawDatabase } from './helpers';
+
+test('seedDefaults stores every path under the data dir and returns them', (t) => {
+  const file = makeTempConfigFile(t);
+  const dataDir = path.dirname(file);
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+
+  const paths = seedDefaults(registry, dataDir);
+  assert.deepEqual(paths, {
+    pluginDir: path.join(dataDir, 'plugins'),
+    memoryGraph: path.join(dataDir, 'memory', 'graph.db'),
+    memoryText: path.join(dataDir, 'memory', 'text'),
+    memoryDocuments: path.join(dataDir, 'memory', 'documents'),
+    knowledge: path.join(dataDir, 'knowledge'),
+    skills: path.join(dataDir, 'skills'),
+    log: path.join(dataDir, 'log'),
+  });
+  const stored = registry.list('core').filter((e) => e.isSet);
+  assert.deepEqual(stored.map((e) => e.key), [
+    'core.knowledge.path',
+    'core.log.path',
+    'core.memory.documents',
+    'core.memory.graph',
+    'core.memory.text',
+    'core.plugin.dir',
+    'core.skills.path',
+  ]);
+  assert.ok(stored.every((e) => e.def?.type === 'path' && e.def.category === 'paths'));
+});
+
+test('seedDefaults defines every core setting with its default', (t) => {
+  const file = makeTempConfigFile(t);
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  seedDefaults(registry, path.dirname(file));
+
+  const listed = new Map(registry.list('core').map((e) => [e.key, e]));
+  assert.equal(listed.size, CORE_DEFS.length);
+  const defaults: [string, unknown][] = [
+    ['core.supervisor.handshake_timeout', 30_000],
+    ['core.supervisor.heartbeat_interval', 5000],
+    ['core.supervisor.heartbeat_timeout', 3000],
+    ['core.supervisor.restart_base', 1000],
+    ['core.supervisor.restart_max', 60_000],
+    ['core.supervisor.crashloop_exits', 5],
+    ['core.supervisor.crashloop_window', 300_000],
+    ['core.supervisor.kill_grace', 3000],
+    ['core.plugin.max_rss_mb', 256],
+    ['core.plugin.max_cpu_percent', 0],
+    ['core.plugin.cpu_over_samples', 5],
+    ['core.plugin.limits', {}],
+    ['core.wire.max_header_bytes', 8192],
+    ['core.wire.max_body_bytes', 4_194_304],
+    ['core.log.level', 'info'],
+    ['core.log.lines_kept', 500],
+  ];
+  for (const [key, value] of defaults) {
+    assert.deepEqual(registry.getValue('core', key), value, key);
+    assert.equal(listed.get(key)?.isSet, false, key);
+  }
+  for (const entry of listed.values()) {
+    const def = entry.def;
+    assert.ok(def, entry.key);
+    assert.match(def.description?.zh ?? '', /[\u4e00-\u9fff]/, `${entry.key} has a Chinese description`);
+    assert.match(def.description?.en ?? '', /^[A-Z].*\.$/, `${entry.key} has an English description`);
+    assert.ok(def.category, `${entry.key} has a category`);
+    assert.ok(def.type === 'path' || def.default !== undefined, `${entry.key} has a default`);
+  }
+  registry.set('core', 'core.supervisor.restart_base', '250ms');
+  assert.equal(registry.getValue('core', 'core.supervisor.restart_base'), 250);
+  assert.throws(() => registry.set('core', 'core.plugin.max_rss_mb', 8), /below the minimum 16/);
+  assert.throws(() => registry.set('core', 'core.log.level', 'loud'), /one of debug, info, warn, error/);
+});
+
+test('seedDefaults keeps a path a person changed, across restarts', (t) => {
+  const file = makeTempConfigFile(t);
+  const dataDir = path.dirname(file);
+  const mine = path.join(dataDir, 'elsewhere', 'my-plugins');
+
+  const first = ConfigRegistry.open(file);
+  seedDefaults(first, dataDir);
+  first.set('core', 'core.plugin.dir', mine);
+  first.close();
+
+  const second = ConfigRegistry.open(file);
+  t.after(() => second.close());
+  const paths = seedDefaults(second, path.join(dataDir, 'other-data'));
+  assert.equal(paths.pluginDir, mine);
+  assert.equal(second.getValue('core', 'core.plugin.dir'), mine);
+  assert.equal(paths.skills, path.join(dataDir, 'skills'), 'a seeded path is kept too, even with another data dir');
+  withRawDatabase(file, (db) => assert.equal(db.pragma('integrity_check', { simple: true }), 'ok'));
+});
+
+test('seedDefaults resolves a relative data dir to an absolute one', (t) => {
+  const file = makeTempConfigFile(t);
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  const paths = seedDefaults(registry, 'relative-data');
+  assert.equal(paths.log, path.resolve('relative-data', 'log'));
+});
