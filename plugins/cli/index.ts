@@ -32,7 +32,9 @@ async function deactivate(ctx: PluginContext): Promise<void> {
 
 /** Applies a changed `max_clients` without a restart (socket_path needs one). */
 async function followMaxClients(ctx: PluginContext): Promise<void> {
-  await ctx.events.on(KernelEvents.ConfigChanged, () => {
+  await ctx.events.on(KernelEvents.ConfigChanged, (event) => {
+    const change = event.data as { scope?: unknown; key?: unknown } | undefined;
+    if (change?.scope !== ctx.name || change.key !== 'max_clients') return;
     readMaxClients(ctx)
       .then((max) => server?.setMaxClients(max))
       .catch((error: unknown) => ctx.log.warn('cannot re-read max_clients', { error: String(error) }));

@@ -1,6 +1,6 @@
 // homectl config list|get|set.
 import { SocketMethods, type ConfigEntry } from '../../../protocol';
-import { formatValue } from './format';
+import { NONE, formatValue } from './format';
 import { renderTable } from './table';
 import { UsageError, printJson, type Command } from './types';
 
@@ -40,7 +40,7 @@ export function renderConfigTable(entries: ConfigEntry[], lang: string = process
   const rows = entries.map((e) => [
     displayKey(e),
     describeType(e),
-    displayValue(e),
+    displayValue(e) || NONE,
     e.isSet ? 'set' : 'default',
     (zh ? (e.def?.description?.zh ?? e.def?.description?.en) : (e.def?.description?.en ?? e.def?.description?.zh)) ?? '',
   ]);

@@ -54,10 +54,10 @@ export function formatTime(ms: number): string {
   return new Date(ms).toISOString();
 }
 
-/** A config value as text: strings as they are, everything else as JSON. */
+/** A config value as text: strings as they are, no value as nothing, everything else as JSON. */
 export function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (value === undefined) return '';
+  if (value === undefined || value === null) return '';
   return JSON.stringify(value);
 }
 

@@ -1,0 +1,80 @@
+// A raw line client for tests that speak the socket protocol byte by byte.
+import { connect, type Socket } from 'node:net';
+
+/** A connection that hands out each received line in order. */
+export interface RawSocket {
+  /** Writes bytes as they are (add the newline yourself). */
+  write(data: string | Buffer): void;
+  /** Resolves with the next line received, parsed as JSON; rejects if none comes in time or the socket closes. */
+  nextAnswer(timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Resolves once the server closed the connection. */
+  readonly closed: Promise<void>;
+  close(): void;
+}
+
+/** Connects to a Unix socket and collects its lines. */
+export function connectRaw(path: string): Promise<RawSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(path);
+    socket.once('error', reject);
+    socket.once('connect', () => {
+      socket.off('error', reject);
+      resolve(wrap(socket));
+    });
+  });
+}
+
+function wrap(socket: Socket): RawSocket {
+  const lines: string[] = [];
+  const waiters: Array<(line: string | null) => void> = [];
+  let buffer = '';
+  let ended = false;
+  const deliver = (line: string | null): void => {
+    const waiter = waiters.shift();
+    if (waiter) waiter(line);
+    else if (line !== null) lines.push(line);
+  };
+  socket.setEncoding('utf8');
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      deliver(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+    }
+  });
+  // Writes racing a server-side close fail with EPIPE; the test asserts on answers, not on that.
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) =>
+    socket.on('close', () => {
+      ended = true;
+      while (waiters.length) deliver(null);
+      resolve();
+    }),
+  );
+  return {
+    write: (data) => {
+      if (!socket.destroyed) socket.write(data);
+    },
+    nextAnswer: (timeoutMs = 10_000) => {
+      const queued = lines.shift();
+      if (queued !== undefined) return Promise.resolve(JSON.parse(queued) as Record<string, unknown>);
+      if (ended) return Promise.reject(new Error('the socket is closed and no line is left'));
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(onLine);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(new Error(`no answer within ${timeoutMs} ms`));
+        }, timeoutMs);
+        function onLine(line: string | null): void {
+          clearTimeout(timer);
+          if (line === null) reject(new Error('the socket closed before an answer came'));
+          else resolve(JSON.parse(line) as Record<string, unknown>);
+        }
+        waiters.push(onLine);
+      });
+    },
+    closed,
+    close: () => socket.destroy(),
+  };
+}

@@ -1,0 +1,41 @@
+// Polling helpers for tests across process boundaries: wait on a state, never on a fixed sleep.
+
+/** How long and how often to poll. */
+export interface WaitOptions {
+  /** Give up after this long (default 10 s). */
+  timeoutMs?: number;
+  /** Poll this often (default 50 ms). */
+  intervalMs?: number;
+  /** What is awaited, for the timeout message. */
+  what?: string;
+}
+
+/** Polls `predicate` until it returns a truthy value (which is returned); rejects after the timeout. */
+export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
+  const { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = options;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await predicate();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() >= deadline) {
+      const why = lastError instanceof Error ? ` (last error: ${lastError.message})` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${why}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Whether a process with this pid exists (EPERM counts as alive: it exists, it is just not ours). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

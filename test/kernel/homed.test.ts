@@ -1,0 +1,107 @@
+// Rung 3 at the edge: the real homed process, its plugin processes, signals and sockets.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, describe, test } from 'node:test';
+import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, pidAlive, waitFor } from './kernel-harness';
+import { childrenOf, listeningSockets } from './proc';
+
+const HOMED = path.join(REPO_ROOT, 'dist', 'kernel', 'main.js');
+
+interface Homed {
+  proc: ChildProcess;
+  pid: number;
+  dataDir: string;
+  output: string[];
+}
+
+const running: Homed[] = [];
+
+async function startHomed(plugins: string[], policy: object = FAST_POLICY, until = 'homed ready'): Promise<Homed> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-e2e-'));
+  for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
+  const proc = spawn(process.execPath, [HOMED, '-data', dataDir], {
+    env: { ...process.env, HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const homed: Homed = { proc, pid: proc.pid!, dataDir, output: [] };
+  running.push(homed);
+  proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(...chunk.split('\n').filter(Boolean)));
+  proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(chunk));
+  await waitFor(until, () => homed.output.some((line) => line.includes(`"msg":"${until}"`)), 20_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${homed.output.join('\n')}`);
+  });
+  return homed;
+}
+
+function exitOf(proc: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve({ code: proc.exitCode, signal: proc.signalCode });
+  return new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+}
+
+afterEach(async () => {
+  for (const homed of running.splice(0)) {
+    if (pidAlive(homed.pid)) {
+      homed.proc.kill('SIGKILL');
+      await exitOf(homed.proc);
+    }
+    fs.rmSync(homed.dataDir, { recursive: true, force: true });
+  }
+});
+
+describe('homed', () => {
+  test('after kill -9 of homed no plugin process is left within 5 s, even one spinning in while(true)', async () => {
+    const homed = await startHomed(['good', 'spin-at-start', 'never-initialize'], { ...FAST_POLICY, handshakeMs: 60_000 }, 'homed starting');
+    const plugins = await waitFor('three plugin processes', () => {
+      const pids = childrenOf(homed.pid);
+      return pids.length >= 4 && pids;
+    });
+    // Let spin-at-start reach its loop: its CPU time grows while its event loop is dead.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    homed.proc.kill('SIGKILL');
+    await exitOf(homed.proc);
+    await waitFor('every plugin process to be gone', () => plugins.every((pid) => !pidAlive(pid)), 5000);
+  });
+
+  test('SIGTERM stops every plugin in order and homed exits 0 within its deadline', async () => {
+    const homed = await startHomed(['good', 'needs-good', 'ignore-sigterm']);
+    const plugins = await waitFor('plugin processes', () => {
+      const pids = childrenOf(homed.pid);
+      return pids.length >= 3 && pids;
+    });
+    const started = Date.now();
+    homed.proc.kill('SIGTERM');
+    const exit = await exitOf(homed.proc);
+    const took = Date.now() - started;
+    assert.equal(exit.code, 0, homed.output.join('\n'));
+    const { requestMs, killGraceMs } = FAST_POLICY.shutdown;
+    assert.ok(took < 3 * (requestMs + 2 * killGraceMs) + 3000, `took ${took} ms`);
+    for (const pid of plugins) assert.equal(pidAlive(pid), false, `plugin pid ${pid} is gone`);
+    assert.ok(homed.output.some((line) => line.includes('"msg":"homed stopped"')));
+  });
+
+  test('the kernel process holds no listening socket of any kind, while a plugin of it does', async () => {
+    const homed = await startHomed(['good']);
+    const plugin = await waitFor('a plugin process', () => childrenOf(homed.pid)[0]);
+    const socketPath = path.join(homed.dataDir, 'run', 'probe.sock');
+    // Prove the probe sees listeners: a listening socket in this test process is found.
+    const server = net.createServer().listen(socketPath);
+    await new Promise((resolve) => server.once('listening', resolve));
+    assert.ok(listeningSockets(process.pid).some((s) => s.includes('probe.sock')));
+    server.close();
+    assert.deepEqual(listeningSockets(homed.pid), []);
+    assert.ok(pidAlive(plugin));
+  });
+
+  test('creates the whole data tree on first start', async () => {
+    const homed = await startHomed([]);
+    for (const dir of ['plugins', 'plugin-data', 'memory/text', 'memory/documents', 'knowledge', 'skills', 'log', 'run']) {
+      assert.ok(fs.statSync(path.join(homed.dataDir, dir)).isDirectory(), `${dir} exists`);
+    }
+    assert.equal(fs.statSync(path.join(homed.dataDir, 'run')).mode & 0o777, 0o700);
+    assert.ok(fs.existsSync(path.join(homed.dataDir, 'config.db')));
+  });
+});

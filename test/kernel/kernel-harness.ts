@@ -1,0 +1,76 @@
+// Rung 2: a kernel started in-process, with real plugin host processes for fixture plugins.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import pino from 'pino';
+import { Kernel } from '../../kernel/kernel';
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+export const FIXTURE_PLUGINS = path.join(REPO_ROOT, 'test', 'fixtures', 'plugins');
+
+/** Timings shrunk for tests; assertions use counters and states, with wide margins. */
+export const FAST_POLICY = {
+  handshakeMs: 4000,
+  requestMs: 3000,
+  heartbeat: { intervalMs: 200, timeoutMs: 400, killAfterMs: 2000 },
+  restart: { baseMs: 50, maxMs: 400, resetAfterMs: 60_000, loop: { exits: 4, withinMs: 60_000 } },
+  shutdown: { requestMs: 600, killGraceMs: 600 },
+  resources: { pollMs: 200 },
+};
+
+export interface TestKernel {
+  kernel: Kernel;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** Copies the named fixture plugins into a fresh data dir and starts a kernel on it (no built-ins). */
+export async function startTestKernel(
+  plugins: string[],
+  policy: object = FAST_POLICY,
+  options: { dataDir?: string; keepDataDir?: boolean } = {},
+): Promise<TestKernel> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
+  for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
+  const emptyBuiltins = path.join(dataDir, 'no-builtins');
+  fs.mkdirSync(emptyBuiltins, { recursive: true });
+  const kernel = new Kernel({
+    dataDir,
+    builtinDir: emptyBuiltins,
+    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy) },
+    log: pino({ level: 'silent' }),
+  });
+  await kernel.start();
+  let closed = false;
+  return {
+    kernel,
+    dataDir,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await kernel.stop();
+      if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` answers a truthy value; fails with `what` after the timeout. */
+export async function waitFor<T>(what: string, check: () => T | undefined | false | null, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+/** Whether a process with this pid exists (a zombie counts as gone). */
+export function pidAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
