@@ -9,7 +9,7 @@ import { SocketMethods, type KernelStatus } from '../../protocol';
 import { pidAlive, waitFor } from './wait';
 
 export { pidAlive, waitFor } from './wait';
-export { connectRaw, type RawSocket } from './socket';
+export { connectRaw, leaveStaleSocket, type RawSocket } from './socket';
 
 /** The repository root (this file runs as dist/test/harness/homed.js). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');

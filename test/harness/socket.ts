@@ -1,4 +1,6 @@
 // A raw line client for tests that speak the socket protocol byte by byte.
+import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 
 /** A connection that hands out each received line in order. */
@@ -77,4 +79,18 @@ function wrap(socket: Socket): RawSocket {
     closed,
     close: () => socket.destroy(),
   };
+}
+
+/** Leaves a socket file that nothing serves: a child listens on it and is killed with SIGKILL. */
+export async function leaveStaleSocket(path: string): Promise<void> {
+  const script = `require('net').createServer().listen(${JSON.stringify(path)}, () => console.log('up'))`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the listener exited with ${code} before listening on ${path}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+  if (!statSync(path).isSocket()) throw new Error(`${path} is not a socket`);
 }

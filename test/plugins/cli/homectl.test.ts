@@ -1,11 +1,10 @@
 // homectl end to end: a real homed on a temp data dir, the compiled homectl, real exit codes.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ConfigEntry, KernelStatus, LogLine, PluginInfo, PluginStatus } from '../../../protocol';
-import { makeTempDir, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+import { leaveStaleSocket, makeTempDir, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 
 const STATUS_FIELDS: (keyof PluginStatus)[] = [
   'name', 'kind', 'version', 'state', 'enabled', 'pid', 'restarts', 'uptime_ms',
@@ -221,14 +220,3 @@ describe('homed over a stale socket', () => {
     assert.ok(!fs.existsSync(homed.socket), 'the socket file outlived homed');
   });
 });
-
-/** Leaves a socket file that nothing serves: a child listens on it and is killed with SIGKILL. */
-async function leaveStaleSocket(socket: string): Promise<void> {
-  const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
-  child.kill('SIGKILL');
-  await new Promise((resolve) => child.once('exit', resolve));
-  assert.ok(fs.statSync(socket).isSocket());
-}

@@ -1,0 +1,27 @@
+// Lint rules (run with `npm run lint`): type-aware checks, no floating promises,
+// and no console in the plugin host, whose stdout is not the place for a plugin's words.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test/fixtures/**', 'scripts/*.js', 'scripts/*.mjs'] },
+  {
+    files: ['**/*.ts'],
+    extends: [tseslint.configs.base],
+    languageOptions: { parserOptions: { project: path.join(root, 'tsconfig.json'), tsconfigRootDir: root } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['test', 'it', 'describe', 'suite'] }] },
+      ],
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+    },
+  },
+  {
+    files: ['plugin-host/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+);

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LocateUsageError, locateSocket } from '../../../plugins/cli/locate';
+
+const cwd = '/home/me';
+
+describe('locateSocket', () => {
+  it('prefers --socket, then -data, then HOMEAGENT_SOCKET, then HOMEAGENT_DATA, then ./data', () => {
+    const env = { HOMEAGENT_SOCKET: '/env/s.sock', HOMEAGENT_DATA: '/env/data' };
+    assert.equal(locateSocket(['--socket', '/x.sock', '-data', '/d'], env, cwd).path, '/x.sock');
+    assert.equal(locateSocket(['-data', '/d'], env, cwd).path, '/d/run/homed.sock');
+    assert.equal(locateSocket(['--data', 'rel'], env, cwd).path, '/home/me/rel/run/homed.sock');
+    assert.equal(locateSocket([], env, cwd).path, '/env/s.sock');
+    assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd).path, '/env/data/run/homed.sock');
+    assert.deepEqual(locateSocket(['status'], {}, cwd), { path: '/home/me/data/run/homed.sock', source: 'default', rest: ['status'] });
+  });
+
+  it('takes the location flags out wherever they stand, in both spellings', () => {
+    const found = locateSocket(['plugins', '--socket=/a.sock', 'list', '--json'], {}, cwd);
+    assert.deepEqual(found, { path: '/a.sock', source: '--socket', rest: ['plugins', 'list', '--json'] });
+    assert.equal(locateSocket(['-data=/d', 'status'], {}, cwd).path, '/d/run/homed.sock');
+  });
+
+  it('leaves arguments after -- alone', () => {
+    assert.deepEqual(locateSocket(['config', 'set', 'k', '--', '-data'], {}, cwd).rest, ['config', 'set', 'k', '--', '-data']);
+  });
+
+  it('refuses a location flag without a value', () => {
+    assert.throws(() => locateSocket(['status', '--socket'], {}, cwd), LocateUsageError);
+    assert.throws(() => locateSocket(['-data='], {}, cwd), /-data needs a value/);
+  });
+});

@@ -1,0 +1,204 @@
+// The socket server in-process, against a fake kernel: claiming the path, dispatch, masking, limits, streams.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it, type TestContext } from 'node:test';
+import { ErrorCodes, haError, SocketErrorCodes, type ConfigEntry } from '../../../protocol';
+import { HomedAnswerError, HomedClient, requestOnce } from '../../../plugins/cli/client';
+import { createAdminMethods, type MethodTable } from '../../../plugins/cli/methods';
+import { startSocketServer, type SocketServer } from '../../../plugins/cli/server';
+import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
+import { fakeKernel, silentLog } from './fakes';
+
+const secretEntry: ConfigEntry = { scope: 'cli', key: 'token', value: 'in-clear', isSet: true, def: { key: 'token', type: 'password', default: 'dflt' } };
+
+function tempSocket(t: TestContext): string {
+  const dir = makeTempDir('cli-');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return path.join(dir, 'run', 'homed.sock');
+}
+
+async function serve(t: TestContext, methods: MethodTable, socket = tempSocket(t), maxClients = 8): Promise<SocketServer> {
+  const server = await startSocketServer({ path: socket, maxClients, methods, log: silentLog });
+  t.after(() => server.close());
+  return server;
+}
+
+describe('cli socket server', () => {
+  it('listens with mode 0600 and removes the socket file on close', async (t) => {
+    const server = await serve(t, {});
+    assert.equal(fs.statSync(server.path).mode & 0o777, 0o600);
+    await server.close();
+    assert.ok(!fs.existsSync(server.path));
+  });
+
+  it('refuses a path another server answers on, and leaves that server alone', async (t) => {
+    const first = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ pid: 1 }) })));
+    await assert.rejects(
+      startSocketServer({ path: first.path, maxClients: 1, methods: {}, log: silentLog }),
+      new RegExp(`another homed is already serving ${first.path}`),
+    );
+    assert.deepEqual(await requestOnce(first.path, 'kernel/status'), { pid: 1 });
+  });
+
+  it('replaces a stale socket file', async (t) => {
+    const socket = tempSocket(t);
+    fs.mkdirSync(path.dirname(socket), { recursive: true });
+    await leaveStaleSocket(socket);
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })), socket);
+    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+  });
+
+  it('refuses to remove a file that is not a socket, and a path too long for one', async (t) => {
+    const socket = tempSocket(t);
+    fs.mkdirSync(path.dirname(socket), { recursive: true });
+    fs.writeFileSync(socket, 'keep me');
+    await assert.rejects(startSocketServer({ path: socket, maxClients: 1, methods: {}, log: silentLog }), /exists and is not a socket/);
+    assert.equal(fs.readFileSync(socket, 'utf8'), 'keep me');
+    const long = path.join(path.dirname(socket), 'x'.repeat(120));
+    await assert.rejects(startSocketServer({ path: long, maxClients: 1, methods: {}, log: silentLog }), /more than the 107/);
+  });
+
+  it('maps config methods onto the kernel with scope core by default', async (t) => {
+    const kernel = fakeKernel({
+      'config/get': () => ({ entry: { scope: 'core', key: 'core.log.level', value: 'info', isSet: false } }),
+      'config/set': (p) => ({ entry: { scope: 'core', key: 'core.log.level', value: (p as { value: unknown }).value, isSet: true } }),
+      'config/list': () => ({ entries: [] }),
+    });
+    const server = await serve(t, createAdminMethods(kernel));
+    await requestOnce(server.path, 'config/get', { key: 'core.log.level' });
+    await requestOnce(server.path, 'config/set', { key: 'core.log.level', value: 'warn' });
+    await requestOnce(server.path, 'config/set', { scope: 'cli', key: 'max_clients', value: '3' });
+    await requestOnce(server.path, 'config/list', {});
+    await requestOnce(server.path, 'config/list', { all: true });
+    assert.deepEqual(kernel.calls, [
+      { method: 'config/get', params: { scope: 'core', key: 'core.log.level' } },
+      { method: 'config/set', params: { scope: 'core', key: 'core.log.level', value: 'warn' } },
+      { method: 'config/set', params: { scope: 'cli', key: 'max_clients', value: '3' } },
+      { method: 'config/list', params: { scope: 'core' } },
+      { method: 'config/list', params: { all: true } },
+    ]);
+  });
+
+  it('masks passwords the kernel reveals to the cli plugin (its own table)', async (t) => {
+    const kernel = fakeKernel({
+      'config/get': () => ({ entry: secretEntry }),
+      'config/set': () => ({ entry: secretEntry }),
+      'config/list': () => ({ entries: [secretEntry, { scope: 'cli', key: 'other', value: 'shown', isSet: true }] }),
+    });
+    const server = await serve(t, createAdminMethods(kernel));
+    const got = await requestOnce<{ entry: ConfigEntry }>(server.path, 'config/get', { scope: 'cli', key: 'token' });
+    const set = await requestOnce<{ entry: ConfigEntry }>(server.path, 'config/set', { scope: 'cli', key: 'token', value: 'x' });
+    const listed = await requestOnce<{ entries: ConfigEntry[] }>(server.path, 'config/list', { scope: 'cli' });
+    for (const entry of [got.entry, set.entry, listed.entries[0]]) {
+      assert.equal(entry?.value, '********');
+      assert.equal(entry?.def?.default, '********');
+    }
+    assert.equal(listed.entries[1]?.value, 'shown');
+  });
+
+  it('sends a kernel ResponseError with its code, catalogue name and facts', async (t) => {
+    const kernel = fakeKernel({
+      'plugins/control': () => {
+        throw haError(ErrorCodes.PluginUnavailable, 'plugin "x" is failed', { plugin: 'x' });
+      },
+    });
+    const server = await serve(t, createAdminMethods(kernel));
+    const error = await requestOnce(server.path, 'plugins/control', { name: 'x', action: 'start' }).then(
+      () => assert.fail('no error'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof HomedAnswerError);
+    assert.deepEqual(error.error, {
+      code: ErrorCodes.PluginUnavailable,
+      name: 'HA_ERR_PLUGIN_UNAVAILABLE',
+      message: 'plugin "x" is failed',
+      data: { name: 'HA_ERR_PLUGIN_UNAVAILABLE', plugin: 'x' },
+    });
+  });
+
+  it('answers a handler that throws a plain error with an internal error, and goes on', async (t) => {
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } })));
+    await assert.rejects(requestOnce(server.path, 'kernel/status'), (e: unknown) => {
+      assert.ok(e instanceof HomedAnswerError);
+      assert.equal(e.code, SocketErrorCodes.Internal);
+      assert.match(e.message, /cli plugin failed: boom/);
+      return true;
+    });
+    await assert.rejects(requestOnce(server.path, 'plugins/list'), /fake kernel has no plugins\/list/);
+  });
+
+  it('refuses clients beyond max_clients with an error, and serves again once one leaves', async (t) => {
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })), undefined, 1);
+    const first = await HomedClient.connect(server.path);
+    await waitFor(() => server.clientCount() === 1, { what: 'the first client counted' });
+    const second = await HomedClient.connect(server.path);
+    await assert.rejects(second.request('kernel/status'), (e: unknown) => {
+      assert.ok(e instanceof HomedAnswerError);
+      assert.equal(e.errorName, 'HA_ERR_TOO_MANY_CLIENTS');
+      return true;
+    });
+    second.close();
+    assert.deepEqual(await first.request('kernel/status'), { ok: true });
+    first.close();
+    await waitFor(() => server.clientCount() === 0, { what: 'the first client gone' });
+    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+  });
+
+  it('streams items ahead of the result, for rows that use them', async (t) => {
+    const methods: MethodTable = {
+      'test/count': {
+        params: { type: 'object', properties: { to: { type: 'integer' } } },
+        run: (async (p: { to: number }, call: { stream(item: unknown): void }) => {
+          for (let i = 1; i <= p.to; i++) call.stream({ n: i });
+          return { done: p.to };
+        }) as never,
+      },
+    };
+    const server = await serve(t, methods);
+    const client = await HomedClient.connect(server.path);
+    t.after(() => client.close());
+    const items: unknown[] = [];
+    const result = await client.request('test/count', { to: 3 }, { onStream: (item) => items.push(item) });
+    assert.deepEqual(items, [{ n: 1 }, { n: 2 }, { n: 3 }]);
+    assert.deepEqual(result, { done: 3 });
+  });
+
+  it('aborts a running call when its client disconnects, and drops its answer', async (t) => {
+    let aborted = false;
+    const methods: MethodTable = {
+      'test/wait': {
+        params: { type: 'object' },
+        run: ((_p: unknown, call: { signal: AbortSignal }) =>
+          new Promise((resolve) => {
+            call.signal.addEventListener('abort', () => {
+              aborted = true;
+              resolve('too late');
+            });
+          })) as never,
+      },
+    };
+    const server = await serve(t, methods);
+    const raw = await connectRaw(server.path);
+    raw.write('{"id":1,"method":"test/wait"}\n');
+    await waitFor(() => server.clientCount() === 1);
+    raw.close();
+    await waitFor(() => aborted, { what: 'the call to see the abort' });
+    assert.equal(server.clientCount(), 0);
+  });
+
+  it('answers concurrent requests of one client by id, in the order they finish', async (t) => {
+    const methods: MethodTable = {
+      'test/delay': {
+        params: { type: 'object', required: ['ms'], properties: { ms: { type: 'integer' } } },
+        run: ((p: { ms: number }) => new Promise((resolve) => setTimeout(() => resolve(p.ms), p.ms))) as never,
+      },
+    };
+    const server = await serve(t, methods);
+    const raw = await connectRaw(server.path);
+    t.after(() => raw.close());
+    raw.write('{"id":"slow","method":"test/delay","params":{"ms":200}}\n{"id":"fast","method":"test/delay","params":{"ms":1}}\n');
+    assert.deepEqual(await raw.nextAnswer(), { id: 'fast', result: 1 });
+    assert.deepEqual(await raw.nextAnswer(), { id: 'slow', result: 200 });
+  });
+});

@@ -1,0 +1,82 @@
+// Rung 1: the capped framing, on in-memory streams, and two real vscode-jsonrpc connections over it.
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { test } from 'node:test';
+import { RequestType, type Message } from 'vscode-jsonrpc';
+import { CappedMessageReader, createWireConnection, WireViolation } from '../../protocol/wire';
+
+function frame(body: string): Buffer {
+  const bytes = Buffer.from(body, 'utf8');
+  return Buffer.concat([Buffer.from(`Content-Length: ${bytes.length}\r\n\r\n`, 'ascii'), bytes]);
+}
+
+function readAll(chunks: Buffer[], limits = { maxHeaderBytes: 8192, maxBodyBytes: 1024 }): { messages: Message[]; errors: Error[] } {
+  const stream = new PassThrough();
+  const reader = new CappedMessageReader(stream, limits);
+  const messages: Message[] = [];
+  const errors: Error[] = [];
+  reader.onError((error) => errors.push(error));
+  reader.listen((message) => messages.push(message));
+  for (const chunk of chunks) stream.write(chunk);
+  return { messages, errors };
+}
+
+const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+test('frames split at every byte boundary, and several frames in one chunk, are all read in order', async () => {
+  const bodies = ['{"jsonrpc":"2.0","method":"a"}', '{"jsonrpc":"2.0","method":"é 中文"}', '{"jsonrpc":"2.0","id":3,"result":null}'];
+  const whole = Buffer.concat(bodies.map(frame));
+  const oneByte = readAll([...whole].map((byte) => Buffer.from([byte])));
+  const together = readAll([whole]);
+  await flush();
+  for (const run of [oneByte, together]) {
+    assert.deepEqual(run.errors, []);
+    assert.deepEqual(run.messages, bodies.map((b) => JSON.parse(b)));
+  }
+});
+
+test('a frame announcing more than the body cap is refused before its body arrives', async () => {
+  const run = readAll([Buffer.from('Content-Length: 4000000000\r\n\r\n', 'ascii')]);
+  await flush();
+  assert.equal(run.errors.length, 1);
+  assert.ok(run.errors[0] instanceof WireViolation);
+  assert.equal((run.errors[0] as WireViolation).rule, 'body-too-large');
+});
+
+test('a header that never ends is refused once it passes the header cap', async () => {
+  const run = readAll([Buffer.from('X-Junk: ' + 'a'.repeat(300), 'ascii')], { maxHeaderBytes: 256, maxBodyBytes: 1024 });
+  await flush();
+  assert.equal((run.errors[0] as WireViolation).rule, 'header-too-large');
+});
+
+test('bad headers and non-JSON bodies are violations, and reading stops at the first one', async () => {
+  const cases: [Buffer, WireViolation['rule']][] = [
+    [Buffer.from('Content-Length: -5\r\n\r\n'), 'bad-header'],
+    [Buffer.from('no colon here\r\n\r\n'), 'bad-header'],
+    [Buffer.from('Content-Type: x\r\n\r\n'), 'bad-header'],
+    [frame('not json'), 'bad-json'],
+    [frame('[1,2]'), 'bad-json'],
+  ];
+  for (const [bytes, rule] of cases) {
+    const run = readAll([bytes, frame('{"jsonrpc":"2.0","method":"after"}')]);
+    await flush();
+    assert.equal(run.errors.length, 1, rule);
+    assert.equal((run.errors[0] as WireViolation).rule, rule);
+    assert.deepEqual(run.messages, [], 'nothing after a violation is delivered');
+  }
+});
+
+test('two connections over the capped wire call each other, with requests pipelined', async () => {
+  const aToB = new PassThrough();
+  const bToA = new PassThrough();
+  const a = createWireConnection(bToA, aToB).connection;
+  const b = createWireConnection(aToB, bToA).connection;
+  const Double = new RequestType<{ n: number }, { n: number }, void>('test/double');
+  b.onRequest(Double, ({ n }) => ({ n: n * 2 }));
+  a.listen();
+  b.listen();
+  const answers = await Promise.all(Array.from({ length: 1000 }, (_, n) => a.sendRequest(Double, { n })));
+  assert.deepEqual(answers.map((x) => x.n), Array.from({ length: 1000 }, (_, n) => n * 2));
+  a.dispose();
+  b.dispose();
+});
