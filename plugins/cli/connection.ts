@@ -7,6 +7,9 @@ import { LineSplitter } from './lines';
 import type { MethodTable, SocketCall } from './methods';
 import { checkParams, parseRequestLine, recoverId } from './validate';
 
+/** Requests of one client running at once; past it the socket stops reading until some finish. */
+export const MAX_IN_FLIGHT = 64;
+
 /** What a connection needs from its server. */
 export interface ConnectionDeps {
   methods: MethodTable;
@@ -19,11 +22,23 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
   const splitter = new LineSplitter(deps.maxLineBytes);
   const gone = new AbortController();
   const send = (answer: SocketResponse): void => writeAnswer(socket, answer, deps.log);
+  let inFlight = 0;
+  let overflowed = false;
+  const track = (running: Promise<void>): void => {
+    // A client that pipelines faster than the kernel answers is slowed down, not buffered without end.
+    if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
+    void running.finally(() => {
+      if (--inFlight < MAX_IN_FLIGHT && !socket.destroyed && !overflowed) socket.resume();
+    });
+  };
 
   socket.on('data', (chunk: Buffer) => {
     const { lines, overflow } = splitter.push(chunk);
-    for (const line of lines) handleLine(line, deps, send, gone.signal);
-    if (overflow) refuseLongLine(socket, deps.maxLineBytes);
+    for (const line of lines) handleLine(line, deps, send, gone.signal, track);
+    if (overflow && !overflowed) {
+      overflowed = true;
+      refuseLongLine(socket, deps.maxLineBytes);
+    }
   });
   // A client that vanishes mid-request is normal: answers to it are dropped, handlers see the abort.
   socket.on('error', (error) => deps.log.debug('client connection error', { error: error.message }));
@@ -47,7 +62,13 @@ function refuseLongLine(socket: Socket, maxLineBytes: number): void {
   refuseConnection(socket, toSocketError(failure));
 }
 
-function handleLine(line: string, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): void {
+function handleLine(
+  line: string,
+  deps: ConnectionDeps,
+  send: (answer: SocketResponse) => void,
+  signal: AbortSignal,
+  track: (running: Promise<void>) => void,
+): void {
   if (line.trim() === '') return;
   let request: SocketRequest;
   try {
@@ -56,7 +77,7 @@ function handleLine(line: string, deps: ConnectionDeps, send: (answer: SocketRes
     send({ id: recoverId(line), error: toSocketError(error) });
     return;
   }
-  void runRequest(request, deps, send, signal);
+  track(runRequest(request, deps, send, signal));
 }
 
 async function runRequest(request: SocketRequest, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): Promise<void> {

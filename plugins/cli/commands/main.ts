@@ -50,6 +50,7 @@ function findCommand(commands: Command[], rest: string[]): Command {
   const match = commands.find((c) => c.words.split(' ').every((word, i) => rest[i] === word));
   if (match) return match;
   const group = commands.filter((c) => c.words.startsWith(`${rest[0]} `)).map((c) => c.words.split(' ')[1]);
+  if (group.length && rest.length === 1) throw new UsageError(`${rest[0]} needs one of ${group.join(', ')}`);
   if (group.length) throw new UsageError(`unknown command "${rest.slice(0, 2).join(' ')}"; ${rest[0]} takes ${group.join(', ')}`);
   throw new UsageError(`unknown command "${rest[0]}"`);
 }
