@@ -13,6 +13,11 @@ function durationDef(key: string, defaultMs: number, zh: string, en: string, min
 
 /** Where the kernel keeps its data; seedDefaults fills each under the data directory. */
 export const CORE_PATH_DEFS: readonly ConfigDef[] = [
+  pathDef(
+    'core.data.dir',
+    '数据目录；homed 每次启动时记录，数据目录搬迁后，位于其下的路径随之重定位。',
+    'The data directory, recorded by homed at each start, so the paths under it follow when the data directory moves.',
+  ),
   pathDef('core.plugin.dir', '已安装插件所在的目录。', 'Folder that holds installed plugins.'),
   pathDef('core.memory.graph', '实体关系图谱记忆的 SQLite 数据库文件。', 'SQLite file of the entity-relation graph memory.'),
   pathDef('core.memory.text', '文本记忆的目录。', 'Folder of the text memory.'),

@@ -24,14 +24,28 @@ const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
   log: { key: 'core.log.path', under: 'log' },
 };
 
+const DATA_DIR_KEY = 'core.data.dir';
+
+/** A path inside the data dir it was seeded under moves with the data dir; a path a person put elsewhere stays. */
+function rebase(stored: string, previousRoot: unknown, root: string): string {
+  if (typeof previousRoot !== 'string' || previousRoot === root) return stored;
+  const relative = path.relative(previousRoot, stored);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return stored;
+  return path.join(root, relative);
+}
+
 /** Defines the core settings and stores each path under `dataDir` unless one is already stored; returns the paths in effect. */
 export function seedDefaults(registry: ConfigRegistry, dataDir: string): CorePaths {
   const root = path.resolve(dataDir);
   registry.define(CORE_SCOPE, CORE_DEFS);
+  const previousRoot = registry.getValue(CORE_SCOPE, DATA_DIR_KEY);
   const paths = {} as CorePaths;
   for (const [name, { key, under }] of Object.entries(PATH_KEYS) as [keyof CorePaths, { key: string; under: string }][]) {
-    if (!registry.get(CORE_SCOPE, key).isSet) registry.set(CORE_SCOPE, key, path.join(root, ...under.split('/')));
-    paths[name] = registry.getValue(CORE_SCOPE, key) as string;
+    const stored = registry.get(CORE_SCOPE, key).isSet ? (registry.getValue(CORE_SCOPE, key) as string) : undefined;
+    const wanted = stored === undefined ? path.join(root, ...under.split('/')) : rebase(stored, previousRoot, root);
+    if (wanted !== stored) registry.set(CORE_SCOPE, key, wanted);
+    paths[name] = wanted;
   }
+  if (previousRoot !== root) registry.set(CORE_SCOPE, DATA_DIR_KEY, root);
   return paths;
 }

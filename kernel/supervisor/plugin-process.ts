@@ -72,7 +72,9 @@ export class PluginProcess {
     connection.listen();
     this.exited = new Promise((resolve) => {
       this.child.once('error', (error) => {
-        this.killReason ??= { reason: 'spawn-failed', detail: error.message };
+        this.killReason ??= { reason: 'spawn-failed', detail: `could not start its process: ${error.message}` };
+        // A process that never started emits no 'exit'.
+        if (this.child.pid === undefined) this.child.emit('exit', null, null);
       });
       this.child.once('exit', (code, signal) => {
         this.stopHeartbeat();

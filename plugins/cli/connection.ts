@@ -22,27 +22,34 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
   const splitter = new LineSplitter(deps.maxLineBytes);
   const gone = new AbortController();
   const send = (answer: SocketResponse): void => writeAnswer(socket, answer, deps.log);
+  // A client that pipelines faster than the kernel answers waits in `backlog` while the socket stops reading.
+  const backlog: string[] = [];
   let inFlight = 0;
-  let overflowed = false;
-  const track = (running: Promise<void>): void => {
-    // A client that pipelines faster than the kernel answers is slowed down, not buffered without end.
-    if (++inFlight >= MAX_IN_FLIGHT) socket.pause();
-    void running.finally(() => {
-      if (--inFlight < MAX_IN_FLIGHT && !socket.destroyed && !overflowed) socket.resume();
+  const start = (line: string): void => {
+    inFlight++;
+    void handleLine(line, deps, send, gone.signal).finally(() => {
+      inFlight--;
+      const next = backlog.shift();
+      if (next !== undefined) start(next);
+      else if (!socket.destroyed) socket.resume();
     });
   };
 
   socket.on('data', (chunk: Buffer) => {
     const { lines, overflow } = splitter.push(chunk);
-    for (const line of lines) handleLine(line, deps, send, gone.signal, track);
-    if (overflow && !overflowed) {
-      overflowed = true;
-      refuseLongLine(socket, deps.maxLineBytes);
+    for (const line of lines) {
+      if (inFlight < MAX_IN_FLIGHT) start(line);
+      else backlog.push(line);
     }
+    if (backlog.length > 0) socket.pause();
+    if (overflow) refuseLongLine(socket, deps.maxLineBytes);
   });
   // A client that vanishes mid-request is normal: answers to it are dropped, handlers see the abort.
   socket.on('error', (error) => deps.log.debug('client connection error', { error: error.message }));
-  socket.on('close', () => gone.abort());
+  socket.on('close', () => {
+    backlog.length = 0;
+    gone.abort();
+  });
 }
 
 /** Answers with an error and closes the connection, for a client that broke a rule. */
@@ -62,13 +69,7 @@ function refuseLongLine(socket: Socket, maxLineBytes: number): void {
   refuseConnection(socket, toSocketError(failure));
 }
 
-function handleLine(
-  line: string,
-  deps: ConnectionDeps,
-  send: (answer: SocketResponse) => void,
-  signal: AbortSignal,
-  track: (running: Promise<void>) => void,
-): void {
+async function handleLine(line: string, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): Promise<void> {
   if (line.trim() === '') return;
   let request: SocketRequest;
   try {
@@ -77,7 +78,7 @@ function handleLine(
     send({ id: recoverId(line), error: toSocketError(error) });
     return;
   }
-  track(runRequest(request, deps, send, signal));
+  await runRequest(request, deps, send, signal);
 }
 
 async function runRequest(request: SocketRequest, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): Promise<void> {

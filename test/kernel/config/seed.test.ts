@@ -22,6 +22,7 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
   });
   const stored = registry.list('core').filter((e) => e.isSet);
   assert.deepEqual(stored.map((e) => e.key), [
+    'core.data.dir',
     'core.knowledge.path',
     'core.log.path',
     'core.memory.documents',
@@ -89,10 +90,10 @@ test('seedDefaults keeps a path a person changed, across restarts', (t) => {
 
   const second = ConfigRegistry.open(file);
   t.after(() => second.close());
-  const paths = seedDefaults(second, path.join(dataDir, 'other-data'));
+  const paths = seedDefaults(second, dataDir);
   assert.equal(paths.pluginDir, mine);
   assert.equal(second.getValue('core', 'core.plugin.dir'), mine);
-  assert.equal(paths.skills, path.join(dataDir, 'skills'), 'a seeded path is kept too, even with another data dir');
+  assert.equal(paths.skills, path.join(dataDir, 'skills'));
   withRawDatabase(file, (db) => assert.equal(db.pragma('integrity_check', { simple: true }), 'ok'));
 });
 
@@ -102,4 +103,19 @@ test('seedDefaults resolves a relative data dir to an absolute one', (t) => {
   t.after(() => registry.close());
   const paths = seedDefaults(registry, 'relative-data');
   assert.equal(paths.log, path.resolve('relative-data', 'log'));
+});
+
+test('seedDefaults moves the paths under the data dir when the data dir moves, and leaves a path put elsewhere', (t) => {
+  const file = makeTempConfigFile(t);
+  const first = path.dirname(file);
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  seedDefaults(registry, first);
+  registry.set('core', 'core.skills.path', '/srv/shared-skills');
+  const moved = path.join(first, 'moved-here');
+  const paths = seedDefaults(registry, moved);
+  assert.equal(paths.knowledge, path.join(moved, 'knowledge'));
+  assert.equal(paths.memoryGraph, path.join(moved, 'memory', 'graph.db'));
+  assert.equal(paths.skills, '/srv/shared-skills');
+  assert.equal(registry.getValue('core', 'core.data.dir'), moved);
 });

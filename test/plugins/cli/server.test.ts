@@ -6,6 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { ErrorCodes, haError, SocketErrorCodes, type ConfigEntry } from '../../../protocol';
 import { HomedAnswerError, HomedClient, requestOnce } from '../../../plugins/cli/client';
 import { createAdminMethods, type MethodTable } from '../../../plugins/cli/methods';
+import { MAX_IN_FLIGHT } from '../../../plugins/cli/connection';
 import { startSocketServer, type SocketServer } from '../../../plugins/cli/server';
 import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
 import { fakeKernel, silentLog } from './fakes';
@@ -200,5 +201,30 @@ describe('cli socket server', () => {
     raw.write('{"id":"slow","method":"test/delay","params":{"ms":200}}\n{"id":"fast","method":"test/delay","params":{"ms":1}}\n');
     assert.deepEqual(await raw.nextAnswer(), { id: 'fast', result: 1 });
     assert.deepEqual(await raw.nextAnswer(), { id: 'slow', result: 200 });
+  });
+
+  it('answers every request of a client that pipelines past the in-flight cap', async (t) => {
+    const count = MAX_IN_FLIGHT * 3;
+    let running = 0;
+    let most = 0;
+    const methods: MethodTable = {
+      'test/slow': {
+        params: { type: 'object' },
+        run: (async () => {
+          most = Math.max(most, ++running);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          running--;
+          return 'ok';
+        }) as never,
+      },
+    };
+    const server = await serve(t, methods);
+    const raw = await connectRaw(server.path);
+    t.after(() => raw.close());
+    raw.write(Array.from({ length: count }, (_, i) => `{"id":${i},"method":"test/slow"}\n`).join(''));
+    const ids = new Set<unknown>();
+    for (let i = 0; i < count; i++) ids.add((await raw.nextAnswer())['id']);
+    assert.equal(ids.size, count);
+    assert.equal(most, MAX_IN_FLIGHT);
   });
 });
