@@ -13,7 +13,7 @@ async function activate(ctx: PluginContext): Promise<void> {
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
-    methods: createAdminMethods(ctx.kernel),
+    methods: createAdminMethods(ctx.kernel, ctx.name),
     log: ctx.log,
   });
   ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });

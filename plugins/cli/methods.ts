@@ -5,6 +5,7 @@ import {
   ConfigGetRequest,
   ConfigListRequest,
   ConfigSetRequest,
+  ErrorCodes,
   KernelStatusRequest,
   PLUGIN_ACTIONS,
   PluginsControlRequest,
@@ -15,6 +16,8 @@ import {
   type ConfigEntry,
   type PluginAction,
 } from '../../protocol';
+import { SocketFailure } from './errors';
+import { CLI_PLUGIN_NAME } from './settings';
 
 /** What a handler may do besides returning its result. */
 export interface SocketCall {
@@ -48,8 +51,8 @@ function row<P>(params: object, run: (params: P, call: SocketCall) => Promise<un
   return { params, run: run as SocketMethod['run'] };
 }
 
-/** Builds the admin rows: each maps one to one onto a kernel admin request. */
-export function createAdminMethods(kernel: KernelClient): MethodTable {
+/** Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. */
+export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME): MethodTable {
   return {
     [SocketMethods.PluginsList]: row(noParams, () => kernel.request(PluginsListRequest.type, {})),
     [SocketMethods.PluginsInfo]: row<{ name: string }>(nameParams, (p) => kernel.request(PluginsInfoRequest.type, p)),
@@ -60,7 +63,10 @@ export function createAdminMethods(kernel: KernelClient): MethodTable {
         additionalProperties: false,
         properties: { name: NAME, action: { enum: [...PLUGIN_ACTIONS] } },
       },
-      (p) => kernel.request(PluginsControlRequest.type, p),
+      (p) => {
+        refuseToCutOwnSocket(self, p.name, p.action);
+        return kernel.request(PluginsControlRequest.type, p);
+      },
     ),
     [SocketMethods.PluginsLogs]: row<{ name: string; lines?: number }>(
       {
@@ -95,6 +101,17 @@ export function createAdminMethods(kernel: KernelClient): MethodTable {
     ),
     [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
   };
+}
+
+/** Stopping or disabling the plugin that serves the socket would lock every socket client out. */
+function refuseToCutOwnSocket(self: string, name: string, action: PluginAction): void {
+  if (name !== self || (action !== 'stop' && action !== 'disable')) return;
+  throw new SocketFailure(
+    ErrorCodes.Conflict,
+    `cannot ${action} the "${self}" plugin through its own socket: it serves this connection and no socket client could undo it; ` +
+      `restart it with homectl plugins restart ${self}, or stop homed itself`,
+    { plugin: self, action },
+  );
 }
 
 /** Hides a password's value: nothing read through the socket shows one in clear. */

@@ -2,6 +2,8 @@
 import { join } from 'node:path';
 import type { PluginContext } from '../../plugin-host';
 
+/** This plugin's name, which homectl needs to know when it restarts the plugin it talks through. */
+export const CLI_PLUGIN_NAME = 'cli';
 /** Socket file name inside the run folder. */
 export const SOCKET_FILE = 'homed.sock';
 /** Client cap when none is configured (matches plugin.json). */

@@ -9,7 +9,12 @@ import {
 } from '../../../protocol';
 import { NONE, formatBytes, formatLastExit, formatPercent, formatTime, formatUptime } from './format';
 import { renderTable } from './table';
-import { UsageError, printJson, type Command } from './types';
+import { HomedUnreachableError } from '../client';
+import { CLI_PLUGIN_NAME } from '../settings';
+import { UsageError, printJson, type Command, type CommandContext } from './types';
+
+/** How long `plugins restart cli` waits for the socket to answer again. */
+const SOCKET_RESTART_WAIT_MS = 30_000;
 
 const json = { json: { type: 'boolean' } } as const;
 
@@ -125,11 +130,37 @@ function controlCommand(action: PluginAction): Command {
     flags: '[--json]',
     summary: `${action} a plugin; answers once done`,
     async run([name], values, ctx) {
-      const { plugin } = await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name, action });
+      const plugin =
+        name === CLI_PLUGIN_NAME && action === 'restart'
+          ? await restartSocketPlugin(ctx)
+          : (await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name, action })).plugin;
       if (values['json']) printJson(ctx, plugin);
       else ctx.print(describeControl(action, plugin));
     },
   };
+}
+
+/**
+ * Restarting the cli plugin closes the very connection the answer would come back on, so the
+ * lost connection is expected: wait for the new socket to answer, then report the new process.
+ */
+async function restartSocketPlugin(ctx: CommandContext): Promise<PluginStatus> {
+  try {
+    return (await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name: CLI_PLUGIN_NAME, action: 'restart' })).plugin;
+  } catch (error) {
+    if (!(error instanceof HomedUnreachableError) || error.reason !== 'lost') throw error;
+  }
+  const deadline = Date.now() + SOCKET_RESTART_WAIT_MS;
+  for (;;) {
+    try {
+      const { plugin } = await ctx.request<{ plugin: PluginInfo }>(SocketMethods.PluginsInfo, { name: CLI_PLUGIN_NAME });
+      if (plugin.state === 'ready') return plugin;
+    } catch (error) {
+      if (!(error instanceof HomedUnreachableError) || Date.now() > deadline) throw error;
+    }
+    if (Date.now() > deadline) throw new Error(`the ${CLI_PLUGIN_NAME} plugin did not come back within ${SOCKET_RESTART_WAIT_MS / 1000} s; see homectl status`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 function describeControl(action: PluginAction, p: PluginStatus): string {

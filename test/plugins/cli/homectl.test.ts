@@ -158,6 +158,25 @@ describe('homectl against a running homed', () => {
     assert.notEqual(after.pid, before?.pid);
   });
 
+  it('refuses to stop or disable the cli plugin through its own socket', async () => {
+    for (const action of ['stop', 'disable']) {
+      const { code, stderr } = await ctl('plugins', action, 'cli');
+      assert.equal(code, 1, `plugins ${action} cli exited ${code}`);
+      assert.match(stderr, /cannot (stop|disable) the "cli" plugin through its own socket.*HA_ERR_CONFLICT/);
+    }
+    assert.equal((await ctl('status')).code, 0);
+  });
+
+  it('plugins restart cli waits for the socket to come back', async () => {
+    const before = JSON.parse((await ctl('plugins', 'info', 'cli', '--json')).stdout) as PluginInfo;
+    const restart = await ctl('plugins', 'restart', 'cli');
+    assert.equal(restart.code, 0, restart.stderr);
+    assert.match(restart.stdout, /plugin "cli" restarted: now ready, pid \d+/);
+    const after = JSON.parse((await ctl('plugins', 'info', 'cli', '--json')).stdout) as PluginInfo;
+    assert.equal(after.state, 'ready');
+    assert.notEqual(after.pid, before.pid);
+  });
+
   it('usage errors exit 2 with the usage text', async () => {
     for (const args of [['frobnicate'], ['plugins', 'frob'], ['plugins', 'info'], ['config', 'get', 'a', 'b'], ['plugins', 'logs', 'cli', '--lines', 'x'], ['status', '--bogus'], []]) {
       const { code, stderr } = await ctl(...args);

@@ -118,6 +118,24 @@ describe('cli socket server', () => {
     });
   });
 
+  it('refuses to stop or disable the plugin serving the socket, and passes other actions on', async (t) => {
+    const kernel = fakeKernel({ 'plugins/control': (p) => ({ plugin: p }) });
+    const server = await serve(t, createAdminMethods(kernel, 'cli'));
+    for (const action of ['stop', 'disable']) {
+      await assert.rejects(requestOnce(server.path, 'plugins/control', { name: 'cli', action }), (e: unknown) => {
+        assert.ok(e instanceof HomedAnswerError);
+        assert.equal(e.errorName, 'HA_ERR_CONFLICT');
+        return true;
+      });
+    }
+    await requestOnce(server.path, 'plugins/control', { name: 'cli', action: 'restart' });
+    await requestOnce(server.path, 'plugins/control', { name: 'timer', action: 'stop' });
+    assert.deepEqual(
+      kernel.calls.map((c) => c.params),
+      [{ name: 'cli', action: 'restart' }, { name: 'timer', action: 'stop' }],
+    );
+  });
+
   it('answers a handler that throws a plain error with an internal error, and goes on', async (t) => {
     const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } })));
     await assert.rejects(requestOnce(server.path, 'kernel/status'), (e: unknown) => {

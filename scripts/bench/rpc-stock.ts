@@ -1,0 +1,20 @@
+import * as path from 'node:path';
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { PingRequest } from '../../protocol/health';
+import type { PingEndpoint } from './rpc-drive';
+import { CHILDREN_DIR, endChild, spawnWithWire } from './spawn-child';
+
+/** Baseline B: stock vscode-jsonrpc (StreamMessageReader/Writer) on both ends of the same kind of pipe. */
+export function startStockEndpoint(): PingEndpoint {
+  const { child, wire } = spawnWithWire([path.join(CHILDREN_DIR, 'echo-stock.js')]);
+  const connection = createMessageConnection(new StreamMessageReader(wire), new StreamMessageWriter(wire));
+  connection.listen();
+  return {
+    name: 'stock vscode-jsonrpc',
+    call: (seq) => connection.sendRequest(PingRequest.type, { seq }),
+    close: async () => {
+      connection.dispose();
+      await endChild(child, wire);
+    },
+  };
+}

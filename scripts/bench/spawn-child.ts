@@ -1,0 +1,26 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as path from 'node:path';
+import type { Socket } from 'node:net';
+
+/** Where the compiled helper children live (dist/scripts/bench/children). */
+export const CHILDREN_DIR = path.join(__dirname, 'children');
+
+/** Starts `node …args` with a wire on fd 3 (a socketpair, as for plugin hosts); stdout ignored, stderr shown. */
+export function spawnWithWire(args: readonly string[], cwd?: string): { child: ChildProcess; wire: Socket } {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], ...(cwd ? { cwd } : {}) });
+  return { child, wire: child.stdio[3] as Socket };
+}
+
+/** Resolves once the child has exited (at once if it already has). */
+export function waitForExit(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+/** Ends a helper child: closes its wire, then SIGKILL if it lingers. */
+export async function endChild(child: ChildProcess, wire?: Socket): Promise<void> {
+  wire?.destroy();
+  const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+  await waitForExit(child);
+  clearTimeout(timer);
+}
