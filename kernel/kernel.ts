@@ -84,11 +84,12 @@ export class Kernel {
     const { config, bus, log } = this;
     const { plugins, problems } = discoverPlugins(builtinDir, this.paths.pluginDir);
     for (const problem of problems) log.error({ dir: problem.dir }, `plugin not loaded: ${problem.message}`);
+    const refused = new Map<string, string>();
     for (const record of plugins) {
       try {
         config.define(record.name, record.manifest.config ?? []);
       } catch (error) {
-        log.error({ plugin: record.name }, `plugin config definitions refused: ${(error as Error).message}`);
+        refused.set(record.name, `cannot start: its plugin.json declares a setting the kernel refuses: ${(error as Error).message}`);
       }
     }
     const services: KernelServices = { config, bus, status: () => this.status(), supervisor: undefined as unknown as Supervisor };
@@ -116,6 +117,7 @@ export class Kernel {
       },
       config,
     );
+    for (const [name, reason] of refused) services.supervisor.refuse(name, reason);
     return services.supervisor;
   }
 }

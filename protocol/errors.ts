@@ -18,6 +18,12 @@ export const ErrorCodes = {
   Conflict: -33007,
   /** The kernel is shutting down and takes no new work. */
   ShuttingDown: -33008,
+  /** A bounded channel (input queue, interrupt channel) is full; try again shortly. */
+  QueueFull: -33009,
+  /** No LLM provider is configured, or none could answer. */
+  LlmUnavailable: -33010,
+  /** A turn failed; the message says why. */
+  TurnFailed: -33011,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -32,6 +38,9 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.PluginUnavailable]: 'HA_ERR_PLUGIN_UNAVAILABLE',
   [ErrorCodes.Conflict]: 'HA_ERR_CONFLICT',
   [ErrorCodes.ShuttingDown]: 'HA_ERR_SHUTTING_DOWN',
+  [ErrorCodes.QueueFull]: 'HA_ERR_QUEUE_FULL',
+  [ErrorCodes.LlmUnavailable]: 'HA_ERR_LLM_UNAVAILABLE',
+  [ErrorCodes.TurnFailed]: 'HA_ERR_TURN_FAILED',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */

@@ -1,20 +1,20 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 
 export interface InputParams {
-  /** Conversation id chosen by the client. */
+  /** Conversation id chosen by the client; history is kept per session. */
   session: string;
   /** The person's message. */
   text: string;
-  /** Id the plugin uses to match output to this input. */
+  /** Id the plugin uses to match output to this input; unique per plugin. */
   inputId: string;
 }
 export interface InputResult {
   /** Whether the input was queued (a full queue answers with an error instead). */
   accepted: true;
-  /** Position in the queue when accepted. */
+  /** Inputs ahead of it in the queue. */
   position: number;
 }
-/** plugin → kernel: a person's message for the agent. */
+/** plugin → kernel (needs `io`): a person's message for the agent; its answer arrives as io/output notifications. */
 export namespace InputRequest {
   export const method = 'io/input' as const;
   export const type = new RequestType<InputParams, InputResult, void>(method);
@@ -23,28 +23,35 @@ export namespace InputRequest {
 export interface InterruptParams {
   /** Conversation to interrupt. */
   session: string;
-  /** Text handed to the running turn (or a new turn when idle). */
+  /** Text handed to the running turn (or that starts a new turn when idle); none means "stop". */
   text?: string;
 }
-/** plugin → kernel: interrupt, acted on ahead of queued work. */
+/** plugin → kernel (needs `interrupt`): acted on ahead of queued work, even while other plugins flood the kernel. */
 export namespace InterruptNotification {
   export const method = 'io/interrupt' as const;
   export const type = new NotificationType<InterruptParams>(method);
 }
 
+export const OUTPUT_KINDS = ['delta', 'done', 'error', 'notice'] as const;
+export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
 export interface OutputParams {
-  /** Input this output answers. */
-  inputId: string;
+  /** Input this output answers; absent for a turn no input of this plugin started (a timer firing). */
+  inputId?: string;
   /** Conversation. */
   session: string;
-  /** `delta` streamed text, `done` final, `error` failure. */
-  kind: 'delta' | 'done' | 'error';
-  /** Text of a delta or of the final answer. */
+  /** `delta`: streamed text; `done`: the final answer; `error`: the turn failed; `notice`: a line for the person (tool use, interrupt). */
+  kind: OutputKind;
+  /** Text of a delta, of the final answer, or of a notice. */
   text?: string;
-  /** Error message when kind is `error`. */
+  /** Error message when kind is `error`, with what to do. */
   error?: string;
+  /** Error catalogue name when kind is `error`. */
+  code?: string;
+  /** Whether the turn was cut short by an interrupt. */
+  interrupted?: boolean;
 }
-/** kernel → plugin: output for an input that plugin sent. */
+/** kernel → plugin: output for a session whose input came from this plugin. */
 export namespace OutputNotification {
   export const method = 'io/output' as const;
   export const type = new NotificationType<OutputParams>(method);

@@ -20,6 +20,12 @@ export interface WireLimits {
 
 export const DEFAULT_WIRE_LIMITS: WireLimits = { maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 };
 
+/**
+ * Sees every message as soon as its frame is complete, before the connection queues it;
+ * answering true consumes it. This is how an interrupt overtakes queued work.
+ */
+export type MessageIntercept = (message: Message) => boolean;
+
 /** A frame that breaks the wire's rules; `rule` names which. */
 export class WireViolation extends Error {
   constructor(
@@ -48,6 +54,7 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
   constructor(
     private readonly readable: NodeJS.ReadableStream,
     private readonly limits: WireLimits = DEFAULT_WIRE_LIMITS,
+    private readonly intercept?: MessageIntercept,
   ) {
     super();
   }
@@ -105,6 +112,7 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
       if (typeof message !== 'object' || message === null || Array.isArray(message)) {
         return this.fail(new WireViolation('frame body is not a JSON-RPC message object', 'bad-json'));
       }
+      if (this.intercept?.(message as Message)) continue;
       callback(message as Message);
     }
     buf = offset >= buf.length ? EMPTY : buf.subarray(offset);
@@ -176,8 +184,9 @@ export function createWireConnection(
   input: NodeJS.ReadableStream,
   output: NodeJS.WritableStream,
   limits: WireLimits = DEFAULT_WIRE_LIMITS,
+  intercept?: MessageIntercept,
 ): { connection: MessageConnection; reader: CappedMessageReader; writer: BatchingMessageWriter } {
-  const reader = new CappedMessageReader(input, limits);
+  const reader = new CappedMessageReader(input, limits, intercept);
   const writer = new BatchingMessageWriter(output);
   const connection = createMessageConnection(reader, writer);
   return { connection, reader, writer };

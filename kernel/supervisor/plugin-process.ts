@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
 import treeKill from 'tree-kill';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import {
   ErrorCodes,
   ExitNotification,
@@ -36,6 +36,8 @@ export interface ProcessHooks {
   onOutput(stream: 'stdout' | 'stderr', line: string): void;
   onUnresponsive(): void;
   onResponsive(): void;
+  /** Handles a message ahead of the connection's queue (interrupts); true when consumed. */
+  intercept?(message: Message): boolean;
 }
 
 /** One lifetime of one plugin's host process: spawn, handshake, heartbeat, stop or kill. */
@@ -61,7 +63,8 @@ export class PluginProcess {
     this.child = spawnPluginHost(spawnOptions);
     this.pid = this.child.pid ?? -1;
     const wire = this.child.stdio[3] as Socket;
-    const { connection, reader } = createWireConnection(wire, wire, policy.wire);
+    const intercept = hooks.intercept?.bind(hooks);
+    const { connection, reader } = createWireConnection(wire, wire, policy.wire, intercept);
     this.channel = new PluginChannel(name, connection, policy.requestMs);
     reader.onError((error) => {
       if (error instanceof WireViolation) this.kill('protocol-violation', `sent a bad frame: ${error.message}`);

@@ -58,6 +58,15 @@ export class Supervisor {
     }
   }
 
+  /** Keeps a plugin from starting, marked failed with the reason (a manifest the kernel cannot use). */
+  refuse(name: string, reason: string): void {
+    this.get(name).markFailed(reason);
+    for (const level of this.levels) {
+      const at = level.indexOf(name);
+      if (at >= 0) level.splice(at, 1);
+    }
+  }
+
   /** Plugins in start order. */
   list(): PluginStatus[] {
     return this.ordered().map((p) => p.status());
@@ -110,7 +119,7 @@ export class Supervisor {
   }
 
   private ordered(): PluginSupervisor[] {
-    const names = [...this.levels.flat()];
+    const names = [...this.levels.flat()].filter((name) => this.plugins.has(name));
     for (const name of this.plugins.keys()) if (!names.includes(name)) names.push(name);
     return names.map((name) => this.plugins.get(name)!);
   }

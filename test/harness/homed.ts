@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { requestOnce } from '../../plugins/cli/client';
 import { socketInDataDir } from '../../plugins/cli/locate';
 import { SocketMethods, type KernelStatus } from '../../protocol';
-import { pidAlive, waitFor } from './wait';
+import { waitFor } from './wait';
 
 export { pidAlive, waitFor } from './wait';
 export { connectRaw, leaveStaleSocket, type RawSocket } from './socket';
@@ -130,21 +130,15 @@ function makeHandle(proc: ChildProcess, dataDir: string, ownsDir: boolean, chunk
 }
 
 async function waitUntilReady(handle: HomedHandle, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
-  let exitCode: number | null | undefined;
-  void exited.then((code) => (exitCode = code));
+  const died = new AbortController();
+  void exited.then((code) => died.abort(new Error(`homed exited with code ${code} before it was ready`)));
   await waitFor(
     async () => {
-      if (exitCode !== undefined) throw new Error(`homed exited with code ${exitCode} before it was ready`);
-      if (!pidAlive(handle.pid)) throw new Error('homed is gone');
       const status = await requestOnce<KernelStatus>(handle.socket, SocketMethods.KernelStatus);
       return status.plugins.enabled > 0 && status.plugins.ready === status.plugins.enabled;
     },
-    { timeoutMs, intervalMs: 100, what: 'every enabled plugin to be ready' },
-  ).catch((error: Error) => {
-    // The exit may have been seen only through a failed connection; name it plainly.
-    if (exitCode !== undefined) throw new Error(`homed exited with code ${exitCode} before it was ready`);
-    throw error;
-  });
+    { timeoutMs, intervalMs: 100, what: 'every enabled plugin to be ready', signal: died.signal },
+  );
 }
 
 /** The result of running homectl. */

@@ -8,14 +8,17 @@ export interface WaitOptions {
   intervalMs?: number;
   /** What is awaited, for the timeout message. */
   what?: string;
+  /** Stops waiting at once, rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Polls `predicate` until it returns a truthy value (which is returned); rejects after the timeout. */
 export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
-  const { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = options;
+  const { timeoutMs = 10_000, intervalMs = 50, what = 'condition', signal } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
+    signal?.throwIfAborted();
     try {
       const value = await predicate();
       if (value) return value as NonNullable<T>;

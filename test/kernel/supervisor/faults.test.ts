@@ -175,3 +175,15 @@ describe('stopping plugins', () => {
     await again.close();
   });
 });
+
+describe('refused manifests', () => {
+  test('a plugin whose settings the kernel refuses is failed with the reason, and the others start', async () => {
+    const t = await startTestKernel(['good', 'bad-setting']);
+    const s = t.kernel.supervisor.get('bad-setting').status();
+    assert.equal(s.state, 'failed');
+    assert.equal(s.pid, null);
+    assert.match(s.detail ?? '', /declares a setting the kernel refuses: .*mode/);
+    assert.equal(t.kernel.supervisor.get('good').status().state, 'ready');
+    await t.close();
+  });
+});

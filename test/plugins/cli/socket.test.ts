@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ErrorCodes, SOCKET_MAX_LINE_BYTES, SocketErrorCodes, type PluginStatus } from '../../../protocol';
-import { connectRaw, startHomed, type HomedHandle } from '../../harness/homed';
-import { requestOnce } from '../../../plugins/cli/client';
+import { connectRaw, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+import { HomedAnswerError, requestOnce } from '../../../plugins/cli/client';
 
 describe('the cli socket, raw', () => {
   let homed: HomedHandle;
@@ -135,6 +135,27 @@ describe('the cli socket, raw', () => {
       raw.write(`{"id":${i},"method":"plugins/list"}\n{"id":"x${i}","method":"plugins/logs","params":{"name":"cli"}}\n`);
       raw.close();
     }
+    await assertUnharmed();
+  });
+
+  it('applies a changed cli:max_clients without a restart', async () => {
+    const setMax = (value: string) => requestOnce(homed.socket, 'config/set', { scope: 'cli', key: 'max_clients', value });
+    const refused = async (): Promise<boolean> =>
+      requestOnce(homed.socket, 'kernel/status').then(
+        () => false,
+        (e: unknown) => e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS',
+      );
+    await setMax('1');
+    const holder = await connectRaw(homed.socket);
+    try {
+      holder.write('{"id":1,"method":"kernel/status"}\n');
+      await holder.nextAnswer();
+      await waitFor(refused, { what: 'a second client to be refused' });
+    } finally {
+      holder.close();
+    }
+    await waitFor(async () => !(await refused()), { what: 'a client to be served again' });
+    await setMax('64');
     await assertUnharmed();
   });
 });
