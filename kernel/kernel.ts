@@ -1,16 +1,30 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from 'pino';
-import { KernelEvents, type KernelStatus } from '../protocol';
+import { KernelEvents, OutputNotification, type KernelStatus, type StageName } from '../protocol';
+import { Agent } from './agent/agent';
+import { createChildTools } from './agent/child-tools';
+import { AGENT_DEFS } from './agent/config-defs';
+import { loadAgentPolicy, type AgentPolicy } from './agent/policy';
+import { SessionStore } from './agent/sessions';
+import { StageHost, type StageHandlerRef } from './agent/stage-host';
+import { ToolRouter, type PluginToolRef } from './agent/tool-router';
+import type { TurnDeps } from './agent/turn';
+import { IOManager } from './io/io-manager';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
 import { createRootLogger } from './log';
 import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree, type DataTree } from './paths';
 import { discoverPlugins } from './registry/discover';
-import { bindKernelServices, type KernelServices } from './sdk-server/bind';
+import { bindKernelServices, interceptPriorityMessage, type KernelServices } from './sdk-server/bind';
+import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
 import { Supervisor } from './supervisor/supervisor';
+
+const unconfiguredLlm: TurnDeps['llm'] = {
+  complete: () => Promise.reject(new Error('no LLM provider layer is wired into this kernel')),
+};
 
 export const KERNEL_VERSION = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -20,6 +34,8 @@ export interface KernelOptions {
   builtinDir?: string;
   /** Environment read for test overrides (HOMEAGENT_SUPERVISOR_POLICY). */
   env?: NodeJS.ProcessEnv;
+  /** The LLM the agent calls (default: the configured providers). */
+  llm?: TurnDeps['llm'];
   /** Logger to use instead of the root one on stdout. */
   log?: Logger;
 }
@@ -34,6 +50,12 @@ export class Kernel {
   readonly bus = new EventBus();
   readonly policy: SupervisorPolicy;
   readonly supervisor: Supervisor;
+  readonly io = new IOManager();
+  readonly sessions: SessionStore;
+  readonly stages: StageHost;
+  readonly tools: ToolRouter;
+  readonly agent: Agent;
+  private agentPolicy: AgentPolicy;
 
   constructor(options: KernelOptions) {
     // 1–2. data dir and its tree
@@ -46,20 +68,78 @@ export class Kernel {
     this.log = options.log ?? createRootLogger(String(this.config.getValue(CORE_SCOPE, 'core.log.level') ?? 'info'));
     this.config.onChange((change) => this.bus.publish(KernelEvents.ConfigChanged, 'kernel', change));
     this.policy = loadSupervisorPolicy((key) => this.config.getValue(CORE_SCOPE, key), options.env ?? process.env);
-    // 5–8. plugin registry (built-ins, then third-party) and their supervisor
+    // 5–6. the agent's parts: sessions, stages, tools, the LLM
+    this.config.define(CORE_SCOPE, AGENT_DEFS);
+    this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
+    this.config.onChange((change) => {
+      if (change.scope === CORE_SCOPE && change.key.startsWith('core.agent.')) this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
+    });
+    this.sessions = new SessionStore(path.join(this.tree.data, 'agent.db'));
+    this.stages = new StageHost((stage) => this.stageHandlers(stage), () => this.agentPolicy.stageTimeoutMs);
+    this.tools = new ToolRouter(() => this.pluginTools(), createChildTools, () => this.agentPolicy.toolTimeoutMs);
+    const llm = options.llm ?? unconfiguredLlm;
+    const kernel = this;
+    const turnDeps: TurnDeps = {
+      stages: this.stages,
+      tools: this.tools,
+      llm,
+      get policy() {
+        return kernel.agentPolicy;
+      },
+    };
+    // 7–8. plugin registry (built-ins, then third-party) and their supervisor
     this.supervisor = this.createSupervisor(options.builtinDir ?? BUILTIN_PLUGIN_DIR);
+    // 9. the agent: eventLoop, interceptLoop
+    this.agent = new Agent({
+      io: this.io,
+      sessions: this.sessions,
+      turn: turnDeps,
+      policy: () => this.agentPolicy,
+      deliver: (output) => {
+        const { target, ...params } = output;
+        this.supervisor.plugins.get(target)?.process?.channel.notify(OutputNotification.type, params);
+      },
+      log: this.log.child({ subsystem: 'agent' }),
+    });
+  }
+
+  /** Ready plugins that handle a stage, with the permission to. */
+  private stageHandlers(stage: StageName): StageHandlerRef[] {
+    const refs: StageHandlerRef[] = [];
+    for (const plugin of this.supervisor.plugins.values()) {
+      const proc = plugin.process;
+      if (!proc || (plugin.state !== 'ready' && plugin.state !== 'unresponsive')) continue;
+      if (!plugin.declaration?.stages.includes(stage) || !hasPermission(plugin, 'stages')) continue;
+      refs.push({ plugin: plugin.name, priority: plugin.record.manifest.priority ?? 0, channel: proc.channel });
+    }
+    return refs;
+  }
+
+  /** Tools of running plugins with the permission to offer them, in start order. */
+  private pluginTools(): PluginToolRef[] {
+    const refs: PluginToolRef[] = [];
+    for (const status of this.supervisor.list()) {
+      const plugin = this.supervisor.plugins.get(status.name)!;
+      const proc = plugin.process;
+      if (!proc || !plugin.declaration || !hasPermission(plugin, 'tools')) continue;
+      for (const decl of plugin.declaration.tools) refs.push({ plugin: plugin.name, decl, channel: proc.channel });
+    }
+    return refs;
   }
 
   /** Starts every enabled plugin in dependency order. */
   async start(): Promise<void> {
     await this.supervisor.startAll();
+    this.agent.start();
     this.bus.publish(KernelEvents.KernelReady, 'kernel', {});
   }
 
   /** Stops every plugin in reverse order and closes the database. */
   async stop(): Promise<void> {
     this.bus.publish(KernelEvents.KernelStopping, 'kernel', {});
+    await this.agent.stop();
     await this.supervisor.stopAll();
+    this.sessions.close();
     this.config.close();
   }
 
@@ -92,7 +172,7 @@ export class Kernel {
         refused.set(record.name, `cannot start: its plugin.json declares a setting the kernel refuses: ${(error as Error).message}`);
       }
     }
-    const services: KernelServices = { config, bus, status: () => this.status(), supervisor: undefined as unknown as Supervisor };
+    const services: KernelServices = { config, bus, io: this.io, status: () => this.status(), supervisor: undefined as unknown as Supervisor };
     services.supervisor = new Supervisor(
       plugins,
       problems,
@@ -105,6 +185,7 @@ export class Kernel {
         runDir: this.tree.run,
         pluginDataDir: (name) => path.join(this.tree.pluginData, name),
         bindKernelServices: (plugin, connection) => bindKernelServices(connection, plugin, services),
+        intercept: (plugin, message) => interceptPriorityMessage(plugin, message, services),
         onDeclared: (plugin, declaration) => {
           try {
             if (declaration.config.length > 0) config.define(plugin.name, declaration.config);

@@ -5,6 +5,8 @@ import {
   ConfigSetRequest,
   EventPublishNotification,
   EventSubscribeRequest,
+  InputRequest,
+  InterruptNotification,
   LogNotification,
   type EventDeliverParams,
   type InitializeParams,
@@ -52,6 +54,11 @@ export class HostContext implements PluginContext {
       this.handlers.push({ pattern, handler });
       await this.connection.sendRequest(EventSubscribeRequest.type, { names: [pattern] });
     },
+  };
+
+  readonly io: PluginContext['io'] = {
+    input: (params) => this.connection.sendRequest(InputRequest.type, params),
+    interrupt: (params) => void this.connection.sendNotification(InterruptNotification.type, params),
   };
 
   readonly kernel: PluginContext['kernel'] = {

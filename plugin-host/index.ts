@@ -6,6 +6,7 @@ export type {
   PluginContext,
   PluginDefinition,
   PluginEvents,
+  PluginIO,
   PluginLogger,
   StageHandler,
   ToolDefinition,

@@ -6,6 +6,7 @@ import {
   EventDeliverNotification,
   ExitNotification,
   InitializeRequest,
+  OutputNotification,
   PingRequest,
   PROTOCOL_VERSION,
   ShutdownRequest,
@@ -57,6 +58,10 @@ function main(): void {
   connection.onNotification(ExitNotification.type, () => process.exit(0));
 
   connection.onNotification(EventDeliverNotification.type, (event) => context?.deliver(event));
+
+  connection.onNotification(OutputNotification.type, (output) => {
+    if (plugin?.output && context) plugin.output(output, context);
+  });
 
   connection.onRequest(ToolInvokeRequest.type, async (params) => {
     const tool = plugin?.tools?.[params.name];

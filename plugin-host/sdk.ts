@@ -5,6 +5,10 @@ import type {
   ConfigDef,
   ConfigEntry,
   EventDeliverParams,
+  InputParams,
+  InputResult,
+  InterruptParams,
+  OutputParams,
   Permission,
   PluginPaths,
   StageName,
@@ -37,6 +41,14 @@ export interface PluginEvents {
   on(pattern: string, handler: (event: EventDeliverParams) => void): Promise<void>;
 }
 
+/** The agent's channels: a person's input in (needs `io`), interrupts (needs `interrupt`). */
+export interface PluginIO {
+  /** Queues a message for the agent; its answer arrives through the definition's `output` handler. */
+  input(params: InputParams): Promise<InputResult>;
+  /** Interrupts a session: with text it reaches the running turn (or starts one), without it stops the turn. */
+  interrupt(params: InterruptParams): void;
+}
+
 /** Typed access to any kernel method from `protocol/` (the kernel checks the permission). */
 export interface KernelClient {
   request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
@@ -54,6 +66,7 @@ export interface PluginContext {
   readonly log: PluginLogger;
   readonly config: PluginConfig;
   readonly events: PluginEvents;
+  readonly io: PluginIO;
   readonly kernel: KernelClient;
 }
 
@@ -79,6 +92,8 @@ export interface PluginDefinition {
   stages?: Partial<Record<StageName, StageHandler>>;
   /** Event handlers by name or `prefix.*` pattern. */
   events?: Record<string, (event: EventDeliverParams, ctx: PluginContext) => void>;
+  /** Output of the agent for inputs this plugin sent (and for turns of sessions it brought). */
+  output?(output: OutputParams, ctx: PluginContext): void;
   /** Settings declared in code (in addition to the manifest's). */
   config?: ConfigDef[];
 }

@@ -50,6 +50,8 @@ export interface OutputParams {
   code?: string;
   /** Whether the turn was cut short by an interrupt. */
   interrupted?: boolean;
+  /** Whether a before_output handler kept the answer from being sent (the `done` then has no text). */
+  skipped?: boolean;
 }
 /** kernel → plugin: output for a session whose input came from this plugin. */
 export namespace OutputNotification {

@@ -20,6 +20,12 @@ export const SocketMethods = {
   ConfigGet: 'config/get',
   ConfigSet: 'config/set',
   KernelStatus: 'kernel/status',
+  /** Request: one message for the agent; streams ChatStreamItems, then a ChatSayResult. */
+  ChatSay: 'chat/say',
+  /** Notification: stop the running turn of a session, or hand it text. */
+  ChatInterrupt: 'chat/interrupt',
+  /** Request that lasts until the client disconnects: streams a session's outputs no chat/say waits for. */
+  ChatSubscribe: 'chat/subscribe',
 } as const;
 
 /** A line a client sends. */
@@ -54,6 +60,57 @@ export interface SocketResponse {
   error?: SocketError;
   /** A streamed item ahead of the result. */
   stream?: unknown;
+}
+
+/** chat/say: a person's message for the agent. */
+export interface ChatSayParams {
+  /** Conversation id, e.g. `cli:alice`; history is kept per session. */
+  session: string;
+  /** The message. */
+  text: string;
+}
+
+/** chat/say's result once the answer is complete (a failed turn answers with an error instead). */
+export interface ChatSayResult {
+  /** The whole answer. */
+  text: string;
+  /** Whether an interrupt cut it short. */
+  interrupted: boolean;
+}
+
+/** chat/interrupt: like io/interrupt, for a session. */
+export interface ChatInterruptParams {
+  /** Conversation to interrupt. */
+  session: string;
+  /** Text handed to the running turn (or that starts one when idle); none means "stop". */
+  text?: string;
+}
+
+/** chat/subscribe: which session to follow. */
+export interface ChatSubscribeParams {
+  /** Conversation to follow. */
+  session: string;
+}
+
+/**
+ * A `stream` item of chat/say and chat/subscribe.
+ * - `missed`: a turn that finished while nobody listened (kept in the server's mailbox), sent first;
+ * - `delta`, `notice`: a running answer's text and lines for the person;
+ * - `done`, `error`: the end of a turn (chat/subscribe only; chat/say ends with its result or error).
+ */
+export interface ChatStreamItem {
+  /** What the item is. */
+  kind: 'missed' | 'delta' | 'notice' | 'done' | 'error';
+  /** Text of a delta or notice; the whole answer of `done` and of a `missed` answer. */
+  text?: string;
+  /** Error message of `error` (and of a `missed` turn that failed). */
+  error?: string;
+  /** Catalogue name of that error, e.g. HA_ERR_LLM_UNAVAILABLE. */
+  code?: string;
+  /** Whether an interrupt cut the turn short. */
+  interrupted?: boolean;
+  /** When a `missed` turn finished (ms since epoch). */
+  at?: number;
 }
 
 /** Longest line the server accepts; a longer one is answered with an error and the connection closed. */

@@ -10,6 +10,8 @@ export interface ContextMessage {
   toolCallId?: string;
   /** Where it came from (knowledge file, memory id…). */
   source?: string;
+  /** Tool calls of an assistant message. */
+  toolCalls?: ToolCall[];
 }
 
 /** A tool call as the LLM asked for it. */

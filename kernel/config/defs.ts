@@ -1,12 +1,19 @@
 import { CONFIG_TYPES, type ConfigDef } from '../../protocol';
 import { ConfigError, labelOf } from './errors';
+import { isPatternKey, patternKeyProblem, sampleKeyOf } from './patterns';
 import { coerceValue, describeExpected, ValueProblem } from './value';
 
 /** Keys look like `core.memory.graph` or `api_key`; the same rule as in plugin manifests. */
 export const CONFIG_KEY = /^[a-z0-9_][a-z0-9_.-]{0,127}$/;
 
-/** Throws unless `key` is a well-formed setting key. */
+/** Throws unless `key` is a well-formed setting key (a concrete one: a pattern with `*` names no single setting). */
 export function assertKey(scope: string, key: string): void {
+  if (typeof key === 'string' && isPatternKey(key) && CONFIG_KEY.test(sampleKeyOf(key))) {
+    throw new ConfigError(
+      `${labelOf(scope, key)} is a pattern, not a setting; replace each * with a name, like ${labelOf(scope, key.replace(/\*/g, 'work'))}`,
+      { scope, key },
+    );
+  }
   if (typeof key !== 'string' || !CONFIG_KEY.test(key)) {
     throw new ConfigError(
       `${JSON.stringify(key)} is not a valid setting key in ${scope}; use 1-128 lower-case letters, digits, '_', '.' and '-', like "log.level"`,
@@ -19,11 +26,21 @@ export function assertKey(scope: string, key: string): void {
 export function validateDefs(scope: string, defs: readonly ConfigDef[]): ConfigDef[] {
   const seen = new Set<string>();
   return defs.map((def) => {
-    assertKey(scope, def.key);
+    assertDefKey(scope, def.key);
     if (seen.has(def.key)) refuse(scope, def.key, 'is defined twice');
     seen.add(def.key);
     return validateDef(scope, def);
   });
+}
+
+// A definition's key may be a pattern such as `llm.provider.*.api_key` (see patterns.ts).
+function assertDefKey(scope: string, key: string): void {
+  if (typeof key !== 'string' || !isPatternKey(key)) return assertKey(scope, key);
+  const problem = patternKeyProblem(key);
+  if (problem !== undefined) refuse(scope, key, problem);
+  if (!CONFIG_KEY.test(sampleKeyOf(key))) {
+    refuse(scope, key, "is not a valid key pattern; use lower-case letters, digits, '_', '.', '-' and * for whole segments, like llm.provider.*.api_key");
+  }
 }
 
 function validateDef(scope: string, def: ConfigDef): ConfigDef {

@@ -6,3 +6,4 @@ export { isSecret, maskEntry, MASK } from './mask';
 export { formatDuration, parseDuration } from './duration';
 export { CORE_DEFS, CORE_PATH_DEFS } from './core-defs';
 export { seedDefaults, type CorePaths } from './seed';
+export { isPatternKey, matchesPattern } from './patterns';

@@ -4,6 +4,7 @@ import { ensureValueTable, hasValueTable, listTables, openConfigDatabase } from 
 import { assertKey, validateDefs } from './defs';
 import { ConfigError, labelOf } from './errors';
 import { maskEntry } from './mask';
+import { isPatternKey, pickPatternDef } from './patterns';
 import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
 import { coerceValue, describeExpected, isJsonValue, ValueProblem } from './value';
@@ -46,7 +47,7 @@ export class ConfigRegistry {
     }).immediate();
   }
 
-  /** Returns one setting, password masked; throws NotFound if it is neither declared nor stored. */
+  /** Returns one setting, password masked; throws NotFound if it is neither declared (exactly or by a pattern) nor stored. */
   get(scope: string, key: string): ConfigEntry {
     this.assertAddress(scope, key);
     const def = this.readDef(scope, key);
@@ -64,13 +65,27 @@ export class ConfigRegistry {
     return stored !== undefined ? stored.value : this.readDef(scope, key)?.default;
   }
 
-  /** Lists a scope's declared and stored settings sorted by key, passwords masked. */
+  /**
+   * Lists a scope's declared and stored settings sorted by key, passwords masked. A stored key that only a
+   * pattern definition covers carries that definition (its `def.key` has the `*`). Each pattern definition is
+   * listed too, as an entry whose key contains `*` and `isSet: false`, so a UI can offer the keys it allows.
+   */
   list(scope: string): ConfigEntry[] {
     assertScope(scope);
     const defs = this.readDefs(scope);
+    const patterns = [...defs.values()].filter((def) => isPatternKey(def.key));
     const stored = this.readAllStored(scope);
     const keys = [...new Set([...defs.keys(), ...stored.keys()])].sort(compareText);
-    return keys.map((key) => maskEntry(buildEntry(scope, key, defs.get(key), stored.has(key) ? { value: stored.get(key) } : undefined)));
+    return keys.map((key) => {
+      const def = defs.get(key) ?? pickPatternDef(patterns, key);
+      return maskEntry(buildEntry(scope, key, def, stored.has(key) ? { value: stored.get(key) } : undefined));
+    });
+  }
+
+  /** Returns a scope's pattern definitions (keys with `*`, like `llm.provider.*.api_key`), sorted by key. */
+  patternDefs(scope: string): ConfigDef[] {
+    assertScope(scope);
+    return [...this.readDefs(scope).values()].filter((def) => isPatternKey(def.key)).sort((a, b) => compareText(a.key, b.key));
   }
 
   /** Lists every scope that has settings: `core` first, then plugins by name. */
@@ -154,9 +169,15 @@ export class ConfigRegistry {
     assertKey(scope, key);
   }
 
+  // The exact definition wins; a key without one takes the pattern definition that matches it, if any.
   private readDef(scope: string, key: string): ConfigDef | undefined {
     const row = this.db.prepare<[string, string], { def: string }>('SELECT def FROM config_defs WHERE scope = ? AND key = ?').get(scope, key);
-    return row === undefined ? undefined : (JSON.parse(row.def) as ConfigDef);
+    if (row !== undefined) return JSON.parse(row.def) as ConfigDef;
+    const patterns = this.db
+      .prepare<[string], { def: string }>("SELECT def FROM config_defs WHERE scope = ? AND instr(key, '*') > 0")
+      .all(scope)
+      .map((r) => JSON.parse(r.def) as ConfigDef);
+    return pickPatternDef(patterns, key);
   }
 
   private readDefs(scope: string): Map<string, ConfigDef> {

@@ -1,16 +1,20 @@
-import type { MessageConnection } from 'vscode-jsonrpc';
-import { LOG_LEVELS, LogNotification } from '../../protocol';
+import type { Message, MessageConnection } from 'vscode-jsonrpc';
+import { InterruptNotification, LOG_LEVELS, LogNotification, type InterruptParams } from '../../protocol';
+import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { bindAdminMethods, type AdminServices } from './admin-methods';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
+import { bindIoMethods } from './io-methods';
+import { requirePermission } from './permissions';
 
 /** The kernel services the SDK server exposes. */
 export interface KernelServices extends AdminServices {
   config: ConfigRegistry;
   bus: EventBus;
+  io: IOManager;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -23,6 +27,27 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindConfigMethods(connection, caller, services.config);
   bindEventMethods(connection, caller, services.bus);
   bindAdminMethods(connection, caller, services);
+  bindIoMethods(connection, caller, services.io);
+}
+
+/**
+ * Interrupts are taken off the wire as soon as their frame is complete, ahead of whatever the
+ * plugin's connection has queued, so a flood from any plugin cannot delay them.
+ */
+export function interceptPriorityMessage(caller: PluginSupervisor, message: Message, services: KernelServices): boolean {
+  const { method, params } = message as { method?: string; params?: InterruptParams; id?: unknown };
+  if (method !== InterruptNotification.method || 'id' in message) return false;
+  try {
+    requirePermission(caller, InterruptNotification.method, 'interrupt');
+    if (typeof params?.session !== 'string' || params.session === '' || (params.text !== undefined && typeof params.text !== 'string')) {
+      caller.note('warn', 'dropped an io/interrupt without a session id or with a non-text text');
+      return true;
+    }
+    services.io.submitInterrupt({ source: caller.name, session: params.session, ...(params.text !== undefined ? { text: params.text } : {}) });
+  } catch (error) {
+    caller.note('warn', `interrupt not delivered: ${(error as Error).message}`);
+  }
+  return true;
 }
 
 function safeJson(value: unknown): string {

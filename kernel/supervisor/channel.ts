@@ -18,13 +18,19 @@ export class PluginChannel {
   ) {}
 
   /** Sends a request that fails with HA_ERR_REQUEST_TIMEOUT after `timeoutMs`. */
-  request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs = this.defaultTimeoutMs): Promise<R> {
+  request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs = this.defaultTimeoutMs, signal?: AbortSignal): Promise<R> {
     if (this.closedWith) return Promise.reject(this.closedWith);
+    if (signal?.aborted) return Promise.reject(abortError(this.plugin, type.method));
     const cancel = new CancellationTokenSource();
     return new Promise<R>((resolve, reject) => {
+      const onAbort = (): void => {
+        cancel.cancel();
+        settle(abortError(this.plugin, type.method));
+      };
       const settle = (error?: Error, value?: R): void => {
         if (!this.pending.delete(fail)) return;
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         cancel.dispose();
         if (error) reject(error);
         else resolve(value as R);
@@ -42,6 +48,7 @@ export class PluginChannel {
         );
       }, timeoutMs);
       this.pending.add(fail);
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.connection.sendRequest(type, params, cancel.token).then(
         (value) => settle(undefined, value),
         (error: Error) => settle(error),
@@ -61,6 +68,12 @@ export class PluginChannel {
     for (const fail of [...this.pending]) fail(error);
     this.connection.dispose();
   }
+}
+
+function abortError(plugin: string, method: string): Error {
+  const error = new Error(`call ${method} to plugin "${plugin}" was cancelled`);
+  error.name = 'AbortError';
+  return error;
 }
 
 /** Formats milliseconds for messages: `30 s`, `250 ms`. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import type { Logger } from 'pino';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import {
   InitializedNotification,
   KernelEvents,
@@ -30,6 +30,8 @@ export interface SupervisorServices {
   pluginDataDir(name: string): string;
   /** Binds the SDK methods for this plugin to its connection. */
   bindKernelServices(plugin: PluginSupervisor, connection: MessageConnection): void;
+  /** Acts on a message ahead of the connection's queue (interrupts); true when consumed. */
+  intercept(plugin: PluginSupervisor, message: Message): boolean;
   /** Records what the plugin declared at its handshake. */
   onDeclared(plugin: PluginSupervisor, declaration: InitializeResult): void;
   logLinesKept: number;
@@ -139,6 +141,7 @@ export class PluginSupervisor {
     fs.mkdirSync(pluginData, { recursive: true });
     const proc = new PluginProcess(this.name, this.policy, { cwd: pluginData }, {
       bind: (connection) => this.services.bindKernelServices(this, connection),
+      intercept: (message) => this.services.intercept(this, message),
       onOutput: (stream, line) => this.note(stream === 'stdout' ? 'info' : 'warn', line, stream),
       onUnresponsive: () => {
         if (this.process !== proc) return;

@@ -1,19 +1,24 @@
 // The cli plugin: serves the Unix socket that homectl and waiter reach homed through.
 import { definePlugin, type PluginContext } from '../../plugin-host';
-import { KernelEvents } from '../../protocol';
+import { KernelEvents, type OutputParams } from '../../protocol';
+import { createChatMethods } from './chat/methods';
+import { ChatRouter } from './chat/router';
 import { createAdminMethods } from './methods';
 import { readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
 
 let server: SocketServer | undefined;
+let router: ChatRouter | undefined;
 
 /** Claims the socket and starts serving; fails when another homed already serves it. */
 async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readSettings(ctx);
+  const chat = new ChatRouter(ctx.log);
+  router = chat;
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
-    methods: createAdminMethods(ctx.kernel, ctx.name),
+    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createChatMethods(ctx.io, chat) },
     log: ctx.log,
   });
   ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });
@@ -30,6 +35,11 @@ async function deactivate(ctx: PluginContext): Promise<void> {
   ctx.log.info('socket closed', { path: running.path });
 }
 
+/** The agent's output for this plugin's inputs and for sessions it brought: to chat/say, subscribers or the mailbox. */
+function output(params: OutputParams): void {
+  router?.deliver(params);
+}
+
 /** Applies a changed `max_clients` without a restart (socket_path needs one). */
 async function followMaxClients(ctx: PluginContext): Promise<void> {
   await ctx.events.on(KernelEvents.ConfigChanged, (event) => {
@@ -41,4 +51,4 @@ async function followMaxClients(ctx: PluginContext): Promise<void> {
   });
 }
 
-export default definePlugin({ activate, deactivate });
+export default definePlugin({ activate, deactivate, output });

@@ -1,5 +1,5 @@
 // The socket's dispatch table: one row per method, each with its params schema and its handler.
-// Adding a method (chat/say, chat/interrupt) is adding a row.
+// Adding a method is adding a row; the admin rows are here, the chat rows in chat/methods.ts.
 import type { KernelClient } from '../../plugin-host';
 import {
   ConfigGetRequest,
@@ -47,7 +47,7 @@ const noParams = { type: 'object', additionalProperties: false, properties: {} }
 const nameParams = { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } } as const;
 
 /** Declares a row with typed params; the schema is what makes the type true at run time. */
-function row<P>(params: object, run: (params: P, call: SocketCall) => Promise<unknown>): SocketMethod {
+export function row<P>(params: object, run: (params: P, call: SocketCall) => Promise<unknown>): SocketMethod {
   return { params, run: run as SocketMethod['run'] };
 }
 

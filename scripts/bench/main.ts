@@ -1,29 +1,51 @@
 // npm run bench: measures the issue's four figures, each beside a baseline from the same run.
-// It only measures and prints; no timing here can fail it.
-import { benchRpc } from './rpc';
+// It only measures and prints; no timing here can fail it. `node dist/scripts/bench/main.js rpc memory` runs some.
+import { benchCrash } from './crash';
+import { benchMemory } from './memory';
 import { RESULTS_FILE } from './paths';
 import { printTable, writeJson } from './report';
 import type { BenchRow } from './results';
+import { benchRpc } from './rpc';
+import { benchStartup } from './startup';
 import { msSince } from './stats';
+
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory'] as const;
 
 async function main(): Promise<void> {
   const start = performance.now();
+  const chosen = pickSections(process.argv.slice(2));
   const rows: BenchRow[] = [];
-  rows.push(...(await step('plugin RPC', benchRpc)));
+  if (chosen.has('rpc')) rows.push(...(await step('1 plugin RPC', () => benchRpc())));
+  let forkToReadyMs = Number.NaN;
+  if (chosen.has('startup') || chosen.has('crash')) {
+    const startup = await step('2 startup', () => benchStartup());
+    forkToReadyMs = startup.forkToReadyMs;
+    if (chosen.has('startup')) rows.push(...startup.rows);
+  }
+  if (chosen.has('crash')) rows.push(...(await step('3 crash → ready', () => benchCrash(forkToReadyMs))));
+  if (chosen.has('memory')) rows.push(...(await step('4 memory', () => benchMemory())));
+  const seconds = msSince(start) / 1000;
   printTable(rows);
-  writeJson(RESULTS_FILE, rows, msSince(start) / 1000);
-  process.stdout.write(`results written to ${RESULTS_FILE} (${(msSince(start) / 1000).toFixed(0)} s)\n`);
+  writeJson(RESULTS_FILE, rows, seconds);
+  process.stdout.write(`${rows.length} figures in ${seconds.toFixed(0)} s; JSON in ${RESULTS_FILE}\n`);
 }
 
-async function step(name: string, run: () => Promise<BenchRow[]>): Promise<BenchRow[]> {
+function pickSections(args: string[]): Set<string> {
+  const unknown = args.filter((a) => !(SECTIONS as readonly string[]).includes(a));
+  if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+  return new Set(args.length > 0 ? args : SECTIONS);
+}
+
+/** Runs one section, telling stderr how long it took. */
+async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   const start = performance.now();
   process.stderr.write(`bench: ${name}…`);
-  const rows = await run();
+  const result = await run();
   process.stderr.write(` ${(msSince(start) / 1000).toFixed(1)} s\n`);
-  return rows;
+  return result;
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(`\nbench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });

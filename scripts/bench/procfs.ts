@@ -1,14 +1,26 @@
 import * as fs from 'node:fs';
 
-/** Resident set size of a process in MB (VmRSS from /proc), or NaN when it is gone. */
-export function readRssMb(pid: number): number {
+/** A process's resident memory in MB: all of it, and the private (anonymous) part; NaN when it is gone. */
+export interface Rss {
+  /** VmRSS: what top and the 55 MB target count, including pages of the node binary shared with every other node process. */
+  rssMb: number;
+  /** RssAnon: heap, stacks and other memory only this process holds. */
+  anonMb: number;
+}
+
+/** Reads VmRSS and RssAnon from /proc/<pid>/status. */
+export function readRss(pid: number): Rss {
+  let status = '';
   try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
-    return match ? Number(match[1]) / 1024 : Number.NaN;
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return Number.NaN;
+    // gone
   }
+  const field = (name: string): number => {
+    const match = new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
+    return match ? Number(match[1]) / 1024 : Number.NaN;
+  };
+  return { rssMb: field('VmRSS'), anonMb: field('RssAnon') };
 }
 
 /** Pids whose parent is `pid`, found by scanning /proc (no CONFIG_PROC_CHILDREN needed). */

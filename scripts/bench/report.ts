@@ -9,13 +9,14 @@ export function printTable(rows: readonly BenchRow[]): void {
   const table = new Table({
     head: ['figure', 'value', 'baseline', 'ratio', 'target'],
     style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
     colAligns: ['left', 'right', 'left', 'right', 'left'],
   });
   let section = '';
   for (const row of rows) {
     if (row.section !== section) {
       section = row.section;
-      table.push([{ colSpan: 5, content: section }]);
+      table.push([section, '', '', '', '']);
     }
     table.push([
       `  ${row.figure}`,

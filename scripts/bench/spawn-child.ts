@@ -1,13 +1,19 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import type { Socket } from 'node:net';
+import { cleanEnv } from './clean-env';
 
 /** Where the compiled helper children live (dist/scripts/bench/children). */
 export const CHILDREN_DIR = path.join(__dirname, 'children');
 
-/** Starts `node …args` with a wire on fd 3 (a socketpair, as for plugin hosts); stdout ignored, stderr shown. */
-export function spawnWithWire(args: readonly string[], cwd?: string): { child: ChildProcess; wire: Socket } {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit', 'pipe'], ...(cwd ? { cwd } : {}) });
+/** Starts `node …args` as plugin hosts are started: the allow-listed env, a wire on fd 3 (a socketpair); stdout ignored, stderr shown unless `quiet`. */
+export function spawnWithWire(args: readonly string[], options: { cwd?: string; quiet?: boolean } = {}): { child: ChildProcess; wire: Socket } {
+  const stderr = options.quiet ? 'ignore' : 'inherit';
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'ignore', stderr, 'pipe'],
+    env: cleanEnv(),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   return { child, wire: child.stdio[3] as Socket };
 }
 

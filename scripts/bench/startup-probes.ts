@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import { DEFAULT_POLICY } from '../../kernel/supervisor/policy';
 import { PluginProcess } from '../../kernel/supervisor/plugin-process';
+import { cleanEnv } from './clean-env';
 import { goodInitializeParams, startBenchHost } from './host-handshake';
 import { HOMED_MAIN, HOST_MAIN_JS, HOST_MAIN_TS } from './paths';
 import { CHILDREN_DIR, endChild, spawnWithWire, waitForExit } from './spawn-child';
@@ -12,7 +13,7 @@ import { CHILDREN_DIR, endChild, spawnWithWire, waitForExit } from './spawn-chil
 /** Spawn to exit of `node -e 0`, in ms. */
 export async function timeBareNodeExit(): Promise<number> {
   const start = performance.now();
-  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore', env: cleanEnv() });
   await waitForExit(child);
   return performance.now() - start;
 }
@@ -31,7 +32,7 @@ export interface RunningHomed {
 export async function startHomed(): Promise<RunningHomed> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-bench-cold-'));
   const start = performance.now();
-  const child = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'], env: cleanEnv() });
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');
     await waitForExit(child);

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
-import { Kernel } from '../../kernel/kernel';
+import { Kernel, type KernelOptions } from '../../kernel/kernel';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const FIXTURE_PLUGINS = path.join(REPO_ROOT, 'test', 'fixtures', 'plugins');
@@ -28,7 +28,7 @@ export interface TestKernel {
 export async function startTestKernel(
   plugins: string[],
   policy: object = FAST_POLICY,
-  options: { dataDir?: string; keepDataDir?: boolean } = {},
+  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm'] } = {},
 ): Promise<TestKernel> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
@@ -39,6 +39,7 @@ export async function startTestKernel(
     builtinDir: emptyBuiltins,
     env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy) },
     log: pino({ level: 'silent' }),
+    ...(options.llm ? { llm: options.llm } : {}),
   });
   await kernel.start();
   let closed = false;

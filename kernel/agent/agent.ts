@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import { ErrorCodes, ErrorNames, type OutputParams } from '../../protocol';
+import { CONSOLIDATION_SOURCE, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
+import type { AgentPolicy } from './policy';
+import type { SessionStore } from './sessions';
+import { Turn, type TurnDeps } from './turn';
+
+export interface AgentDeps {
+  io: IOManager;
+  sessions: SessionStore;
+  turn: TurnDeps;
+  policy: () => AgentPolicy;
+  /** Hands an output to its plugin. */
+  deliver(output: OutputEvent): void;
+  log: Logger;
+}
+
+/**
+ * The main agent: `eventLoop` runs queued input one turn at a time, `interceptLoop` acts on
+ * interrupts at once (abort the LLM call, hand text to the turn, or start a turn when idle).
+ */
+export class Agent {
+  private current: { turn: Turn; input: InputEvent } | undefined;
+  private running = false;
+  private idle: Promise<void> = Promise.resolve();
+  turns = 0;
+
+  constructor(private readonly deps: AgentDeps) {}
+
+  start(): void {
+    this.running = true;
+    void this.eventLoop();
+    void this.interceptLoop();
+    void this.outputLoop();
+  }
+
+  /** Stops taking input; the running turn is interrupted and awaited. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.current?.turn.interrupt();
+    await this.idle;
+  }
+
+  /** The session of the running turn, if any. */
+  get busyWith(): string | undefined {
+    return this.current?.turn.session;
+  }
+
+  private async eventLoop(): Promise<void> {
+    for (;;) {
+      const input = await this.deps.io.queue.take();
+      if (!this.running) {
+        this.answer(input, { kind: 'error', code: ErrorNames[ErrorCodes.ShuttingDown]!, error: 'homed is shutting down; send it again once it is back' });
+        continue;
+      }
+      let finished!: () => void;
+      this.idle = new Promise((resolve) => (finished = resolve));
+      try {
+        await this.process(input);
+      } finally {
+        finished();
+      }
+    }
+  }
+
+  private async interceptLoop(): Promise<void> {
+    for (;;) this.applyInterrupt(await this.deps.io.interrupts.take());
+  }
+
+  /** Acts on one interrupt: (a)+(b) for the running turn of its session, (c) a new turn when that session is idle. */
+  applyInterrupt(interrupt: InterruptEvent): void {
+    const current = this.current;
+    if (current && current.turn.session === interrupt.session) {
+      current.turn.interrupt(interrupt.text);
+      return;
+    }
+    if (interrupt.text === undefined || interrupt.text.trim() === '') return;
+    try {
+      this.deps.io.submitInput({ source: interrupt.source, session: interrupt.session, text: interrupt.text, via: 'interrupt' });
+    } catch (error) {
+      this.deps.log.warn({ session: interrupt.session, source: interrupt.source }, `interrupt dropped: ${(error as Error).message}`);
+    }
+  }
+
+  private async outputLoop(): Promise<void> {
+    for (;;) {
+      const output = await this.deps.io.outputs.take();
+      try {
+        this.deps.deliver(output);
+      } catch (error) {
+        this.deps.log.warn({ target: output.target }, `output not delivered: ${(error as Error).message}`);
+      }
+    }
+  }
+
+  /** `process`: one turn for one input, ending in exactly one `done` or one `error` for its sender. */
+  private async process(input: InputEvent): Promise<void> {
+    const { sessions, policy } = this.deps;
+    const home = input.via === 'input' && input.source !== CONSOLIDATION_SOURCE ? input.source : undefined;
+    const turn = new Turn(
+      { session: input.session, text: input.text, history: sessions.history(input.session, policy().historyMessages), depth: 0 },
+      this.deps.turn,
+      {
+        delta: (text) => this.answer(input, { kind: 'delta', text }),
+        notice: (text) => this.answer(input, { kind: 'notice', text }),
+      },
+    );
+    this.current = { turn, input };
+    this.turns += 1;
+    try {
+      const outcome = await turn.run();
+      sessions.append(input.session, outcome.messages, home);
+      this.answer(input, outcome.skipped ? { kind: 'done', skipped: true } : { kind: 'done', text: outcome.text, ...(outcome.interrupted ? { interrupted: true } : {}) });
+      if (!outcome.skipped) turn.afterOutput(outcome.text);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const name = typeof code === 'number' ? ErrorNames[code] : undefined;
+      this.deps.log.warn({ session: input.session, source: input.source }, `turn failed: ${(error as Error).message}`);
+      this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: (error as Error).message });
+    } finally {
+      this.current = undefined;
+      for (const text of turn.takeLeftoverInterrupts()) this.applyInterrupt({ source: input.source, session: input.session, text, at: Date.now() });
+    }
+  }
+
+  /** Sends output for an input to the plugin that should show it; the loop-back source's output reaches no one. */
+  private answer(input: InputEvent, output: Omit<OutputParams, 'session' | 'inputId'>): void {
+    if (input.source === CONSOLIDATION_SOURCE) return;
+    const target = input.via === 'input' ? input.source : this.deps.sessions.homeOf(input.session);
+    if (!target) return;
+    const event: OutputEvent = { ...output, target, session: input.session };
+    if (input.via === 'input' && input.inputId !== undefined) event.inputId = input.inputId;
+    // A full output channel means a burst larger than it; deliver at once rather than drop a word.
+    if (!this.deps.io.emit(event)) this.deps.deliver(event);
+  }
+}

@@ -1,0 +1,46 @@
+/** How the agent runs turns; defaults in one place, overridable from config. */
+export interface AgentPolicy {
+  /** LLM rounds in one turn before it stops with what it has. */
+  maxIterations: number;
+  /** Deadline of one stage handler. */
+  stageTimeoutMs: number;
+  /** Default deadline of one tool call. */
+  toolTimeoutMs: number;
+  /** Earlier messages of the session sent with each turn. */
+  historyMessages: number;
+  /** The system prompt. */
+  systemPrompt: string;
+  children: { maxDepth: number; maxRunning: number; timeoutMs: number };
+}
+
+export const DEFAULT_AGENT_POLICY: AgentPolicy = {
+  maxIterations: 8,
+  stageTimeoutMs: 2_000,
+  toolTimeoutMs: 30_000,
+  historyMessages: 40,
+  systemPrompt:
+    'You are HomeAgent, a personal assistant running on its owner\'s home server. Answer concisely, in the language of the question. Use the tools when they help.',
+  children: { maxDepth: 2, maxRunning: 4, timeoutMs: 120_000 },
+};
+
+/** The policy from config keys (`core.agent.*`), defaults for what is unset. */
+export function loadAgentPolicy(read: (key: string) => unknown): AgentPolicy {
+  const num = (key: string, fallback: number): number => {
+    const value = read(key);
+    return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+  };
+  const d = DEFAULT_AGENT_POLICY;
+  const prompt = read('core.agent.system_prompt');
+  return {
+    maxIterations: num('core.agent.max_iterations', d.maxIterations),
+    stageTimeoutMs: num('core.agent.stage_timeout', d.stageTimeoutMs),
+    toolTimeoutMs: num('core.agent.tool_timeout', d.toolTimeoutMs),
+    historyMessages: num('core.agent.history_messages', d.historyMessages),
+    systemPrompt: typeof prompt === 'string' && prompt.trim() ? prompt : d.systemPrompt,
+    children: {
+      maxDepth: num('core.agent.child_max_depth', d.children.maxDepth),
+      maxRunning: num('core.agent.child_max_running', d.children.maxRunning),
+      timeoutMs: num('core.agent.child_timeout', d.children.timeoutMs),
+    },
+  };
+}

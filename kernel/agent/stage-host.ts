@@ -1,0 +1,114 @@
+import { STAGES, StageInvokeRequest, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import type { PluginChannel } from '../supervisor/channel';
+
+/** A plugin that handles a stage, as the supervisor knows it. */
+export interface StageHandlerRef {
+  plugin: string;
+  priority: number;
+  channel: PluginChannel;
+}
+
+/** What became of one handler: a timeout is a value, not an exception that unwinds the turn. */
+export interface StageOutcome {
+  plugin: string;
+  stage: StageName;
+  status: 'ok' | 'timeout' | 'error';
+  ms: number;
+  error?: string;
+}
+
+export interface StageRun {
+  /** The snapshot with every allowed patch applied, in priority order. */
+  snapshot: StageSnapshot & StagePatch;
+  outcomes: StageOutcome[];
+}
+
+const POLICY = Object.fromEntries(STAGES.map((row) => [row.name, row])) as Record<StageName, (typeof STAGES)[number]>;
+
+/**
+ * Runs the handlers of a stage in parallel on the same snapshot, each with its own deadline,
+ * and applies their patches in plugin priority order, then name — never in order of arrival.
+ */
+export class StageHost {
+  readonly skipped = new Map<string, number>();
+
+  constructor(
+    private readonly handlersOf: (stage: StageName) => StageHandlerRef[],
+    private readonly deadlineMs: () => number,
+  ) {}
+
+  async run(stage: StageName, snapshot: StageSnapshot): Promise<StageRun> {
+    const handlers = this.handlersOf(stage).sort((a, b) => a.priority - b.priority || (a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : 0));
+    if (handlers.length === 0) return { snapshot: { ...snapshot }, outcomes: [] };
+    const deadline = this.deadlineMs();
+    const answers = await Promise.all(handlers.map((handler) => this.invoke(handler, stage, snapshot, deadline)));
+    const merged: StageSnapshot & StagePatch = { ...snapshot };
+    const outcomes: StageOutcome[] = [];
+    for (const { outcome, patch } of answers) {
+      outcomes.push(outcome);
+      if (outcome.status !== 'ok') {
+        this.skipped.set(outcome.plugin, (this.skipped.get(outcome.plugin) ?? 0) + 1);
+        if (POLICY[stage].failClosed && !merged.deny) {
+          merged.deny = true;
+          merged.deny_reason = `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
+        }
+        continue;
+      }
+      if (patch) applyPatch(stage, merged, patch);
+    }
+    return { snapshot: merged, outcomes };
+  }
+
+  private async invoke(
+    handler: StageHandlerRef,
+    stage: StageName,
+    snapshot: StageSnapshot,
+    deadline: number,
+  ): Promise<{ outcome: StageOutcome; patch: StagePatch | null }> {
+    const started = Date.now();
+    try {
+      const patch = await handler.channel.request(StageInvokeRequest.type, { stage, snapshot }, deadline);
+      return { outcome: { plugin: handler.plugin, stage, status: 'ok', ms: Date.now() - started }, patch };
+    } catch (error) {
+      const timedOut = (error as { data?: { timedOut?: boolean } }).data?.timedOut === true;
+      return {
+        outcome: { plugin: handler.plugin, stage, status: timedOut ? 'timeout' : 'error', ms: Date.now() - started, error: (error as Error).message },
+        patch: null,
+      };
+    }
+  }
+}
+
+const isString = (v: unknown): boolean => typeof v === 'string';
+const isBool = (v: unknown): boolean => typeof v === 'boolean';
+const isToolCall = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string';
+const isMessage = (v: unknown): boolean =>
+  typeof v === 'object' && v !== null && ['system', 'user', 'assistant', 'tool'].includes((v as { role?: string }).role ?? '') && typeof (v as { content?: unknown }).content === 'string';
+
+/** The shape each writable field must have; a patch field of another shape is ignored. */
+const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
+  raw_message: isString,
+  response: isString,
+  llm_text: isString,
+  final_text: isString,
+  deny_reason: isString,
+  deny: isBool,
+  skip_output: isBool,
+  tool_call: isToolCall,
+  tool_calls: (v) => Array.isArray(v) && v.every(isToolCall),
+  context_messages: (v) => Array.isArray(v) && v.every(isMessage),
+  tool_result: () => true,
+};
+
+/** Applies only the fields the stage lets a handler write (DESIGN §7), each of the right shape. */
+function applyPatch(stage: StageName, target: StageSnapshot & StagePatch, patch: StagePatch): void {
+  if (typeof patch !== 'object' || patch === null) return;
+  const fields = target as unknown as Record<string, unknown>;
+  for (const field of POLICY[stage].writes) {
+    const value = (patch as Record<string, unknown>)[field];
+    if (value === undefined || !FIELD_CHECKS[field]?.(value)) continue;
+    if (field === 'deny' && target.deny) continue; // the first denial, by priority, keeps its reason
+    if (field === 'deny_reason' && target.deny && target.deny_reason) continue;
+    fields[field] = value;
+  }
+}

@@ -1,0 +1,222 @@
+import type { StageName, StageSnapshot, ToolCall } from '../../protocol';
+import type { LlmMessage, LlmRequest, LlmResult, LlmToolCall, StreamHooks } from '../llm/types';
+import { ChildRegistry } from './children';
+import { fromContext, fromWireCall, renderToolResult, toContext, toWireCall } from './messages';
+import type { AgentPolicy } from './policy';
+import type { StageHost, StageRun } from './stage-host';
+import type { ToolRouter } from './tool-router';
+
+/** What a turn needs: the stages, the tools, an LLM. */
+export interface TurnDeps {
+  stages: StageHost;
+  tools: ToolRouter;
+  llm: { complete(request: LlmRequest, hooks: StreamHooks): Promise<LlmResult> };
+  policy: AgentPolicy;
+}
+
+/** Where a turn's words go while it runs. */
+export interface TurnSink {
+  delta(text: string): void;
+  notice(text: string): void;
+}
+
+export interface TurnOutcome {
+  /** The answer (after before_output). */
+  text: string;
+  /** Cut short by an interrupt without text. */
+  interrupted: boolean;
+  /** A before_output handler asked not to send it. */
+  skipped: boolean;
+  /** What this turn adds to the session's history. */
+  messages: LlmMessage[];
+}
+
+export interface TurnSetup {
+  session: string;
+  text: string;
+  history: LlmMessage[];
+  depth: number;
+  /** For a sub-agent: its own system prompt addition. */
+  context?: string;
+}
+
+const INTERRUPT_PREFIX = '[interrupt]';
+
+/** One turn of the agent: stages → LLM → tool calls → stages → output, bounded in rounds. */
+export class Turn {
+  readonly children: ChildRegistry;
+  private readonly stopAll = new AbortController();
+  private llmCall: AbortController | undefined;
+  private readonly pending: string[] = [];
+  private stopped = false;
+
+  constructor(
+    readonly setup: TurnSetup,
+    private readonly deps: TurnDeps,
+    private readonly sink: TurnSink,
+  ) {
+    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, context, depth) =>
+      new Turn({ session: `${setup.session}/child`, text: task, history: [], depth, ...(context ? { context } : {}) }, deps, {
+        delta: () => undefined,
+        notice: () => undefined,
+      }),
+    );
+  }
+
+  get session(): string {
+    return this.setup.session;
+  }
+
+  /** Path (a) and (b): aborts the in-flight LLM request; text is handed to the next round, no text stops the turn. */
+  interrupt(text?: string): void {
+    if (text !== undefined && text.trim() !== '') {
+      this.pending.push(text);
+      this.llmCall?.abort();
+      return;
+    }
+    this.stopped = true;
+    this.stopAll.abort();
+    this.llmCall?.abort();
+    this.children.cancelAll();
+  }
+
+  async run(): Promise<TurnOutcome> {
+    try {
+      return await this.runRounds();
+    } finally {
+      this.children.cancelAll();
+    }
+  }
+
+  private async runRounds(): Promise<TurnOutcome> {
+    const { session } = this.setup;
+    const added: LlmMessage[] = [];
+    const onInput = await this.stage('on_input', { session, raw_message: this.setup.text });
+    const raw = onInput.snapshot.raw_message ?? this.setup.text;
+    added.push({ role: 'user', content: raw });
+    let final = onInput.snapshot.response;
+    let interrupted = false;
+    const context: LlmMessage[] = [this.systemMessage(), ...this.setup.history, { role: 'user', content: raw }];
+    for (let round = 0; final === undefined; round++) {
+      if (this.stopped) {
+        interrupted = true;
+        final = '';
+        break;
+      }
+      if (round >= this.deps.policy.maxIterations) {
+        final = `(stopped after ${round} rounds of tool use without a final answer)`;
+        break;
+      }
+      this.drainInterrupts(context, added);
+      const pre = await this.stage('pre_action', { session, raw_message: raw, context_messages: toContext(context) });
+      const messages = pre.snapshot.context_messages ? fromContext(pre.snapshot.context_messages) : context;
+      const answer = await this.callLlm(messages);
+      if (answer.kind === 'aborted') {
+        if (answer.partial) {
+          const cut: LlmMessage = { role: 'assistant', content: `${answer.partial} [cut off by an interrupt]` };
+          context.push(cut);
+          added.push(cut);
+        }
+        if (this.stopped) {
+          interrupted = true;
+          final = answer.partial;
+        }
+        continue;
+      }
+      const post = await this.stage('post_action', {
+        session,
+        llm_text: answer.result.text,
+        tool_calls: answer.result.toolCalls.map(toWireCall),
+        context_messages: toContext(messages),
+      });
+      const text = post.snapshot.llm_text ?? answer.result.text;
+      const calls = (post.snapshot.tool_calls ?? []).map((call) => fromWireCall(call, answer.result.toolCalls.find((c) => c.id === call.id)));
+      const assistant: LlmMessage = calls.length > 0 ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text };
+      context.push(assistant);
+      added.push(assistant);
+      if (calls.length === 0) {
+        final = text;
+        break;
+      }
+      const results = await Promise.all(calls.map((call) => this.runToolCall(call)));
+      for (const [i, result] of results.entries()) {
+        const message: LlmMessage = { role: 'tool', toolCallId: calls[i]!.id, content: result };
+        context.push(message);
+        added.push(message);
+      }
+    }
+    const out = await this.stage('before_output', { session, final_text: final });
+    const text = out.snapshot.final_text ?? final;
+    const last = added[added.length - 1];
+    if (!interrupted && !(last?.role === 'assistant' && !last.toolCalls && last.content === text)) added.push({ role: 'assistant', content: text });
+    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added };
+  }
+
+  /** Interrupt texts that arrived too late for this turn's last LLM call: they start a turn of their own. */
+  takeLeftoverInterrupts(): string[] {
+    return this.pending.splice(0);
+  }
+
+  /** Runs the after_output stage without delaying anyone: its handlers only read. */
+  afterOutput(text: string): void {
+    void this.deps.stages.run('after_output', { session: this.setup.session, final_text: text }).catch(() => undefined);
+  }
+
+  private async callLlm(messages: LlmMessage[]): Promise<{ kind: 'ok'; result: LlmResult } | { kind: 'aborted'; partial: string }> {
+    const call = new AbortController();
+    this.llmCall = call;
+    let partial = '';
+    try {
+      const result = await this.deps.llm.complete(
+        { messages, tools: this.deps.tools.specs() },
+        {
+          signal: call.signal,
+          onText: (delta) => {
+            partial += delta;
+            this.sink.delta(delta);
+          },
+        },
+      );
+      return { kind: 'ok', result };
+    } catch (error) {
+      if (call.signal.aborted) return { kind: 'aborted', partial };
+      throw error;
+    } finally {
+      this.llmCall = undefined;
+    }
+  }
+
+  private async runToolCall(call: LlmToolCall): Promise<string> {
+    const { session } = this.setup;
+    const guard = await this.stage('before_toolcall', { session, tool_call: toWireCall(call) });
+    if (guard.snapshot.deny) {
+      const reason = guard.snapshot.deny_reason ?? 'a guard plugin denied it';
+      this.sink.notice(`[tool] ${call.name} denied: ${reason}`);
+      return renderToolResult({ error: `the call was denied: ${reason}` });
+    }
+    const chosen = guard.snapshot.tool_call ? fromWireCall(guard.snapshot.tool_call as ToolCall, call) : call;
+    this.sink.notice(`[tool] ${chosen.name}`);
+    const outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children });
+    const after = await this.stage('after_toolcall', { session, tool_call: toWireCall(chosen), tool_result: outcome.result });
+    return renderToolResult(after.snapshot.tool_result ?? outcome.result);
+  }
+
+  /** Path (b): interrupt texts reach the next LLM call as system messages. */
+  private drainInterrupts(context: LlmMessage[], added: LlmMessage[]): void {
+    for (const text of this.pending.splice(0)) {
+      const message: LlmMessage = { role: 'system', content: `${INTERRUPT_PREFIX} ${text}` };
+      context.push(message);
+      added.push(message);
+    }
+  }
+
+  private systemMessage(): LlmMessage {
+    const base = this.deps.policy.systemPrompt;
+    const sub = this.setup.depth > 0 ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.context ? `\nContext: ${this.setup.context}` : ''}` : '';
+    return { role: 'system', content: base + sub };
+  }
+
+  private stage(stage: StageName, snapshot: StageSnapshot): Promise<StageRun> {
+    return this.deps.stages.run(stage, snapshot);
+  }
+}

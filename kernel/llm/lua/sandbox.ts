@@ -1,0 +1,114 @@
+import { decodeString, JSON_NULL, LuaConverter } from './convert';
+import { fengari } from './fengari';
+import type { LuaJsFunction, LuaState } from './fengari-api';
+
+const { lua, lauxlib, lualib, to_luastring } = fengari;
+
+// Only pure libraries: no io, no package/require, no debug; os keeps only its clock functions; nothing
+// that loads code from a file or from bytes (dofile, loadfile, load, string.dump).
+const LIBRARIES: [string, LuaJsFunction][] = [
+  ['_G', lualib.luaopen_base],
+  ['string', lualib.luaopen_string],
+  ['table', lualib.luaopen_table],
+  ['math', lualib.luaopen_math],
+  ['utf8', lualib.luaopen_utf8],
+  ['coroutine', lualib.luaopen_coroutine],
+  ['os', lualib.luaopen_os],
+];
+
+const PRELUDE = `
+local clock = os
+os = { time = clock.time, clock = clock.clock, date = clock.date, difftime = clock.difftime }
+dofile, loadfile, load, loadstring, require, collectgarbage, module = nil, nil, nil, nil, nil, nil, nil
+string.dump = nil
+`;
+
+/** Opens the sandboxed libraries and the `json` table in a fresh state; returns the converter bound to it. */
+export function openSandbox(L: LuaState, print: (line: string) => void): LuaConverter {
+  for (const [name, open] of LIBRARIES) {
+    lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
+    lua.lua_pop(L, 1);
+  }
+  const prelude = to_luastring(PRELUDE);
+  if (lauxlib.luaL_loadbufferx(L, prelude, prelude.length, to_luastring('=prelude'), to_luastring('t')) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
+    throw new Error(`Lua sandbox prelude failed: ${lua.lua_tojsstring(L, -1) ?? ''}`);
+  }
+  lua.lua_createtable(L, 0, 1);
+  lua.lua_pushstring(L, to_luastring('array'));
+  lua.lua_setfield(L, -2, to_luastring('__name'));
+  const arrayMetatableRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+  const convert = new LuaConverter(L, arrayMetatableRef);
+  installJson(L, convert, arrayMetatableRef);
+  lua.lua_pushjsfunction(L, (state) => {
+    const parts: string[] = [];
+    for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describe(state, i));
+    print(parts.join('\t'));
+    return 0;
+  });
+  lua.lua_setglobal(L, to_luastring('print'));
+  return convert;
+}
+
+// json.encode(value) → text; json.decode(text) → value; json.array(t) marks t as an array (so {} encodes as []);
+// json.null stands for null where nil would drop the key.
+function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: number): void {
+  lua.lua_createtable(L, 0, 4);
+  setFunction(L, 'encode', (state) => {
+    let text: string;
+    try {
+      text = JSON.stringify(convert.toJs(1)) ?? 'null';
+    } catch (error) {
+      return raise(state, `json.encode: ${(error as Error).message}`);
+    }
+    lua.lua_pushstring(state, to_luastring(text));
+    return 1;
+  });
+  setFunction(L, 'decode', (state) => {
+    const text = lua.lua_type(state, 1) === lua.LUA_TSTRING ? decodeString(lua.lua_tolstring(state, 1)) : undefined;
+    if (text === undefined) return raise(state, 'json.decode: expects a string');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return raise(state, `json.decode: ${(error as Error).message}`);
+    }
+    convert.push(value);
+    return 1;
+  });
+  setFunction(L, 'array', (state) => {
+    if (lua.lua_type(state, 1) !== lua.LUA_TTABLE) {
+      lua.lua_settop(state, 0);
+      lua.lua_createtable(state, 0, 0);
+    }
+    lua.lua_settop(state, 1);
+    lua.lua_rawgeti(state, lua.LUA_REGISTRYINDEX, arrayMetatableRef);
+    lua.lua_setmetatable(state, 1);
+    return 1;
+  });
+  lua.lua_pushlightuserdata(L, JSON_NULL);
+  lua.lua_setfield(L, -2, to_luastring('null'));
+  lua.lua_setglobal(L, to_luastring('json'));
+}
+
+function setFunction(L: LuaState, name: string, fn: LuaJsFunction): void {
+  lua.lua_pushjsfunction(L, fn);
+  lua.lua_setfield(L, -2, to_luastring(name));
+}
+
+function raise(L: LuaState, message: string): never {
+  return lauxlib.luaL_error(L, to_luastring(message.replace(/%/g, '%%')));
+}
+
+function describe(L: LuaState, index: number): string {
+  switch (lua.lua_type(L, index)) {
+    case lua.LUA_TSTRING:
+    case lua.LUA_TNUMBER:
+      return lua.lua_tojsstring(L, index) ?? '';
+    case lua.LUA_TBOOLEAN:
+      return String(lua.lua_toboolean(L, index));
+    case lua.LUA_TNIL:
+      return 'nil';
+    default:
+      return `<${lua.lua_type(L, index) === lua.LUA_TTABLE ? 'table' : 'value'}>`;
+  }
+}

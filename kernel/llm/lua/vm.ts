@@ -1,0 +1,206 @@
+import type { LuaConverter } from './convert';
+import { fengari } from './fengari';
+import type { LuaDebug, LuaState } from './fengari-api';
+import { openSandbox } from './sandbox';
+
+const { lua, lauxlib, to_luastring } = fengari;
+
+// Every script is compiled under this chunk name, so Lua prefixes its messages with `script:LINE:`.
+const CHUNK_NAME = 'script';
+const CHUNK_BYTES = to_luastring(`=${CHUNK_NAME}`);
+const POSITION_PREFIX = new RegExp(`^${CHUNK_NAME}:(\\d+): `);
+const HOOK_EVERY = 1000;
+
+/** How a script is named in errors, and how much it may run per call. */
+export interface LuaVmOptions {
+  /** Names the script in errors, e.g. `adapter "openai"`. */
+  label: string;
+  /** The file it came from, shown with the line number. */
+  file: string;
+  /** Most VM instructions one call may run before it is stopped (default 5 million). */
+  instructionBudget?: number;
+  /** Receives what the script prints. */
+  print?: (line: string) => void;
+}
+
+/** A Lua error (syntax or runtime) with where it happened: `adapter "openai" (/x/openai.lua:42): attempt to index a nil value`. */
+export class LuaScriptError extends Error {
+  override readonly name = 'LuaScriptError';
+
+  constructor(
+    readonly label: string,
+    readonly file: string,
+    readonly line: number | undefined,
+    readonly detail: string,
+  ) {
+    super(`${label} (${line === undefined ? file : `${file}:${line}`}): ${detail}`);
+  }
+}
+
+/** A handle on a Lua value kept alive in the registry (a table the script keeps state in). */
+export class LuaRef {
+  constructor(readonly id: number) {}
+}
+
+/** One sandboxed Lua state running one script: the chunk must return a table of functions. */
+export class LuaVm {
+  private readonly L: LuaState;
+  private readonly convert: LuaConverter;
+  private readonly budget: number;
+  private readonly moduleRef: number;
+  private readonly handler: (L: LuaState) => number;
+  private errorLine: number | undefined;
+  private steps = 0;
+  private closed = false;
+
+  /** Compiles and runs `source`; throws LuaScriptError on a syntax or runtime error. */
+  constructor(
+    source: string,
+    private readonly options: LuaVmOptions,
+  ) {
+    this.budget = options.instructionBudget ?? 5_000_000;
+    this.L = lauxlib.luaL_newstate();
+    this.convert = openSandbox(this.L, options.print ?? (() => undefined));
+    // Installed after the libraries are open (their loading would count) and kept for the state's life.
+    lua.lua_sethook(this.L, (L) => this.countSteps(L), lua.LUA_MASKCOUNT, HOOK_EVERY);
+    this.handler = (L) => this.recordErrorLine(L);
+    const bytes = to_luastring(source);
+    if (lauxlib.luaL_loadbufferx(this.L, bytes, bytes.length, CHUNK_BYTES, to_luastring('t')) !== lua.LUA_OK) {
+      throw this.errorFromTop();
+    }
+    this.runProtected(0);
+    if (lua.lua_type(this.L, -1) !== lua.LUA_TTABLE) {
+      lua.lua_settop(this.L, 0);
+      throw new LuaScriptError(options.label, options.file, undefined, 'the script must end with `return { … }`, a table of its functions');
+    }
+    this.moduleRef = lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX);
+  }
+
+  /** Tells whether the script's table has a function under `name`. */
+  has(name: string): boolean {
+    this.pushModuleField(name);
+    const found = lua.lua_type(this.L, -1) === lua.LUA_TFUNCTION;
+    lua.lua_settop(this.L, 0);
+    return found;
+  }
+
+  /** Makes an empty table the script can keep state in, until released. */
+  newTable(): LuaRef {
+    lua.lua_createtable(this.L, 0, 4);
+    return new LuaRef(lauxlib.luaL_ref(this.L, lua.LUA_REGISTRYINDEX));
+  }
+
+  /** Lets a table made by newTable go. */
+  release(ref: LuaRef): void {
+    if (!this.closed) lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, ref.id);
+  }
+
+  /** Calls the script's function `name` with JSON-like arguments (or refs) and returns its first result as JavaScript. */
+  call(name: string, args: readonly unknown[]): unknown {
+    const L = this.L;
+    this.pushModuleField(name);
+    if (lua.lua_type(L, -1) !== lua.LUA_TFUNCTION) {
+      lua.lua_settop(L, 0);
+      throw new LuaScriptError(this.options.label, this.options.file, undefined, `the script's table has no function "${name}"`);
+    }
+    try {
+      for (const arg of args) {
+        if (arg instanceof LuaRef) lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, arg.id);
+        else this.convert.push(arg);
+      }
+    } catch (error) {
+      lua.lua_settop(L, 0);
+      throw error;
+    }
+    this.runProtected(args.length);
+    try {
+      return this.convert.toJs(-1);
+    } catch (error) {
+      throw new LuaScriptError(this.options.label, this.options.file, undefined, `${name} returned ${(error as Error).message}`);
+    } finally {
+      lua.lua_settop(L, 0);
+    }
+  }
+
+  /** Frees the Lua state's references; fengari relies on the JavaScript GC for the rest. */
+  close(): void {
+    this.closed = true;
+    lua.lua_settop(this.L, 0);
+  }
+
+  private pushModuleField(name: string): void {
+    if (this.closed) throw new LuaScriptError(this.options.label, this.options.file, undefined, 'the script was unloaded');
+    lua.lua_rawgeti(this.L, lua.LUA_REGISTRYINDEX, this.moduleRef);
+    lua.lua_getfield(this.L, -1, this.convert.keyOf(name));
+    lua.lua_remove(this.L, -2);
+  }
+
+  // Runs the function below its `nargs` arguments with the line-recording handler; leaves one result.
+  private runProtected(nargs: number): void {
+    const L = this.L;
+    const base = lua.lua_gettop(L) - nargs;
+    lua.lua_pushjsfunction(L, this.handler);
+    lua.lua_insert(L, base);
+    this.steps = 0;
+    this.errorLine = undefined;
+    const status = lua.lua_pcall(L, nargs, 1, base);
+    lua.lua_remove(L, base);
+    if (status !== lua.LUA_OK) throw this.errorFromTop();
+  }
+
+  private errorFromTop(): LuaScriptError {
+    const L = this.L;
+    const raw = lua.lua_type(L, -1) === lua.LUA_TSTRING ? (lua.lua_tojsstring(L, -1) ?? '') : `error object is a ${typeName(lua.lua_type(L, -1))} value`;
+    lua.lua_settop(L, 0);
+    const prefix = POSITION_PREFIX.exec(raw);
+    const line = prefix ? Number(prefix[1]) : this.errorLine;
+    const detail = prefix ? raw.slice(prefix[0].length) : raw;
+    return new LuaScriptError(this.options.label, this.options.file, line, detail);
+  }
+
+  // The message handler: remembers the innermost line of the script on the stack, for errors raised without one.
+  private recordErrorLine(L: LuaState): number {
+    const ar: LuaDebug = new lua.lua_Debug();
+    for (let level = 0; lua.lua_getstack(L, level, ar); level++) {
+      lua.lua_getinfo(L, SOURCE_AND_LINE, ar);
+      if (ar.currentline > 0 && ar.source !== null && sameBytes(ar.source, CHUNK_BYTES)) {
+        this.errorLine = ar.currentline;
+        break;
+      }
+    }
+    return 1;
+  }
+
+  private countSteps(L: LuaState): void {
+    this.steps += HOOK_EVERY;
+    if (this.steps > this.budget) {
+      this.steps = 0;
+      lauxlib.luaL_error(L, to_luastring(`ran more than ${this.budget} instructions in one call (an endless loop?)`));
+    }
+  }
+}
+
+const SOURCE_AND_LINE = to_luastring('Sl');
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function typeName(type: number): string {
+  switch (type) {
+    case lua.LUA_TNIL:
+      return 'nil';
+    case lua.LUA_TTABLE:
+      return 'table';
+    case lua.LUA_TFUNCTION:
+      return 'function';
+    case lua.LUA_TBOOLEAN:
+      return 'boolean';
+    case lua.LUA_TNUMBER:
+      return 'number';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,68 @@
+// chat/say's core: sends one input to the kernel and turns its outputs into stream items and a result.
+import { randomUUID } from 'node:crypto';
+import type { PluginContext } from '../../../plugin-host';
+import { ErrorCodes, ErrorNames, type ChatSayParams, type ChatSayResult, type OutputParams } from '../../../protocol';
+import { SocketFailure } from '../errors';
+import type { SocketCall } from '../methods';
+import type { ChatRouter } from './router';
+
+/**
+ * Sends `params` as io/input and resolves with the answer once its `done` arrives; a turn that ends in
+ * `error` rejects with that error's code, name and message.
+ *
+ * A client that disconnects mid-answer has nobody left to read it: its turn is stopped with an
+ * io/interrupt (at once if it is running, else as soon as its first output shows it started), and the
+ * rest of its outputs are dropped.
+ */
+export function answerInput(io: PluginContext['io'], router: ChatRouter, params: ChatSayParams, call: SocketCall): Promise<ChatSayResult | null> {
+  if (call.signal.aborted) return Promise.resolve(null);
+  const inputId = randomUUID();
+  return new Promise((resolve, reject) => {
+    let running = false;
+    let abandoned = false;
+    const stopTurn = (): void => io.interrupt({ session: params.session });
+    const onAbort = (): void => {
+      abandoned = true;
+      if (running) stopTurn();
+      resolve(null);
+    };
+    const settle = (): void => call.signal.removeEventListener('abort', onAbort);
+
+    router.expect(inputId, (output) => {
+      if (abandoned) {
+        if (!running && output.kind !== 'done' && output.kind !== 'error') stopTurn();
+        running = true;
+        return;
+      }
+      running = true;
+      if (output.kind === 'delta' || output.kind === 'notice') {
+        call.stream({ kind: output.kind, text: output.text ?? '' });
+      } else if (output.kind === 'done') {
+        settle();
+        resolve({ text: output.text ?? '', interrupted: output.interrupted === true });
+      } else {
+        settle();
+        reject(turnFailure(output));
+      }
+    });
+    call.signal.addEventListener('abort', onAbort, { once: true });
+
+    // The id is registered first: an output racing the answer to io/input still finds its handler.
+    io.input({ session: params.session, text: params.text, inputId }).catch((error: unknown) => {
+      router.forget(inputId);
+      settle();
+      reject(error);
+    });
+  });
+}
+
+/** The socket error for a turn that ended in `error`: the output's catalogue name, its number when known. */
+export function turnFailure(output: OutputParams): SocketFailure {
+  const name = output.code ?? ErrorNames[ErrorCodes.TurnFailed] ?? 'HA_ERR_TURN_FAILED';
+  return new SocketFailure(codeOfName(name), output.error ?? output.text ?? 'the turn failed without saying why', { name });
+}
+
+function codeOfName(name: string): number {
+  for (const [code, known] of Object.entries(ErrorNames)) if (known === name) return Number(code);
+  return ErrorCodes.TurnFailed;
+}

@@ -1,0 +1,57 @@
+// The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
+import type { PluginContext } from '../../../plugin-host';
+import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSubscribeParams } from '../../../protocol';
+import { row, type MethodTable, type SocketCall } from '../methods';
+import { answerInput } from './answer';
+import type { ChatRouter } from './router';
+
+/** Longest message accepted (a socket line holds at most 1 MiB anyway). */
+export const MAX_CHAT_TEXT = 100_000;
+
+const SESSION = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const TEXT = { type: 'string', minLength: 1, maxLength: MAX_CHAT_TEXT } as const;
+
+/** Builds the chat rows over the plugin's IO channels and its output router. */
+export function createChatMethods(io: PluginContext['io'], router: ChatRouter): MethodTable {
+  return {
+    [SocketMethods.ChatSay]: row<ChatSayParams>(
+      { type: 'object', required: ['session', 'text'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
+      (p, call) => {
+        // Turns that finished while nobody listened come first, so a reminder is not lost.
+        for (const item of router.takeMissed(p.session)) call.stream(item);
+        return answerInput(io, router, p, call);
+      },
+    ),
+    [SocketMethods.ChatInterrupt]: row<ChatInterruptParams>(
+      { type: 'object', required: ['session'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
+      (p) => {
+        io.interrupt(p.text === undefined ? { session: p.session } : { session: p.session, text: p.text });
+        return Promise.resolve({ sent: true });
+      },
+    ),
+    [SocketMethods.ChatSubscribe]: row<ChatSubscribeParams>(
+      { type: 'object', required: ['session'], additionalProperties: false, properties: { session: SESSION } },
+      (p, call) => followSession(router, p.session, call),
+    ),
+  };
+}
+
+/** Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes. */
+function followSession(router: ChatRouter, session: string, call: SocketCall): Promise<null> {
+  return new Promise((resolve) => {
+    if (call.signal.aborted) {
+      resolve(null);
+      return;
+    }
+    for (const item of router.takeMissed(session)) call.stream(item);
+    const unsubscribe = router.subscribe(session, (item) => call.stream(item));
+    call.signal.addEventListener(
+      'abort',
+      () => {
+        unsubscribe();
+        resolve(null);
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,83 @@
+// Routes the kernel's io/output to whoever waits for it: the chat/say that sent the input, else the
+// session's subscribers, else (for a finished turn) the session's mailbox.
+import type { PluginLogger } from '../../../plugin-host';
+import type { ChatStreamItem, OutputParams } from '../../../protocol';
+import { isFinal, toMissedItem, toStreamItem } from './items';
+import { Mailbox } from './mailbox';
+
+/** Receives the outputs of one input until its final one. */
+export type OutputHandler = (output: OutputParams) => void;
+/** Receives a session's outputs that no chat/say waits for. */
+export type SessionListener = (item: ChatStreamItem) => void;
+
+/** One per cli plugin process: the `output` handler feeds it, the chat rows read from it. */
+export class ChatRouter {
+  private readonly waiting = new Map<string, OutputHandler>();
+  private readonly listeners = new Map<string, Set<SessionListener>>();
+
+  constructor(
+    private readonly log: PluginLogger,
+    readonly mailbox: Mailbox = new Mailbox(),
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Sends the outputs answering `inputId` to `handler`, up to and including its `done` or `error`. */
+  expect(inputId: string, handler: OutputHandler): void {
+    this.waiting.set(inputId, handler);
+  }
+
+  /** Stops waiting for `inputId` (its input was refused). */
+  forget(inputId: string): void {
+    this.waiting.delete(inputId);
+  }
+
+  /** Inputs still waiting for their final output. */
+  waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  /** Adds a listener for `session`'s outputs that no chat/say waits for; returns its removal. */
+  subscribe(session: string, listener: SessionListener): () => void {
+    const set = this.listeners.get(session) ?? new Set<SessionListener>();
+    set.add(listener);
+    this.listeners.set(session, set);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.listeners.get(session) === set) this.listeners.delete(session);
+    };
+  }
+
+  /** Removes and returns `session`'s turns that finished while nobody listened. */
+  takeMissed(session: string): ChatStreamItem[] {
+    return this.mailbox.take(session);
+  }
+
+  /** Routes one output from the kernel. */
+  deliver(output: OutputParams): void {
+    const handler = output.inputId === undefined ? undefined : this.waiting.get(output.inputId);
+    if (handler && output.inputId !== undefined) {
+      if (isFinal(output)) this.waiting.delete(output.inputId);
+      this.call(() => handler(output));
+      return;
+    }
+    // No input of ours waits for it: a turn an interrupt started (a timer), or an answer to an
+    // input sent before this process started.
+    const listeners = this.listeners.get(output.session);
+    if (listeners && listeners.size > 0) {
+      const item = toStreamItem(output);
+      for (const listener of listeners) this.call(() => listener(item));
+      return;
+    }
+    if (!isFinal(output)) return;
+    const dropped = this.mailbox.put(output.session, toMissedItem(output, this.now()));
+    if (dropped > 0) this.log.warn('chat mailbox full: dropped the oldest undelivered answers', { session: output.session, dropped });
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (error) {
+      this.log.error('chat output handler threw', { error: String(error) });
+    }
+  }
+}
