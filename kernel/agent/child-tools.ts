@@ -53,9 +53,14 @@ export function createChildTools(): KernelTool[] {
         if (args['wait'] !== false && child.state === 'running') {
           const waitMs = typeof args['timeout_ms'] === 'number' ? args['timeout_ms'] : 60_000;
           let timer: NodeJS.Timeout | undefined;
-          const aborted = new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
+          let onAbort: (() => void) | undefined;
+          const aborted = new Promise<void>((resolve) => {
+            onAbort = resolve;
+            ctx.signal.addEventListener('abort', onAbort, { once: true });
+          });
           await Promise.race([child.finished, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))), aborted]);
           clearTimeout(timer);
+          if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
         }
         return describe(child);
       },

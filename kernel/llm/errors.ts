@@ -90,9 +90,9 @@ export function isAbortError(error: unknown): boolean {
 }
 
 /** The error when no provider is configured: it lists the commands that configure one. */
-export function noProviderError(): LlmError {
+export function noProviderError(lead = 'no LLM provider is configured'): LlmError {
   return new LlmError(
-    'no LLM provider is configured. Set one up with:\n' +
+    `${lead}. Set one up with:\n` +
       '  homectl config set llm.default work\n' +
       '  homectl config set llm.provider.work.adapter openai\n' +
       '  homectl config set llm.provider.work.base_url https://api.openai.com/v1\n' +

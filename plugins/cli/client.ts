@@ -84,6 +84,11 @@ export class HomedClient {
     });
   }
 
+  /** Whether the connection is gone (closed by either side, or failed); a closed client sends nothing more. */
+  get closed(): boolean {
+    return this.closedBy !== undefined;
+  }
+
   /** Sends a request and resolves with its result; stream items go to `options.onStream`. */
   request<R = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
     if (this.closedBy) return Promise.reject(this.closedBy);

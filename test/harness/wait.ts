@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 // Polling helpers for tests across process boundaries: wait on a state, never on a fixed sleep.
 
 /** How long and how often to poll. */
@@ -33,12 +34,12 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitO
   }
 }
 
-/** Whether a process with this pid exists (EPERM counts as alive: it exists, it is just not ours). */
+/** Whether a process with this pid exists and is not a zombie (a zombie has exited; only its parent has not reaped it). */
 export function pidAlive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false;
   }
 }

@@ -4,6 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { Kernel, type KernelOptions } from '../../kernel/kernel';
+import { pidAlive, waitFor as pollUntil } from '../harness/wait';
+
+export { pidAlive };
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
 export const FIXTURE_PLUGINS = path.join(REPO_ROOT, 'test', 'fixtures', 'plugins');
@@ -55,23 +58,12 @@ export async function startTestKernel(
   };
 }
 
-/** Polls until `check` answers a truthy value; fails with `what` after the timeout. */
-export async function waitFor<T>(what: string, check: () => T | undefined | false | null, timeoutMs = 10_000, everyMs = 20): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
-
-/** Whether a process with this pid exists (a zombie counts as gone). */
-export function pidAlive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+/** Polls until `check` answers a truthy value (the shared waitFor, with the subject first). */
+export function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | null | Promise<T | undefined | false | null>,
+  timeoutMs = 10_000,
+  everyMs = 20,
+): Promise<T> {
+  return pollUntil(check, { what, timeoutMs, intervalMs: everyMs }) as Promise<T>;
 }

@@ -1,0 +1,77 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LuaAdapter } from './adapter';
+import { LlmError } from './errors';
+
+/** The adapters shipped with the kernel, compiled beside this file. */
+export const BUILTIN_ADAPTER_DIR = path.join(__dirname, 'adapters');
+export const BUILTIN_ADAPTERS = ['openai', 'anthropic', 'ollama'] as const;
+
+const ADAPTER_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+interface Cached {
+  adapter: LuaAdapter;
+  mtimeMs: number;
+  size: number;
+}
+
+/**
+ * Finds and loads adapters. `llm.provider.<name>.adapter` is a name or a path: a name is looked up in
+ * `<data>/adapters/NAME.lua` first (so an owner can replace a shipped adapter), then among the shipped
+ * ones; a path (with a `/` or ending in `.lua`) is taken as is, relative to the data dir. A loaded
+ * adapter is kept until its file changes.
+ */
+export class AdapterStore {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly builtinDir: string = BUILTIN_ADAPTER_DIR,
+    private readonly print?: (adapter: string, line: string) => void,
+  ) {}
+
+  /** The folder where an owner drops adapters of their own. */
+  get userDir(): string {
+    return path.join(this.dataDir, 'adapters');
+  }
+
+  /** Returns the file an adapter setting refers to; throws a config LlmError when there is none. */
+  resolve(spec: string, provider: string): string {
+    const key = `llm.provider.${provider}.adapter`;
+    if (spec.includes('/') || spec.endsWith('.lua')) {
+      const file = path.resolve(this.dataDir, spec);
+      if (!fs.existsSync(file)) throw configError(provider, `${key} is ${JSON.stringify(spec)}, but ${file} does not exist`);
+      return file;
+    }
+    if (!ADAPTER_NAME.test(spec)) {
+      throw configError(provider, `${key} is ${JSON.stringify(spec)}; use ${BUILTIN_ADAPTERS.join(', ')}, the name of a file in ${this.userDir}, or the path of a .lua file`);
+    }
+    const own = path.join(this.userDir, `${spec}.lua`);
+    if (fs.existsSync(own)) return own;
+    const shipped = path.join(this.builtinDir, `${spec}.lua`);
+    if (fs.existsSync(shipped)) return shipped;
+    throw configError(provider, `${key} is "${spec}", but there is no such adapter; use ${BUILTIN_ADAPTERS.join(', ')}, or put ${spec}.lua in ${this.userDir}`);
+  }
+
+  /** Loads (or returns the cached) adapter for a setting; errors name the adapter, the file and the line. */
+  load(spec: string, provider: string): LuaAdapter {
+    const file = this.resolve(spec, provider);
+    const stat = fs.statSync(file);
+    const cached = this.cache.get(file);
+    if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.adapter;
+    const name = path.basename(file, '.lua');
+    let adapter: LuaAdapter;
+    try {
+      const print = this.print;
+      adapter = new LuaAdapter(name, file, fs.readFileSync(file, 'utf8'), print === undefined ? undefined : (line) => print(name, line));
+    } catch (error) {
+      throw new LlmError(`LLM provider "${provider}": ${(error as Error).message}`, { kind: 'adapter', provider, cause: error });
+    }
+    this.cache.set(file, { adapter, mtimeMs: stat.mtimeMs, size: stat.size });
+    return adapter;
+  }
+}
+
+function configError(provider: string, problem: string): LlmError {
+  return new LlmError(`LLM provider "${provider}": ${problem}`, { kind: 'config', provider });
+}

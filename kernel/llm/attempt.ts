@@ -1,0 +1,177 @@
+import { STATUS_CODES } from 'node:http';
+import { ResultBuilder } from './accumulate';
+import type { AdapterStream, LuaAdapter, WireEvent, WireRequest } from './adapter';
+import { LlmAbortError, LlmError } from './errors';
+import { createFrameParser, type FramedEvent } from './framing';
+import { IdleTimeoutError, readErrorBody, sendRequest, type HttpReply } from './http';
+import { LuaScriptError } from './lua/vm';
+import { isRetryableStatus, parseRetryAfter } from './retry';
+import type { LlmResult, StreamHooks } from './types';
+
+/** One try of one request against one provider. */
+export interface Attempt {
+  provider: string;
+  model: string;
+  adapter: LuaAdapter;
+  wire: WireRequest;
+  idleTimeoutMs: number;
+  hooks: StreamHooks;
+}
+
+/**
+ * Sends the request and streams the answer through the adapter, one event at a time, into an LlmResult.
+ * Throws LlmError (retryable or not, `streamed` once text reached onText) or LlmAbortError.
+ */
+export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
+  const builder = new ResultBuilder(attempt.hooks.onText);
+  let reply: HttpReply;
+  try {
+    reply = await sendRequest(attempt.wire, attempt.hooks.signal ? { signal: attempt.hooks.signal, idleTimeoutMs: attempt.idleTimeoutMs } : { idleTimeoutMs: attempt.idleTimeoutMs });
+  } catch (error) {
+    throw transportError(error, attempt, builder, undefined);
+  }
+  if (reply.status < 200 || reply.status > 299) throw await httpError(reply, attempt);
+  await streamBody(reply, attempt, builder);
+  if (!builder.finished) {
+    throw new LlmError(`LLM provider "${attempt.provider}" ended its stream before saying it had finished`, {
+      kind: 'stream',
+      provider: attempt.provider,
+      retryable: true,
+      streamed: builder.streamed,
+      partial: builder.build(attempt.provider, attempt.model),
+    });
+  }
+  return builder.build(attempt.provider, attempt.model);
+}
+
+async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBuilder): Promise<void> {
+  const parser = createFrameParser(attempt.wire.framing);
+  const decoder = new TextDecoder();
+  const stream = attempt.adapter.openStream();
+  let done = false;
+  try {
+    for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+      // After OpenAI's `[DONE]` the rest is drained unread, so the connection can be reused.
+      if (!done) done = handleEvents(parser.push(decoder.decode(chunk, { stream: true })), attempt, builder, stream.handle);
+    }
+    if (!done) handleEvents([...parser.push(decoder.decode()), ...parser.end()], attempt, builder, stream.handle);
+  } catch (error) {
+    reply.body.destroy();
+    if (error instanceof LlmError) throw error;
+    throw transportError(error, attempt, builder, reply);
+  } finally {
+    stream.close();
+  }
+}
+
+// Returns true at OpenAI's `data: [DONE]`, after which nothing more is read.
+function handleEvents(events: FramedEvent[], attempt: Attempt, builder: ResultBuilder, handle: AdapterStream['handle']): boolean {
+  for (const framed of events) {
+    if (framed.data === '[DONE]') {
+      builder.finishIfUnfinished('stop');
+      return true;
+    }
+    let deltas;
+    try {
+      deltas = handle(toWireEvent(framed));
+    } catch (error) {
+      if (!(error instanceof LuaScriptError)) throw error;
+      throw new LlmError(`LLM provider "${attempt.provider}": ${error.message}`, {
+        kind: 'adapter',
+        provider: attempt.provider,
+        streamed: builder.streamed,
+        partial: builder.build(attempt.provider, attempt.model),
+        cause: error,
+      });
+    }
+    for (const delta of deltas) {
+      const failure = builder.apply(delta);
+      if (failure === undefined) continue;
+      const code = failure.kind === undefined ? '' : ` (${failure.kind})`;
+      const facts = { kind: 'provider' as const, provider: attempt.provider, retryable: failure.retryable ?? false, streamed: builder.streamed, partial: builder.build(attempt.provider, attempt.model) };
+      throw new LlmError(`LLM provider "${attempt.provider}" reported an error in its stream${code}: ${failure.message}`, failure.kind === undefined ? facts : { ...facts, code: failure.kind });
+    }
+  }
+  return false;
+}
+
+function toWireEvent(framed: FramedEvent): WireEvent {
+  const first = framed.data.charCodeAt(0);
+  // Only objects and arrays are worth parsing; anything else goes to the adapter as text.
+  if (first === 0x7b || first === 0x5b) {
+    try {
+      const data: unknown = JSON.parse(framed.data);
+      return framed.event === undefined ? { data } : { event: framed.event, data };
+    } catch {
+      // falls through: handed over as text
+    }
+  }
+  return framed.event === undefined ? { text: framed.data } : { event: framed.event, text: framed.data };
+}
+
+async function httpError(reply: HttpReply, attempt: Attempt): Promise<LlmError> {
+  const text = await readErrorBody(reply.body);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  let info;
+  try {
+    info = attempt.adapter.describeHttpError(reply.status, data, text);
+  } catch {
+    info = undefined; // an adapter failing to read an error body must not hide the error itself
+  }
+  const code = info?.kind ?? genericCode(data);
+  const message = info?.message ?? genericMessage(data, text, reply.status);
+  const retryAfterMs = parseRetryAfter(reply.headers);
+  const facts = {
+    kind: 'http' as const,
+    provider: attempt.provider,
+    status: reply.status,
+    retryable: info?.retryable ?? isRetryableStatus(reply.status),
+    ...(code === undefined ? {} : { code }),
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  };
+  return new LlmError(`LLM provider "${attempt.provider}" answered HTTP ${reply.status}${code === undefined ? '' : ` (${code})`}: ${message}`, facts);
+}
+
+function transportError(error: unknown, attempt: Attempt, builder: ResultBuilder, reply: HttpReply | undefined): Error {
+  const partial = builder.build(attempt.provider, attempt.model);
+  if (attempt.hooks.signal?.aborted) return new LlmAbortError(attempt.provider, partial, attempt.hooks.signal.reason);
+  if (error instanceof IdleTimeoutError || reply?.timedOut()) {
+    return new LlmError(
+      `LLM provider "${attempt.provider}" sent nothing for ${formatSeconds(attempt.idleTimeoutMs)} (llm.provider.${attempt.provider}.timeout)`,
+      { kind: 'timeout', provider: attempt.provider, retryable: true, streamed: builder.streamed, partial, cause: error },
+    );
+  }
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  const message = reply === undefined
+    ? `LLM provider "${attempt.provider}" could not be reached at ${attempt.wire.url}: ${reason}`
+    : `the connection to LLM provider "${attempt.provider}" broke while it was answering: ${reason}`;
+  return new LlmError(message, { kind: 'network', provider: attempt.provider, retryable: true, streamed: builder.streamed, partial, cause: error });
+}
+
+function genericCode(data: unknown): string | undefined {
+  const error = field(data, 'error');
+  const code = field(error, 'code') ?? field(error, 'type') ?? field(data, 'code') ?? field(data, 'type');
+  return typeof code === 'string' ? code : undefined;
+}
+
+function genericMessage(data: unknown, text: string, status: number): string {
+  const error = field(data, 'error');
+  const message = field(error, 'message') ?? (typeof error === 'string' ? error : undefined) ?? field(data, 'message');
+  if (typeof message === 'string' && message !== '') return message;
+  const trimmed = text.trim();
+  if (trimmed !== '') return trimmed.length > 300 ? `${trimmed.slice(0, 297)}...` : trimmed;
+  return STATUS_CODES[status] ?? 'no details';
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}

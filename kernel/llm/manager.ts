@@ -1,0 +1,192 @@
+import type { Logger } from 'pino';
+import { CORE_SCOPE, type ConfigRegistry } from '../config';
+import { AdapterStore } from './adapter-store';
+import { defineLlmConfig } from './config-defs';
+import { LlmError, noProviderError } from './errors';
+import { LuaProvider, type ProviderSettings } from './provider';
+import { loadRetryPolicy, type RetryPolicy } from './retry';
+import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
+
+const PROVIDER_KEY = /^llm\.provider\.([a-z0-9_-]+)\.[a-z0-9_]+$/;
+const PROVIDER_NAME = /^[a-z0-9_-]+$/;
+const DEFAULT_TIMEOUT_MS = 120_000;
+
+/** A provider as UIs may show it: no secret, only whether one is set. */
+export interface ProviderInfo {
+  name: string;
+  adapter: string;
+  baseUrl?: string;
+  model?: string;
+  maxTokens?: number;
+  timeoutMs: number;
+  hasApiKey: boolean;
+  /** It is `llm.default`. */
+  isDefault: boolean;
+  /** Its place in `llm.fallbacks` (1 = tried first after the default), if listed. */
+  fallbackRank?: number;
+}
+
+export interface ProviderManagerOptions {
+  /** Read for HOMEAGENT_LLM_RETRY (tests shrink the backoff with it). */
+  env?: NodeJS.ProcessEnv;
+  log?: Logger;
+  /** Replaces parts of the retry policy (tests). */
+  retry?: Partial<RetryPolicy>;
+  /** Where the shipped adapters are (default: beside this file). */
+  builtinAdapterDir?: string;
+}
+
+/**
+ * The kernel's LLM providers, read from config at each request (a `homectl config set` applies to the
+ * next request): the requested or default provider first, then `llm.fallbacks` in order. A provider is
+ * retried per the retry policy; when it gives up (or fails with a non-retryable error) the next one is
+ * tried, unless text already reached the caller. An abort ends everything at once.
+ */
+export class ProviderManager {
+  private readonly adapters: AdapterStore;
+
+  constructor(
+    private readonly config: ConfigRegistry,
+    dataDir: string,
+    private readonly options: ProviderManagerOptions = {},
+  ) {
+    defineLlmConfig(config);
+    const log = options.log;
+    this.adapters = new AdapterStore(dataDir, options.builtinAdapterDir, log === undefined ? undefined : (adapter, line) => log.info({ adapter }, line));
+  }
+
+  /** The folder where an owner drops adapters of their own (`<data>/adapters`). */
+  get adapterDir(): string {
+    return this.adapters.userDir;
+  }
+
+  /** Answers a request through the chain of providers; `hooks.provider` picks the first one instead of llm.default. */
+  async complete(req: LlmRequest, hooks: StreamHooks & { provider?: string } = {}): Promise<LlmResult> {
+    const chain = this.chain(hooks.provider);
+    const failures: LlmError[] = [];
+    for (const name of chain) {
+      try {
+        return await this.provider(name).complete(req, hooks);
+      } catch (error) {
+        if (!(error instanceof LlmError) || error.streamed) throw error;
+        failures.push(error);
+        const next = chain[chain.indexOf(name) + 1];
+        if (next !== undefined) this.options.log?.warn({ provider: name, kind: error.kind, status: error.status, next }, `${error.message}; trying LLM provider "${next}"`);
+      }
+    }
+    throw exhausted(failures);
+  }
+
+  /** Builds the provider named `name` from its settings; throws a config LlmError naming what is missing. */
+  provider(name: string): LlmProvider {
+    const settings = this.readSettings(name);
+    const adapter = this.adapters.load(settings.adapter, name);
+    return new LuaProvider(settings, adapter, this.retryPolicy(), ({ provider, attempt, waitMs, error }) =>
+      this.options.log?.warn({ provider, attempt, waitMs, kind: error.kind, status: error.status }, `${error.message}; retrying in ${waitMs} ms`),
+    );
+  }
+
+  /** Every configured provider (one with any `llm.provider.<name>.*` key stored), without secrets. */
+  describe(): ProviderInfo[] {
+    const defaultName = this.readString('llm.default');
+    const fallbacks = this.fallbacks();
+    return this.providerNames().map((name) => {
+      const info: ProviderInfo = {
+        name,
+        adapter: this.readString(`llm.provider.${name}.adapter`) ?? 'openai',
+        timeoutMs: this.readNumber(`llm.provider.${name}.timeout`) ?? DEFAULT_TIMEOUT_MS,
+        hasApiKey: (this.readString(`llm.provider.${name}.api_key`) ?? '') !== '',
+        isDefault: name === defaultName,
+      };
+      const baseUrl = this.readString(`llm.provider.${name}.base_url`);
+      const model = this.readString(`llm.provider.${name}.model`);
+      const maxTokens = this.readNumber(`llm.provider.${name}.max_tokens`);
+      if (baseUrl !== undefined) info.baseUrl = baseUrl;
+      if (model !== undefined) info.model = model;
+      if (maxTokens !== undefined) info.maxTokens = maxTokens;
+      const rank = fallbacks.indexOf(name);
+      if (rank !== -1) info.fallbackRank = rank + 1;
+      return info;
+    });
+  }
+
+  /** Names of the configured providers, sorted. */
+  providerNames(): string[] {
+    const names = new Set<string>();
+    for (const entry of this.config.list(CORE_SCOPE)) {
+      const match = entry.isSet ? PROVIDER_KEY.exec(entry.key) : null;
+      if (match) names.add(match[1] as string);
+    }
+    return [...names].sort();
+  }
+
+  /** The providers tried, in order: the requested (or default) one, then the fallbacks. */
+  chain(requested?: string): string[] {
+    const known = this.providerNames();
+    let first = requested ?? this.readString('llm.default');
+    if (first === undefined) {
+      if (known.length === 0) throw noProviderError();
+      if (known.length > 1) {
+        throw new LlmError(
+          `llm.default is not set and there are several LLM providers (${known.join(', ')}); choose one with: homectl config set llm.default ${known[0]}`,
+          { kind: 'config' },
+        );
+      }
+      first = known[0] as string;
+    }
+    if (!known.includes(first)) {
+      const source = requested === undefined ? `llm.default is "${first}", but` : `the request names LLM provider "${first}", but`;
+      if (known.length === 0) throw noProviderError(`${source} no LLM provider is configured`);
+      throw new LlmError(
+        `${source} no provider "${first}" is configured (known: ${known.join(', ')}); set it up with homectl config set llm.provider.${first}.adapter openai, … .base_url, … .model and … .api_key`,
+        { kind: 'config', provider: first },
+      );
+    }
+    return [...new Set([first, ...this.fallbacks().filter((name) => known.includes(name))])];
+  }
+
+  private readSettings(name: string): ProviderSettings {
+    if (!PROVIDER_NAME.test(name)) throw new LlmError(`"${name}" is not a valid LLM provider name; use lower-case letters, digits, '_' and '-'`, { kind: 'config', provider: name });
+    const model = this.readString(`llm.provider.${name}.model`);
+    if (model === undefined) {
+      throw new LlmError(`LLM provider "${name}" has no model; set one with: homectl config set llm.provider.${name}.model <model name>`, { kind: 'config', provider: name });
+    }
+    const settings: ProviderSettings = {
+      name,
+      adapter: this.readString(`llm.provider.${name}.adapter`) ?? 'openai',
+      model,
+      timeoutMs: this.readNumber(`llm.provider.${name}.timeout`) ?? DEFAULT_TIMEOUT_MS,
+    };
+    const baseUrl = this.readString(`llm.provider.${name}.base_url`);
+    const apiKey = this.readString(`llm.provider.${name}.api_key`);
+    const maxTokens = this.readNumber(`llm.provider.${name}.max_tokens`);
+    if (baseUrl !== undefined) settings.baseUrl = baseUrl;
+    if (apiKey !== undefined) settings.apiKey = apiKey;
+    if (maxTokens !== undefined) settings.maxTokens = maxTokens;
+    return settings;
+  }
+
+  private retryPolicy(): RetryPolicy {
+    return { ...loadRetryPolicy((key) => this.config.getValue(CORE_SCOPE, key), this.options.env ?? process.env), ...this.options.retry };
+  }
+
+  private fallbacks(): string[] {
+    return (this.readString('llm.fallbacks') ?? '').split(/[\s,]+/).filter((name) => name !== '');
+  }
+
+  private readString(key: string): string | undefined {
+    const value = this.config.getValue(CORE_SCOPE, key);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  }
+
+  private readNumber(key: string): number | undefined {
+    const value = this.config.getValue(CORE_SCOPE, key);
+    return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  }
+}
+
+function exhausted(failures: LlmError[]): LlmError {
+  if (failures.length === 1) return failures[0] as LlmError;
+  const lines = failures.map((f) => `  ${f.provider ?? '?'}: ${f.message}`).join('\n');
+  return new LlmError(`every LLM provider failed:\n${lines}`, { kind: 'exhausted', failures });
+}

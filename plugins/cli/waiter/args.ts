@@ -1,0 +1,109 @@
+// waiter's command line: -say TEXT, --session NAME, the socket flags homectl takes, --help.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { locateSocket } from '../locate';
+
+/** What waiter was asked to do. */
+export interface WaiterArgs {
+  /** `say`: one message, then exit; `interactive`: the prompt; `help`: the usage. */
+  mode: 'say' | 'interactive' | 'help';
+  /** The message of `-say`. */
+  text: string;
+  /** Conversation id. */
+  session: string;
+  /** The socket, found as homectl finds it. */
+  socket: string;
+  /** Where the prompt's history is kept; null: not kept. */
+  historyFile: string | null;
+}
+
+/** A bad command line: waiter prints it with the usage and exits 2. */
+export class WaiterUsageError extends Error {
+  override name = 'WaiterUsageError';
+}
+
+const SAY_FLAGS = ['-say', '--say'];
+const SESSION_FLAGS = ['-session', '--session'];
+const HELP_FLAGS = ['-h', '-help', '--help'];
+
+/** Parses argv (without node and the script); `-say` and `--say` both work, so do `--say=TEXT` forms. */
+export function parseWaiterArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): WaiterArgs {
+  const location = locateSocket(argv, env, cwd);
+  let text: string | undefined;
+  let session: string | undefined;
+  let help = false;
+  const rest = location.rest;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    const [flag, inline] = splitInline(arg);
+    if (HELP_FLAGS.includes(arg)) {
+      help = true;
+    } else if (SAY_FLAGS.includes(flag)) {
+      text = inline ?? rest[++i];
+      if (text === undefined) throw new WaiterUsageError(`${flag} needs the message, e.g. waiter -say "hello"`);
+    } else if (SESSION_FLAGS.includes(flag)) {
+      session = inline ?? rest[++i];
+      if (!session) throw new WaiterUsageError(`${flag} needs a name, e.g. --session kitchen`);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new WaiterUsageError(`unknown option ${arg}`);
+    } else {
+      throw new WaiterUsageError(`unexpected argument "${arg}"; put the message in quotes after -say: waiter -say "${rest.slice(i).join(' ')}"`);
+    }
+  }
+  if (text !== undefined && text.trim() === '') throw new WaiterUsageError('-say needs a message that is not empty');
+  if (session !== undefined && session.length > 200) throw new WaiterUsageError('--session takes a name of at most 200 characters');
+  return {
+    mode: help ? 'help' : text !== undefined ? 'say' : 'interactive',
+    text: text ?? '',
+    session: session ?? defaultSession(env),
+    socket: location.path,
+    historyFile: historyFile(env),
+  };
+}
+
+/** `cli:<user name>`: one person's waiter invocations share one conversation. */
+export function defaultSession(env: NodeJS.ProcessEnv): string {
+  let user: string | undefined;
+  try {
+    user = os.userInfo().username;
+  } catch {
+    // No passwd entry (some containers): fall back to the environment, then to the uid.
+  }
+  user ||= env['USER'] || env['LOGNAME'] || `uid-${process.getuid?.() ?? 'unknown'}`;
+  return `cli:${user}`;
+}
+
+/** `$HOMEAGENT_HISTORY` (empty: keep none), else `~/.homeagent_history`, as node's REPL keeps ~/.node_repl_history. */
+export function historyFile(env: NodeJS.ProcessEnv): string | null {
+  const configured = env['HOMEAGENT_HISTORY'];
+  if (configured !== undefined) return configured.trim() === '' ? null : path.resolve(configured);
+  const home = env['HOME'] || os.homedir();
+  return home ? path.join(home, '.homeagent_history') : null;
+}
+
+/** The usage text. */
+export function renderWaiterUsage(): string {
+  return [
+    'usage: waiter [--socket PATH | -data DIR] [--session NAME] [-say "MESSAGE"]',
+    '',
+    '  waiter -say "MESSAGE"   send one message, print the answer as it streams, exit',
+    '  waiter                  talk interactively; Ctrl-C stops an answer, Ctrl-C or Ctrl-D at the prompt quits',
+    '',
+    'options:',
+    '  -say, --say MESSAGE     the message (quote it)',
+    '  --session NAME          the conversation (default cli:<your user name>, shared by all your waiters)',
+    '  --socket PATH, -data DIR  where homed is, as for homectl',
+    '',
+    'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
+    'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',
+    'history of the prompt: $HOMEAGENT_HISTORY (empty keeps none), else ~/.homeagent_history',
+    '',
+    '-say prints only the answer on stdout; notes (tools used, messages that came while you were away) go to stderr.',
+    'exit codes: 0 ok, 1 homed answered an error, 2 usage error, 3 cannot reach homed, 130 the answer was interrupted',
+  ].join('\n');
+}
+
+function splitInline(arg: string): [string, string | undefined] {
+  const eq = arg.indexOf('=');
+  return eq > 0 && arg.startsWith('-') ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+}
