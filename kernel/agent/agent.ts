@@ -34,11 +34,15 @@ export class Agent {
     void this.outputLoop();
   }
 
-  /** Stops taking input; the running turn is interrupted and awaited. */
+  /** Stops taking input: the running turn is interrupted and awaited, and every queued input is answered with an error. */
   async stop(): Promise<void> {
     this.running = false;
     this.current?.turn.interrupt();
     await this.idle;
+    for (const input of this.deps.io.queue.remove(() => true)) {
+      this.answer(input, { kind: 'error', code: ErrorNames[ErrorCodes.ShuttingDown]!, error: 'homed is shutting down; send it again once it is back' });
+    }
+    for (const output of this.deps.io.outputs.remove(() => true)) this.deps.deliver(output);
   }
 
   /** The session of the running turn, if any. */
