@@ -11,6 +11,7 @@ import { StageHost, type StageHandlerRef } from './agent/stage-host';
 import { ToolRouter, type PluginToolRef } from './agent/tool-router';
 import type { TurnDeps } from './agent/turn';
 import { IOManager } from './io/io-manager';
+import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
 import { createRootLogger } from './log';
@@ -21,10 +22,6 @@ import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
 import { Supervisor } from './supervisor/supervisor';
-
-const unconfiguredLlm: TurnDeps['llm'] = {
-  complete: () => Promise.reject(new Error('no LLM provider layer is wired into this kernel')),
-};
 
 export const KERNEL_VERSION = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -77,7 +74,8 @@ export class Kernel {
     this.sessions = new SessionStore(path.join(this.tree.data, 'agent.db'));
     this.stages = new StageHost((stage) => this.stageHandlers(stage), () => this.agentPolicy.stageTimeoutMs);
     this.tools = new ToolRouter(() => this.pluginTools(), createChildTools, () => this.agentPolicy.toolTimeoutMs);
-    const llm = options.llm ?? unconfiguredLlm;
+    seedProviderFromEnv(this.config, options.env ?? process.env);
+    const llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) });
     const kernel = this;
     const turnDeps: TurnDeps = {
       stages: this.stages,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { ErrorCodes, ErrorNames, type OutputParams } from '../../protocol';
+import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
 import type { AgentPolicy } from './policy';
 import type { SessionStore } from './sessions';
@@ -118,7 +119,7 @@ export class Agent {
       if (!outcome.skipped) turn.afterOutput(outcome.text);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const name = typeof code === 'number' ? ErrorNames[code] : undefined;
+      const name = error instanceof LlmError ? ErrorNames[ErrorCodes.LlmUnavailable] : typeof code === 'number' ? ErrorNames[code] : undefined;
       this.deps.log.warn({ session: input.session, source: input.source }, `turn failed: ${(error as Error).message}`);
       this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: (error as Error).message });
     } finally {

@@ -194,7 +194,8 @@ describe('the agent with misbehaving stage and tool plugins', () => {
     try {
       const final = await ask(t, 's', 'hello');
       assert.equal(final.kind, 'error');
-      assert.ok(final.error && final.error.length > 10);
+      assert.equal(final.code, 'HA_ERR_LLM_UNAVAILABLE');
+      assert.match(final.error ?? '', /homectl config set llm\.default/);
     } finally {
       await t.close();
     }
