@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiles the TypeScript tree into dist/ and lays beside it what tsc does not copy:
-// each built-in plugin's manifest, and the executable bit of the package's bins.
+// each built-in plugin's manifest, the kernel's Lua files (LLM adapters), and the executable bit of the package's bins.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -19,6 +19,20 @@ for (const name of fs.readdirSync(path.join(root, 'plugins'))) {
   fs.mkdirSync(path.join(dist, 'plugins', name), { recursive: true });
   fs.copyFileSync(manifest, path.join(dist, 'plugins', name, 'plugin.json'));
 }
+
+// kernel/**/*.lua → dist/kernel/**/*.lua (the shipped LLM adapters are loaded from beside the compiled code).
+function copyLua(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) copyLua(full);
+    else if (entry.name.endsWith('.lua')) {
+      const target = path.join(dist, path.relative(root, full));
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(full, target);
+    }
+  }
+}
+copyLua(path.join(root, 'kernel'));
 
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 for (const bin of Object.values(pkg.bin)) {

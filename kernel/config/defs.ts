@@ -10,7 +10,7 @@ export const CONFIG_KEY = /^[a-z0-9_][a-z0-9_.-]{0,127}$/;
 export function assertKey(scope: string, key: string): void {
   if (typeof key === 'string' && isPatternKey(key) && CONFIG_KEY.test(sampleKeyOf(key))) {
     throw new ConfigError(
-      `${labelOf(scope, key)} is a pattern, not a setting; replace each * with a name, like ${labelOf(scope, key.replace(/\*/g, 'work'))}`,
+      `${labelOf(scope, key)} is a pattern, not a setting; replace each * with a name, like ${key.replace(/\*/g, 'work')}`,
       { scope, key },
     );
   }

@@ -63,7 +63,7 @@ export class AdapterStore {
     let adapter: LuaAdapter;
     try {
       const print = this.print;
-      adapter = new LuaAdapter(name, file, fs.readFileSync(file, 'utf8'), print === undefined ? undefined : (line) => print(name, line));
+      adapter = new LuaAdapter(name, file, fs.readFileSync(file, 'utf8'), print === undefined ? {} : { print: (line) => print(name, line) });
     } catch (error) {
       throw new LlmError(`LLM provider "${provider}": ${(error as Error).message}`, { kind: 'adapter', provider, cause: error });
     }

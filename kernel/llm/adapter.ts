@@ -1,5 +1,5 @@
 import type { Framing } from './framing';
-import { LuaScriptError, LuaVm, type LuaRef } from './lua/vm';
+import { LuaScriptError, LuaVm, type LuaRef, type LuaVmOptions } from './lua/vm';
 import type { LlmRequest } from './types';
 
 // The contract between the kernel and a Lua adapter (kernel/llm/adapters/*.lua, <data>/adapters/*.lua):
@@ -70,10 +70,10 @@ export class LuaAdapter {
     readonly name: string,
     readonly file: string,
     source: string,
-    print?: (line: string) => void,
+    options: Pick<LuaVmOptions, 'print' | 'fastTables' | 'instructionBudget'> = {},
   ) {
     this.label = `adapter "${name}"`;
-    this.vm = new LuaVm(source, print === undefined ? { label: this.label, file } : { label: this.label, file, print });
+    this.vm = new LuaVm(source, { ...options, label: this.label, file });
     for (const fn of ['request', 'event']) {
       if (!this.vm.has(fn)) throw new LuaScriptError(this.label, file, undefined, `the returned table has no "${fn}" function; an adapter needs request(req, provider) and event(ev, state)`);
     }

@@ -3,7 +3,7 @@ import { ResultBuilder } from './accumulate';
 import type { AdapterStream, LuaAdapter, WireEvent, WireRequest } from './adapter';
 import { LlmAbortError, LlmError } from './errors';
 import { createFrameParser, type FramedEvent } from './framing';
-import { IdleTimeoutError, readErrorBody, sendRequest, type HttpReply } from './http';
+import { IdleTimeoutError, readErrorBody, readWholeBody, sendRequest, type HttpReply } from './http';
 import { LuaScriptError } from './lua/vm';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import type { LlmResult, StreamHooks } from './types';
@@ -31,7 +31,8 @@ export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
     throw transportError(error, attempt, builder, undefined);
   }
   if (reply.status < 200 || reply.status > 299) throw await httpError(reply, attempt);
-  await streamBody(reply, attempt, builder);
+  if (isWholeJson(reply)) await readWholeAnswer(reply, attempt, builder);
+  else await streamBody(reply, attempt, builder);
   if (!builder.finished) {
     throw new LlmError(`LLM provider "${attempt.provider}" ended its stream before saying it had finished`, {
       kind: 'stream',
@@ -49,16 +50,50 @@ async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBui
   const decoder = new TextDecoder();
   const stream = attempt.adapter.openStream();
   let done = false;
+  // Errors from handling events (the adapter, the caller's onText) pass as they are; only the body's own are transport errors.
+  let handlerError: unknown;
+  const handle = (events: FramedEvent[]): boolean => {
+    try {
+      return handleEvents(events, attempt, builder, stream.handle);
+    } catch (error) {
+      handlerError = error;
+      throw error;
+    }
+  };
   try {
     for await (const chunk of reply.body as AsyncIterable<Buffer>) {
       // After OpenAI's `[DONE]` the rest is drained unread, so the connection can be reused.
-      if (!done) done = handleEvents(parser.push(decoder.decode(chunk, { stream: true })), attempt, builder, stream.handle);
+      if (!done) done = handle(parser.push(decoder.decode(chunk, { stream: true })));
     }
-    if (!done) handleEvents([...parser.push(decoder.decode()), ...parser.end()], attempt, builder, stream.handle);
+    if (!done) handle([...parser.push(decoder.decode()), ...parser.end()]);
   } catch (error) {
     reply.body.destroy();
-    if (error instanceof LlmError) throw error;
+    if (error === handlerError || error instanceof LlmError) throw error;
+    // The answer was whole (the provider had said why it stopped): a connection lost after that costs only the usage.
+    if (builder.finished && !attempt.hooks.signal?.aborted) return;
     throw transportError(error, attempt, builder, reply);
+  } finally {
+    stream.close();
+  }
+}
+
+// A server that ignored `stream: true` answers with one JSON document: it goes to the adapter as one event
+// (the shipped adapters read OpenAI's `choices[].message` and Ollama's non-streamed line).
+function isWholeJson(reply: HttpReply): boolean {
+  const type = String(reply.headers['content-type'] ?? '').toLowerCase();
+  return type.startsWith('application/json');
+}
+
+async function readWholeAnswer(reply: HttpReply, attempt: Attempt, builder: ResultBuilder): Promise<void> {
+  let text: string;
+  try {
+    text = await readWholeBody(reply.body);
+  } catch (error) {
+    throw transportError(error, attempt, builder, reply);
+  }
+  const stream = attempt.adapter.openStream();
+  try {
+    handleEvents([{ event: undefined, data: text.trim() }], attempt, builder, stream.handle);
   } finally {
     stream.close();
   }

@@ -18,6 +18,7 @@ export class IdleTimeoutError extends Error {
 }
 
 const ERROR_BODY_LIMIT = 64 * 1024;
+const WHOLE_BODY_LIMIT = 16 * 1024 * 1024;
 
 /**
  * Sends a request with node:http(s) and resolves at the response headers. The `signal` destroys the
@@ -51,20 +52,31 @@ export function sendRequest(wire: WireRequest, options: { signal?: AbortSignal; 
   });
 }
 
-/** Reads an error body (at most 64 KiB) as text. */
+/** Reads an error body (at most 64 KiB) as text; a body cut short still says something. */
 export async function readErrorBody(body: http.IncomingMessage): Promise<string> {
+  try {
+    return await readBody(body, ERROR_BODY_LIMIT);
+  } catch {
+    return '';
+  }
+}
+
+/** Reads a whole (non-streamed) answer, at most 16 MiB; throws if the connection breaks. */
+export function readWholeBody(body: http.IncomingMessage): Promise<string> {
+  return readBody(body, WHOLE_BODY_LIMIT);
+}
+
+async function readBody(body: http.IncomingMessage, limit: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       chunks.push(chunk);
       size += chunk.length;
-      if (size >= ERROR_BODY_LIMIT) break;
+      if (size >= limit) break;
     }
-  } catch {
-    // A body cut short still says something.
   } finally {
     body.destroy();
   }
-  return Buffer.concat(chunks).subarray(0, ERROR_BODY_LIMIT).toString('utf8');
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
 }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { AdapterStore } from './adapter-store';
 import { defineLlmConfig } from './config-defs';
-import { LlmError, noProviderError } from './errors';
+import { LlmAbortError, LlmError, noProviderError } from './errors';
 import { LuaProvider, type ProviderSettings } from './provider';
 import { loadRetryPolicy, type RetryPolicy } from './retry';
 import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
@@ -69,6 +69,7 @@ export class ProviderManager {
         return await this.provider(name).complete(req, hooks);
       } catch (error) {
         if (!(error instanceof LlmError) || error.streamed) throw error;
+        if (hooks.signal?.aborted) throw new LlmAbortError(name, error.partial, hooks.signal.reason);
         failures.push(error);
         const next = chain[chain.indexOf(name) + 1];
         if (next !== undefined) this.options.log?.warn({ provider: name, kind: error.kind, status: error.status, next }, `${error.message}; trying LLM provider "${next}"`);

@@ -1,3 +1,4 @@
+import { FastTableBuilder } from './fast-tables';
 import { fengari } from './fengari';
 import type { LuaState, LuaString } from './fengari-api';
 
@@ -18,15 +19,33 @@ const decoder = new TextDecoder();
  */
 export class LuaConverter {
   private readonly keys = new Map<string, LuaString>();
+  private readonly fast: FastTableBuilder | undefined;
 
   constructor(
     private readonly L: LuaState,
     private readonly arrayMetatableRef: number,
-  ) {}
+    /** Build tables with fengari's internals when they are there (see fast-tables.ts); false keeps to the public API. */
+    fastTables = true,
+  ) {
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, arrayMetatableRef);
+    const arrayMetatable = lua.lua_topointer(L, -1) as object;
+    lua.lua_pop(L, 1);
+    this.fast = fastTables ? FastTableBuilder.create(L, arrayMetatable, JSON_NULL, encodeString, decodeString) : undefined;
+  }
+
+  /** Whether tables are built with fengari's internals (the fast path). */
+  get usesFastTables(): boolean {
+    return this.fast !== undefined;
+  }
 
   /** Pushes a JSON-like value; functions and other non-JSON values become nil. */
   push(value: unknown, depth = 0): void {
     const L = this.L;
+    if (this.fast !== undefined) {
+      lauxlib.luaL_checkstack(L, 1, null);
+      this.fast.push(value, depth, MAX_DEPTH);
+      return;
+    }
     switch (typeof value) {
       case 'string':
         lua.lua_pushstring(L, encodeString(value));
@@ -52,6 +71,7 @@ export class LuaConverter {
 
   /** Reads the value at `index` as JSON-like JavaScript; throws on tables nested too deep or in a cycle. */
   toJs(index: number): unknown {
+    if (this.fast !== undefined && (index === -1 || index === lua.lua_gettop(this.L))) return this.fast.readTop(MAX_DEPTH);
     const abs = index < 0 ? lua.lua_gettop(this.L) + index + 1 : index;
     return this.read(abs, 0);
   }
@@ -177,8 +197,8 @@ export function encodeString(text: string): LuaString {
 }
 
 /** A Lua string as JavaScript text (invalid UTF-8 becomes U+FFFD). */
-export function decodeString(bytes: LuaString | null): string {
-  if (bytes === null) return '';
+export function decodeString(bytes: LuaString | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '';
   const n = bytes.length;
   if (n > 48) return decoder.decode(bytes);
   let text = '';

@@ -24,7 +24,7 @@ string.dump = nil
 `;
 
 /** Opens the sandboxed libraries and the `json` table in a fresh state; returns the converter bound to it. */
-export function openSandbox(L: LuaState, print: (line: string) => void): LuaConverter {
+export function openSandbox(L: LuaState, print: (line: string) => void, fastTables = true): LuaConverter {
   for (const [name, open] of LIBRARIES) {
     lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
     lua.lua_pop(L, 1);
@@ -37,7 +37,7 @@ export function openSandbox(L: LuaState, print: (line: string) => void): LuaConv
   lua.lua_pushstring(L, to_luastring('array'));
   lua.lua_setfield(L, -2, to_luastring('__name'));
   const arrayMetatableRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-  const convert = new LuaConverter(L, arrayMetatableRef);
+  const convert = new LuaConverter(L, arrayMetatableRef, fastTables);
   installJson(L, convert, arrayMetatableRef);
   lua.lua_pushjsfunction(L, (state) => {
     const parts: string[] = [];

@@ -1,0 +1,314 @@
+// A fake LLM provider for tests and benchmarks: a real node:http server on 127.0.0.1 that speaks the
+// OpenAI chat-completions (SSE), Anthropic messages (SSE) and Ollama chat (NDJSON) wire formats, plays
+// queued answers (recorded stream files or scripts), and records every request and every connection.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { renderErrorBody, renderScript, STREAM_TYPES, type FakeScript, type FakeWire } from './render';
+
+export type { FakeScript, FakeToolCall, FakeWire } from './render';
+
+/** Replays a recorded file as the body: `.sse` event by event, `.ndjson` line by line, anything else whole. */
+export interface FakeReplay {
+  replay: string;
+  status?: number;
+  headers?: Record<string, string>;
+  /** Wait between two chunks. */
+  chunkDelayMs?: number;
+  /** Cuts the file every N bytes instead of at record boundaries (to test parsers across splits). */
+  splitEvery?: number;
+  /** Destroys the connection after this many chunks. */
+  cutAfterChunks?: number;
+}
+
+/** A literal answer. */
+export interface FakeRaw {
+  status: number;
+  headers?: Record<string, string>;
+  body: string | object;
+}
+
+/** What the fake answers one request with. */
+export type FakeResponse = FakeScript | FakeReplay | FakeRaw;
+
+/** One TCP connection a client opened; times are performance.now() in this process. */
+export interface FakeConnection {
+  id: number;
+  remotePort: number;
+  openedAt: number;
+  /** When the socket closed, if it has. */
+  closedAt: number | undefined;
+  /** It closed while a response was still being written (the client aborted, or the script cut it). */
+  closedEarly: boolean;
+  /** Who closed it early: the client, or the fake itself (`cutAfterChunks`). */
+  closedBy: 'client' | 'server' | undefined;
+  /** Requests served on it. */
+  requests: number;
+  /** Resolves when the socket closes. */
+  closed: Promise<void>;
+}
+
+/** One request the fake received. */
+export interface FakeRequest {
+  index: number;
+  method: string;
+  path: string;
+  wire: FakeWire | undefined;
+  headers: http.IncomingHttpHeaders;
+  /** The body parsed as JSON (undefined if it was not JSON). */
+  body: unknown;
+  rawBody: string;
+  receivedAt: number;
+  /** When the last byte of the answer was written, if it was. */
+  finishedAt: number | undefined;
+  /** Chunks written so far. */
+  chunksWritten: number;
+  connection: FakeConnection;
+}
+
+export interface FakeLlm {
+  /** `http://127.0.0.1:PORT`. */
+  readonly url: string;
+  readonly port: number;
+  /** The base URL a provider of that wire is configured with (`…/v1` for OpenAI). */
+  baseUrl(wire: FakeWire): string;
+  /** Queues answers, served in order to the next requests. */
+  enqueue(...responses: FakeResponse[]): void;
+  /** The answer used when the queue is empty (default: an HTTP 400 saying nothing was queued). */
+  setDefault(response: FakeResponse | undefined): void;
+  /** Answers still queued. */
+  readonly pending: number;
+  readonly requests: readonly FakeRequest[];
+  readonly connections: readonly FakeConnection[];
+  /** Resolves once `count` requests have arrived. */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
+  /** Closes every connection and the server. */
+  close(): Promise<void>;
+}
+
+const WIRES: Record<string, FakeWire> = {
+  '/v1/chat/completions': 'openai',
+  '/v1/messages': 'anthropic',
+  '/api/chat': 'ollama',
+  '/api/generate': 'ollama',
+};
+
+/** Starts a fake LLM server on 127.0.0.1 at a random port. */
+export async function startFakeLlm(): Promise<FakeLlm> {
+  const queue: FakeResponse[] = [];
+  let fallback: FakeResponse | undefined;
+  const requests: FakeRequest[] = [];
+  const connections: FakeConnection[] = [];
+  const bySocket = new WeakMap<Socket, { connection: FakeConnection; writing: boolean }>();
+  const waiters: { count: number; resolve: () => void }[] = [];
+  const stop = new AbortController();
+
+  const server = http.createServer((req, res) => {
+    void serve(req, res).catch(() => res.destroy());
+  });
+  server.keepAliveTimeout = 30_000;
+  server.on('connection', (socket) => {
+    let onClosed: () => void = () => undefined;
+    const connection: FakeConnection = {
+      id: connections.length + 1,
+      remotePort: socket.remotePort ?? 0,
+      openedAt: performance.now(),
+      closedAt: undefined,
+      closedEarly: false,
+      closedBy: undefined,
+      requests: 0,
+      closed: new Promise<void>((resolve) => (onClosed = resolve)),
+    };
+    const state = { connection, writing: false };
+    connections.push(connection);
+    bySocket.set(socket, state);
+    socket.on('close', () => {
+      connection.closedAt = performance.now();
+      if (state.writing) {
+        connection.closedEarly = true;
+        connection.closedBy ??= 'client';
+      }
+      onClosed();
+    });
+  });
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const state = bySocket.get(req.socket);
+    if (state === undefined) throw new Error('fake-llm: request on an unknown socket');
+    state.connection.requests++;
+    state.writing = true;
+    const rawBody = Buffer.concat(chunks).toString('utf8');
+    const urlPath = (req.url ?? '/').split('?')[0] ?? '/';
+    const record: FakeRequest = {
+      index: requests.length,
+      method: req.method ?? 'GET',
+      path: urlPath,
+      wire: WIRES[urlPath],
+      headers: req.headers,
+      body: parseJson(rawBody),
+      rawBody,
+      receivedAt: performance.now(),
+      finishedAt: undefined,
+      chunksWritten: 0,
+      connection: state.connection,
+    };
+    requests.push(record);
+    for (const waiter of waiters.filter((w) => requests.length >= w.count)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+    try {
+      await answer(record, res);
+    } finally {
+      state.writing = false;
+    }
+  }
+
+  async function answer(record: FakeRequest, res: http.ServerResponse): Promise<void> {
+    if (record.wire === undefined) return writeWhole(record, res, 404, {}, { error: `fake-llm: no endpoint ${record.path}` });
+    const response = queue.shift() ?? fallback;
+    if (response === undefined) {
+      return writeWhole(record, res, 400, {}, renderErrorBody(record.wire, 400, `fake-llm: no response queued for request #${record.index} (${record.path})`));
+    }
+    if ('replay' in response) return replay(record, res, response);
+    if ('body' in response && 'status' in response) return writeWhole(record, res, response.status, response.headers ?? {}, response.body);
+    return play(record, res, response);
+  }
+
+  async function play(record: FakeRequest, res: http.ServerResponse, script: FakeScript): Promise<void> {
+    const wire = record.wire as FakeWire;
+    if (script.error) {
+      const headers: Record<string, string> = { ...script.error.headers };
+      if (script.error.retryAfter !== undefined) headers['retry-after'] = String(script.error.retryAfter);
+      return writeWhole(record, res, script.error.status, headers, script.error.body ?? renderErrorBody(wire, script.error.status, `fake-llm error ${script.error.status}`));
+    }
+    const model = typeof (record.body as { model?: unknown } | undefined)?.model === 'string' ? (record.body as { model: string }).model : 'fake-model';
+    const chunks = renderScript(wire, script, model);
+    const options: StreamOptions = { firstDelayMs: script.firstTokenDelayMs ?? 0, delayMs: script.tokenDelayMs ?? 0 };
+    if (script.cutAfterChunks !== undefined) options.cutAfter = script.cutAfterChunks;
+    return writeStream(record, res, 200, { 'content-type': STREAM_TYPES[wire] }, chunks, options);
+  }
+
+  async function replay(record: FakeRequest, res: http.ServerResponse, response: FakeReplay): Promise<void> {
+    const text = fs.readFileSync(response.replay, 'utf8');
+    const ext = path.extname(response.replay);
+    const type = ext === '.sse' ? 'text/event-stream' : ext === '.ndjson' ? 'application/x-ndjson' : 'application/json';
+    const status = response.status ?? 200;
+    const headers = { 'content-type': type, ...response.headers };
+    if (type === 'application/json' && response.splitEvery === undefined) return writeWhole(record, res, status, headers, text);
+    const chunks = response.splitEvery !== undefined ? splitEvery(text, response.splitEvery) : ext === '.sse' ? splitRecords(text) : splitLines(text);
+    const options: StreamOptions = { firstDelayMs: 0, delayMs: response.chunkDelayMs ?? 0 };
+    if (response.cutAfterChunks !== undefined) options.cutAfter = response.cutAfterChunks;
+    return writeStream(record, res, status, headers, chunks, options);
+  }
+
+  async function writeStream(record: FakeRequest, res: http.ServerResponse, status: number, headers: Record<string, string>, chunks: (string | Buffer)[], options: StreamOptions): Promise<void> {
+    res.writeHead(status, { 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+    for (let i = 0; i < chunks.length; i++) {
+      const wait = i === 0 ? options.firstDelayMs : options.delayMs;
+      if (wait > 0 && !(await pause(wait))) return;
+      if (res.destroyed || stop.signal.aborted) return;
+      if (options.cutAfter !== undefined && i >= options.cutAfter) return cut(record, res);
+      const chunk = chunks[i] as string | Buffer;
+      // Before a cut, what was written must reach the client: destroy() drops unflushed writes.
+      if (options.cutAfter !== undefined) await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+      else res.write(chunk);
+      record.chunksWritten++;
+    }
+    if (options.cutAfter !== undefined && chunks.length >= options.cutAfter) return cut(record, res);
+    res.end();
+    record.finishedAt = performance.now();
+  }
+
+  function cut(record: FakeRequest, res: http.ServerResponse): void {
+    record.connection.closedEarly = true;
+    record.connection.closedBy = 'server';
+    res.socket?.destroy();
+  }
+
+  function writeWhole(record: FakeRequest, res: http.ServerResponse, status: number, headers: Record<string, string>, body: unknown): void {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(text);
+    record.chunksWritten = 1;
+    record.finishedAt = performance.now();
+  }
+
+  // Resolves false when the server is closing.
+  async function pause(ms: number): Promise<boolean> {
+    try {
+      await delay(ms, undefined, { signal: stop.signal });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    baseUrl: (wire) => (wire === 'openai' ? `${url}/v1` : url),
+    enqueue: (...responses) => void queue.push(...responses),
+    setDefault: (response) => void (fallback = response),
+    get pending() {
+      return queue.length;
+    },
+    requests,
+    connections,
+    waitForRequests: (count, timeoutMs = 5000) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => reject(new Error(`fake-llm: ${requests.length} of ${count} requests arrived within ${timeoutMs} ms`)), timeoutMs);
+            waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+          }),
+    close: async () => {
+      stop.abort();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+interface StreamOptions {
+  firstDelayMs: number;
+  delayMs: number;
+  cutAfter?: number;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** SSE records, each with the blank line that ends it (a last unterminated record stays as it is). */
+function splitRecords(text: string): string[] {
+  return text.split(/(?<=\r?\n\r?\n)/).filter((part) => part !== '');
+}
+
+function splitLines(text: string): string[] {
+  return text.split(/(?<=\n)/).filter((part) => part !== '');
+}
+
+// Cut on bytes, so a multi-byte character can straddle two chunks.
+function splitEvery(text: string, size: number): Buffer[] {
+  const bytes = Buffer.from(text, 'utf8');
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += Math.max(1, size)) out.push(bytes.subarray(i, i + Math.max(1, size)));
+  return out;
+}
