@@ -31,7 +31,7 @@ export interface TestKernel {
 export async function startTestKernel(
   plugins: string[],
   policy: object = FAST_POLICY,
-  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm'] } = {},
+  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string> } = {},
 ): Promise<TestKernel> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
@@ -40,7 +40,7 @@ export async function startTestKernel(
   const kernel = new Kernel({
     dataDir,
     builtinDir: emptyBuiltins,
-    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy) },
+    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy), ...options.env },
     log: pino({ level: 'silent' }),
     ...(options.llm ? { llm: options.llm } : {}),
   });
