@@ -121,7 +121,9 @@ export class Agent {
       const code = (error as { code?: unknown }).code;
       const name = error instanceof LlmError ? ErrorNames[ErrorCodes.LlmUnavailable] : typeof code === 'number' ? ErrorNames[code] : undefined;
       this.deps.log.warn({ session: input.session, source: input.source }, `turn failed: ${(error as Error).message}`);
-      this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: (error as Error).message });
+      // A turn an interrupt started says what it was about, so a failed reminder is not lost on its reader.
+      const about = input.via === 'interrupt' ? { text: input.text } : {};
+      this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: (error as Error).message, ...about });
     } finally {
       this.current = undefined;
       for (const text of turn.takeLeftoverInterrupts()) this.applyInterrupt({ source: input.source, session: input.session, text, at: Date.now() });

@@ -89,6 +89,7 @@ async function runRequest(request: SocketRequest, deps: ConnectionDeps, send: (a
       if (!isNotification && !signal.aborted) send({ id, stream: item });
     },
     signal,
+    notification: isNotification,
   };
   try {
     const method = Object.hasOwn(deps.methods, request.method) ? deps.methods[request.method] : undefined;

@@ -23,6 +23,8 @@ import { CLI_PLUGIN_NAME } from './settings';
 export interface SocketCall {
   /** Sends a `{id, stream}` line ahead of the result (dropped for notifications). */
   stream(item: unknown): void;
+  /** Whether the call is a notification: nothing it streams or returns reaches the client. */
+  notification: boolean;
   /** Aborted when the client disconnects. */
   signal: AbortSignal;
 }

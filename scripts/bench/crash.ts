@@ -19,6 +19,7 @@ export async function benchCrash(forkToReadyMs: number, plan = CRASH_PLAN): Prom
   kernel.bus.subscribe('bench', 'plugin.*', (event) => waiter?.(event));
   const toReady: number[] = [];
   const toNoticed: number[] = [];
+  const toStarted: number[] = [];
   try {
     for (let i = 0; i < plan.crashes; i++) {
       await sleep(plan.settleMs);
@@ -30,6 +31,7 @@ export async function benchCrash(forkToReadyMs: number, plan = CRASH_PLAN): Prom
           const data = event.data as { name?: string; pid?: number };
           if (data.name !== 'good') return;
           if (event.name === KernelEvents.PluginCrashed) toNoticed.push(performance.now() - start);
+          if (event.name === KernelEvents.PluginStarted) toStarted.push(performance.now() - start);
           if (event.name === KernelEvents.PluginReady && data.pid !== oldPid) {
             clearTimeout(timer);
             resolve();
@@ -50,6 +52,8 @@ export async function benchCrash(forkToReadyMs: number, plan = CRASH_PLAN): Prom
       kind: 'value-at-most',
       max: 300,
     }),
-    makeRow(SECTION, '  of which SIGKILL to crash noticed', median(toNoticed), 'ms', 'fork to ready', forkToReadyMs, toNoticed.length),
+    makeRow(SECTION, '  SIGKILL to exit noticed', median(toNoticed), 'ms', 'fork to ready', forkToReadyMs, toNoticed.length),
+    makeRow(SECTION, '  SIGKILL to new process spawned', median(toStarted), 'ms', 'fork to ready', forkToReadyMs, toStarted.length),
+    makeRow(SECTION, '  spawned to ready', median(toReady) - median(toStarted), 'ms', 'fork to ready', forkToReadyMs, toReady.length),
   ];
 }

@@ -1,5 +1,6 @@
 // npm run bench: measures the issue's four figures, each beside a baseline from the same run.
 // It only measures and prints; no timing here can fail it. `node dist/scripts/bench/main.js rpc memory` runs some.
+import * as os from 'node:os';
 import { benchCrash } from './crash';
 import { benchMemory } from './memory';
 import { RESULTS_FILE } from './paths';
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);
-  process.stdout.write(`${rows.length} figures in ${seconds.toFixed(0)} s; JSON in ${RESULTS_FILE}\n`);
+  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  process.stdout.write(`${rows.length} figures in ${seconds.toFixed(0)} s on ${os.cpus().length} cores, load average ${load}; JSON in ${RESULTS_FILE}\n`);
 }
 
 function pickSections(args: string[]): Set<string> {

@@ -31,18 +31,29 @@ export async function measureBareNodeRss(settleMs: number): Promise<Rss> {
   return rss;
 }
 
-/** A plugin host started with `flags`: memory after `exercise` pipelined pings and `settleMs`, and that ping rate. */
+/** What one plugin host weighs idle after its handshake and again after a burst of pings, and its CPU per ping. */
+export interface HostWeight {
+  idle: Rss;
+  afterBurst: Rss;
+  cpuUsPerPing: number;
+}
+
+/** Starts a plugin host (`node …flags main`), weighs it `settleMs` after ready, sends `burst` pipelined pings, weighs it again. */
 export async function measureHostRss(
   flags: readonly string[],
   settleMs: number,
-  exercise: number,
-  first: 'initialize' | 'ping' = 'initialize',
-): Promise<{ rss: Rss; pingsPerSecond: number }> {
-  const host = await startBenchHost([...flags, HOST_MAIN_JS], first, true);
+  burst: number,
+  options: { first?: 'initialize' | 'ping'; main?: string } = {},
+): Promise<HostWeight> {
+  const host = await startBenchHost([...flags, options.main ?? HOST_MAIN_JS], options.first ?? 'initialize', true);
   try {
-    const { messages, ms } = await timePipelined((seq) => host.connection.sendRequest(PingRequest.type, { seq }), exercise, 500);
+    const pid = host.child.pid ?? -1;
     await sleep(settleMs);
-    return { rss: readRss(host.child.pid ?? -1), pingsPerSecond: (messages / ms) * 1000 };
+    const idle = readRss(pid);
+    if (burst === 0) return { idle, afterBurst: idle, cpuUsPerPing: Number.NaN };
+    const run = await timePipelined((seq) => host.connection.sendRequest(PingRequest.type, { seq }), burst, 500, pid);
+    await sleep(settleMs);
+    return { idle, afterBurst: readRss(pid), cpuUsPerPing: run.farCpuUs / run.messages };
   } finally {
     await host.close();
   }

@@ -47,3 +47,15 @@ export function readCmdline(pid: number): string {
     return '';
   }
 }
+
+/** CPU time (user + system) a process has used so far, in µs; 10 ms resolution; NaN when it is gone. */
+export function readCpuUs(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (USER_HZ = 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}

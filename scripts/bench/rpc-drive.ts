@@ -1,3 +1,5 @@
+import { readCpuUs } from './procfs';
+
 /** One way to send a ping and wait for its answer. */
 export type PingCall = (seq: number) => Promise<unknown>;
 
@@ -5,6 +7,8 @@ export type PingCall = (seq: number) => Promise<unknown>;
 export interface PingEndpoint {
   name: string;
   call: PingCall;
+  /** The process answering (its CPU time is read from /proc). */
+  farPid: number;
   close(): Promise<void>;
 }
 
@@ -19,8 +23,18 @@ export async function timeSequential(call: PingCall, count: number): Promise<num
   return latencies;
 }
 
-/** Sends `total` pings in windows of `window` (each window in one tick, then awaited); answers messages and elapsed ms. */
-export async function timePipelined(call: PingCall, total: number, window: number): Promise<{ messages: number; ms: number }> {
+/** What a pipelined run took: wall time, and CPU time on this side and the far side. */
+export interface PipelinedRun {
+  messages: number;
+  ms: number;
+  nearCpuUs: number;
+  farCpuUs: number;
+}
+
+/** Sends `total` pings in windows of `window` (each window in one tick, then awaited). */
+export async function timePipelined(call: PingCall, total: number, window: number, farPid = -1): Promise<PipelinedRun> {
+  const farBefore = readCpuUs(farPid);
+  const nearBefore = process.cpuUsage();
   const start = performance.now();
   let sent = 0;
   while (sent < total) {
@@ -28,5 +42,7 @@ export async function timePipelined(call: PingCall, total: number, window: numbe
     for (let i = 0; i < window && sent < total; i++) batch.push(call(sent++));
     await Promise.all(batch);
   }
-  return { messages: total, ms: performance.now() - start };
+  const ms = performance.now() - start;
+  const near = process.cpuUsage(nearBefore);
+  return { messages: total, ms, nearCpuUs: near.user + near.system, farCpuUs: readCpuUs(farPid) - farBefore };
 }

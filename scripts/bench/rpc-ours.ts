@@ -4,9 +4,10 @@ import type { PingEndpoint } from './rpc-drive';
 
 /** Ours, the real path: PluginChannel.request to a plugin host started by an in-process kernel. */
 export function channelEndpoint(bench: BenchKernel, plugin: string): PingEndpoint {
-  const channel = readyProcess(bench.kernel, plugin).channel;
+  const { channel, pid } = readyProcess(bench.kernel, plugin);
   return {
     name: 'ours: PluginChannel',
+    farPid: pid,
     call: (seq) => channel.request(PingRequest.type, { seq }),
     close: () => Promise.resolve(),
   };
@@ -14,9 +15,11 @@ export function channelEndpoint(bench: BenchKernel, plugin: string): PingEndpoin
 
 /** Ours minus PluginChannel: sendRequest on the same wire connection, to show what the per-call deadline costs. */
 export function connectionEndpoint(bench: BenchKernel, plugin: string): PingEndpoint {
-  const connection = readyProcess(bench.kernel, plugin).channel.connection;
+  const { channel, pid } = readyProcess(bench.kernel, plugin);
+  const connection = channel.connection;
   return {
     name: 'ours: bare connection',
+    farPid: pid,
     call: (seq) => connection.sendRequest(PingRequest.type, { seq }),
     close: () => Promise.resolve(),
   };

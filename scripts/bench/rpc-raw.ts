@@ -22,6 +22,7 @@ export function startRawEndpoint(): PingEndpoint {
   });
   return {
     name: 'raw newline-JSON',
+    farPid: child.pid ?? -1,
     call: (seq) =>
       new Promise((resolve) => {
         const id = ++nextId;

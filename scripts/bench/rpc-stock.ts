@@ -11,6 +11,7 @@ export function startStockEndpoint(): PingEndpoint {
   connection.listen();
   return {
     name: 'stock vscode-jsonrpc',
+    farPid: child.pid ?? -1,
     call: (seq) => connection.sendRequest(PingRequest.type, { seq }),
     close: async () => {
       connection.dispose();

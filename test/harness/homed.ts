@@ -193,7 +193,8 @@ function copyFixturePlugins(dataDir: string, plugins: string[]): void {
   }
 }
 
-function cleanEnv(): NodeJS.ProcessEnv {
+/** The test runner's environment without HOMEAGENT_* (a developer's own settings must not leak into a test). */
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith('HOMEAGENT_')) delete env[key];
   return env;

@@ -1,6 +1,6 @@
 // chat/say's core: sends one input to the kernel and turns its outputs into stream items and a result.
 import { randomUUID } from 'node:crypto';
-import type { PluginContext } from '../../../plugin-host';
+import type { PluginIO } from '../../../plugin-host';
 import { ErrorCodes, ErrorNames, type ChatSayParams, type ChatSayResult, type OutputParams } from '../../../protocol';
 import { SocketFailure } from '../errors';
 import type { SocketCall } from '../methods';
@@ -14,7 +14,7 @@ import type { ChatRouter } from './router';
  * io/interrupt (at once if it is running, else as soon as its first output shows it started), and the
  * rest of its outputs are dropped.
  */
-export function answerInput(io: PluginContext['io'], router: ChatRouter, params: ChatSayParams, call: SocketCall): Promise<ChatSayResult | null> {
+export function answerInput(io: PluginIO, router: ChatRouter, params: ChatSayParams, call: SocketCall): Promise<ChatSayResult | null> {
   if (call.signal.aborted) return Promise.resolve(null);
   const inputId = randomUUID();
   return new Promise((resolve, reject) => {

@@ -1,5 +1,5 @@
 // The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
-import type { PluginContext } from '../../../plugin-host';
+import type { PluginIO } from '../../../plugin-host';
 import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSubscribeParams } from '../../../protocol';
 import { row, type MethodTable, type SocketCall } from '../methods';
 import { answerInput } from './answer';
@@ -12,13 +12,14 @@ const SESSION = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const TEXT = { type: 'string', minLength: 1, maxLength: MAX_CHAT_TEXT } as const;
 
 /** Builds the chat rows over the plugin's IO channels and its output router. */
-export function createChatMethods(io: PluginContext['io'], router: ChatRouter): MethodTable {
+export function createChatMethods(io: PluginIO, router: ChatRouter): MethodTable {
   return {
     [SocketMethods.ChatSay]: row<ChatSayParams>(
       { type: 'object', required: ['session', 'text'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
       (p, call) => {
-        // Turns that finished while nobody listened come first, so a reminder is not lost.
-        for (const item of router.takeMissed(p.session)) call.stream(item);
+        // Turns that finished while nobody listened come first, so a reminder is not lost (a
+        // notification could not receive them, so they stay for the next caller).
+        if (!call.notification) for (const item of router.takeMissed(p.session)) call.stream(item);
         return answerInput(io, router, p, call);
       },
     ),
@@ -39,7 +40,7 @@ export function createChatMethods(io: PluginContext['io'], router: ChatRouter): 
 /** Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes. */
 function followSession(router: ChatRouter, session: string, call: SocketCall): Promise<null> {
   return new Promise((resolve) => {
-    if (call.signal.aborted) {
+    if (call.signal.aborted || call.notification) {
       resolve(null);
       return;
     }

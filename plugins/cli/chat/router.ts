@@ -47,6 +47,11 @@ export class ChatRouter {
     };
   }
 
+  /** Listeners following `session` now. */
+  followers(session: string): number {
+    return this.listeners.get(session)?.size ?? 0;
+  }
+
   /** Removes and returns `session`'s turns that finished while nobody listened. */
   takeMissed(session: string): ChatStreamItem[] {
     return this.mailbox.take(session);
@@ -68,7 +73,8 @@ export class ChatRouter {
       for (const listener of listeners) this.call(() => listener(item));
       return;
     }
-    if (!isFinal(output)) return;
+    // A turn whose answer a stage kept back (skipped) has nothing to show later.
+    if (!isFinal(output) || output.skipped === true) return;
     const dropped = this.mailbox.put(output.session, toMissedItem(output, this.now()));
     if (dropped > 0) this.log.warn('chat mailbox full: dropped the oldest undelivered answers', { session: output.session, dropped });
   }

@@ -69,7 +69,7 @@ class InteractiveSession {
       this.rl.on('history', (history: string[]) => this.keepHistory(history));
       if (this.terminal) {
         this.io.stdout.write(
-          `waiter: session ${this.args.session} on ${this.args.socket}; Ctrl-C stops an answer, Ctrl-D or Ctrl-C at the prompt quits\n`,
+          `waiter: session ${this.args.session}; Ctrl-C stops an answer, Ctrl-D or Ctrl-C at the prompt quits\n`,
         );
       }
       this.follower.ensure().catch((error: Error) => this.showAbove(`waiter: cannot follow the session: ${error.message}`));
@@ -100,13 +100,12 @@ class InteractiveSession {
   /** Ctrl-C: during an answer it stops the answer and gives the prompt back; at the prompt it quits. */
   private onCtrlC(): void {
     if (this.stopAnswer) this.stopAnswer();
-    else {
-      this.io.stdout.write('\n');
-      this.rl.close();
-    }
+    else this.rl.close();
   }
 
   private onClose(): void {
+    // The shell's prompt then starts on a line of its own.
+    if (this.terminal) this.io.stdout.write('\n');
     this.closing = true;
     if (!this.busy) this.finish(ExitCodes.Ok);
   }
@@ -134,7 +133,11 @@ class InteractiveSession {
     const answer = client.request<ChatSayResult>(
       SocketMethods.ChatSay,
       { session: this.args.session, text },
-      { onStream: (item) => live && printer.show(item as ChatStreamItem) },
+      {
+        onStream: (item) => {
+          if (live) printer.show(item as ChatStreamItem);
+        },
+      },
     );
     // An answer left behind by Ctrl-C may still fail later; nobody waits for it any more.
     answer.catch(() => undefined);

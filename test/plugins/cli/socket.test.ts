@@ -154,7 +154,8 @@ describe('the cli socket, raw', () => {
     } finally {
       holder.close();
     }
-    // Each probe's own connection counts until the server sees it close, so the reset is retried too.
+    // Each probe's own connection counts until the server sees it close, so the reset is retried too;
+    // the new cap applies once the plugin has seen config.changed, a moment after config/set answers.
     await waitFor(
       () => setMax('64').then(
         () => true,
@@ -162,6 +163,7 @@ describe('the cli socket, raw', () => {
       ),
       { what: 'max_clients to be raised again' },
     );
+    await waitFor(async () => !(await refused()), { what: 'the raised max_clients to apply' });
     await assertUnharmed();
   });
 });

@@ -1,0 +1,130 @@
+import * as fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { InstallError } from './errors';
+import { readLayout, type ArchiveLayout } from './layout';
+import { raiseAdvice, type InstallLimits } from './limits';
+import type { LocalFileHeader, YauzlApi, YauzlZipFile, ZipEntry } from './yauzl-api';
+
+// yauzl ships no types; yauzl-api.d.ts describes the part of it used here.
+export const yauzl = require('yauzl') as YauzlApi;
+
+const openFile = promisify(fs.open);
+const fstat = promisify(fs.fstat);
+const readFile = promisify(fs.read);
+
+// Names stay raw bytes (decodeStrings: false) so that every record is read before any name is judged;
+// the names are decoded with strictFileNames semantics in structure.ts.
+const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true, strictFileNames: true };
+
+/** One open .hmap: yauzl for the records and data, plus raw reads for what yauzl does not expose. */
+export class ZipReader {
+  private constructor(
+    private readonly fd: number,
+    private readonly zip: YauzlZipFile,
+    /** Where the end records say the central directory is. */
+    readonly layout: ArchiveLayout,
+  ) {
+    // An fd close error would otherwise be an unhandled 'error' event.
+    zip.on('error', () => undefined);
+  }
+
+  /** Opens `file` as a ZIP: refuses it past the archive size limit, or when yauzl cannot find a usable end record. */
+  static async open(file: string, limits: InstallLimits): Promise<ZipReader> {
+    const fd = await openFile(file, 'r');
+    try {
+      const stat = await fstat(fd);
+      if (!stat.isFile()) throw new InstallError('NOT_ZIP', 'container.not-a-file', 'it is not a regular file');
+      if (stat.size > limits.maxArchiveBytes) {
+        throw new InstallError('LIMIT_EXCEEDED', 'limit.archive-size', `it is ${stat.size} bytes, over the limit of ${limits.maxArchiveBytes}`, {
+          advice: raiseAdvice('maxArchiveBytes', stat.size),
+        });
+      }
+      const zip = await openYauzl(fd);
+      return new ZipReader(fd, zip, await readLayout((length, position) => readAt(fd, length, position), stat.size));
+    } catch (error) {
+      fs.close(fd, () => undefined);
+      throw error;
+    }
+  }
+
+  /** Central directory records as stored. */
+  get entryCount(): number {
+    return this.zip.entryCount;
+  }
+
+  /** Reads every central directory record; rejects with yauzl's own error at the first bad one. */
+  readEntries(): Promise<ZipEntry[]> {
+    return new Promise((resolve, reject) => {
+      const entries: ZipEntry[] = [];
+      const onEntry = (entry: ZipEntry): void => {
+        entries.push(entry);
+        this.zip.readEntry();
+      };
+      const onEnd = (): void => {
+        stop();
+        resolve(entries);
+      };
+      const onError = (error: Error): void => {
+        stop();
+        reject(error);
+      };
+      const stop = (): void => {
+        this.zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
+      };
+      this.zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
+      this.zip.readEntry();
+    });
+  }
+
+  /** The local file header of an entry, with yauzl's bounds check of the data it announces. */
+  readLocalHeader(entry: ZipEntry): Promise<LocalFileHeader> {
+    return new Promise((resolve, reject) => {
+      this.zip.readLocalFileHeader(entry, {}, (error, header) => (error ? reject(error) : resolve(header)));
+    });
+  }
+
+  /** The entry's decoded data; yauzl checks the inflated length against the declared one as it streams. */
+  openData(entry: ZipEntry): Promise<Readable> {
+    return new Promise((resolve, reject) => {
+      this.zip.openReadStream(entry, {}, (error, stream) => (error ? reject(error) : resolve(stream)));
+    });
+  }
+
+  /** Up to `length` raw bytes at `position` (fewer at the end of the file). */
+  read(length: number, position: number): Promise<Buffer> {
+    return readAt(this.fd, length, position);
+  }
+
+  /** Closes the archive; yauzl closes the fd once the last open stream is done. */
+  close(): void {
+    this.zip.close();
+  }
+}
+
+async function readAt(fd: number, length: number, position: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await readFile(fd, buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+function openYauzl(fd: number): Promise<YauzlZipFile> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromFd(fd, OPTIONS, (error, zip) => (error ? reject(notZip(error)) : resolve(zip)));
+  });
+}
+
+// yauzl's open() errors are all about the end records: the container is not one we accept.
+function notZip(error: Error): InstallError {
+  const message = error.message;
+  const rule = /multi-disk/.test(message)
+    ? 'container.multi-disk'
+    : /Invalid comment length/.test(message)
+      ? 'container.trailing-data'
+      : /zip64/i.test(message)
+        ? 'container.zip64-end-record'
+        : /signature not found/.test(message)
+          ? 'container.no-end-record'
+          : 'container.unreadable';
+  return new InstallError('NOT_ZIP', rule, `it cannot be opened as a ZIP archive: ${message}`);
+}

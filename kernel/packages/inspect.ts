@@ -1,0 +1,46 @@
+import * as path from 'node:path';
+import type { PluginManifest } from '../../protocol';
+import { checkHeadersAgree } from './ambiguity';
+import { ZipReader } from './archive';
+import { InstallError } from './errors';
+import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from './limits';
+import { checkPackage, type PackageKind } from './package-check';
+import { preflight } from './preflight';
+import { verifyData } from './verify';
+
+export interface InspectResult {
+  manifest: PluginManifest;
+  kind: PackageKind;
+  /** Its files (folders left out), by name, with their uncompressed sizes. */
+  entries: { name: string; size: number }[];
+}
+
+const KEEP = new Set(['plugin.json', 'skill.json']);
+
+/**
+ * Everything installPackage checks, writing nothing: for showing name, version, author, kind and permissions
+ * before a person confirms. Same refusals as an install (the data is read and its CRCs checked too).
+ */
+export async function inspectPackage(file: string, limits: InstallLimits = DEFAULT_INSTALL_LIMITS): Promise<InspectResult> {
+  try {
+    return await inspect(file, limits);
+  } catch (error) {
+    throw error instanceof InstallError ? error.inArchive(path.basename(file)) : error;
+  }
+}
+
+async function inspect(file: string, limits: InstallLimits): Promise<InspectResult> {
+  const zip = await ZipReader.open(file, limits);
+  try {
+    const records = await preflight(zip, limits);
+    const kept = await verifyData(zip, records, limits, KEEP);
+    checkHeadersAgree(records);
+    const files = records.filter((r) => !r.isDirectory);
+    const names = new Set(files.map((r) => r.name));
+    const { manifest, kind } = checkPackage({ has: (name) => names.has(name), read: (name) => kept.get(name) ?? Buffer.alloc(0) });
+    const entries = files.map((r) => ({ name: r.name, size: r.central.uncompressedSize })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { manifest, kind, entries };
+  } finally {
+    zip.close();
+  }
+}

@@ -1,0 +1,49 @@
+// How waiter prints an answer, its notes, and turns nobody of this waiter asked for.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AnswerPrinter, formatWhen, renderMissed, renderOutcome } from '../../../../plugins/cli/waiter/render';
+
+function printer(sameScreen: boolean) {
+  const out: string[] = [];
+  const notes: string[] = [];
+  const p = new AnswerPrinter({ answer: (t) => out.push(t), note: (l) => notes.push(l), sameScreen });
+  return { p, out, notes };
+}
+
+test('deltas print as they come; the final text only when nothing streamed; the line is ended', () => {
+  const streamed = printer(false);
+  streamed.p.show({ kind: 'delta', text: 'Hel' });
+  streamed.p.show({ kind: 'delta', text: 'lo' });
+  streamed.p.finish({ text: 'Hello', interrupted: false });
+  assert.equal(streamed.out.join(''), 'Hello\n');
+  const whole = printer(false);
+  whole.p.finish({ text: 'Short-circuit answer', interrupted: false });
+  assert.equal(whole.out.join(''), 'Short-circuit answer\n');
+  const empty = printer(false);
+  empty.p.finish({ text: '', interrupted: true });
+  assert.equal(empty.out.join(''), '');
+});
+
+test('on a shared screen a note starts on a line of its own; on separate streams the answer is left whole', () => {
+  const shared = printer(true);
+  shared.p.show({ kind: 'delta', text: 'Let me check.' });
+  shared.p.show({ kind: 'notice', text: '[tool] timer_set' });
+  shared.p.show({ kind: 'delta', text: 'Done.' });
+  shared.p.finish(null);
+  assert.equal(shared.out.join(''), 'Let me check.\nDone.\n');
+  assert.deepEqual(shared.notes, ['· [tool] timer_set']);
+  const split = printer(false);
+  split.p.show({ kind: 'delta', text: 'Let me check.' });
+  split.p.show({ kind: 'notice', text: '[tool] timer_set' });
+  split.p.show({ kind: 'delta', text: ' Done.' });
+  split.p.finish(null);
+  assert.equal(split.out.join(''), 'Let me check. Done.\n');
+});
+
+test('missed turns and outcomes read as sentences', () => {
+  const at = new Date(2030, 0, 1, 14, 5).getTime();
+  assert.equal(renderMissed({ kind: 'missed', text: 'Take the bread out!', at }, at + 60_000), '[14:05, while you were away] Take the bread out!');
+  assert.equal(formatWhen(at, at + 3 * 86_400_000), 'Jan 1 14:05');
+  assert.equal(renderOutcome({ kind: 'error', error: 'no provider', code: 'HA_ERR_LLM_UNAVAILABLE' }), 'error: no provider (HA_ERR_LLM_UNAVAILABLE)');
+  assert.equal(renderOutcome({ kind: 'done', text: 'Once upon', interrupted: true }), 'Once upon (interrupted)');
+});
