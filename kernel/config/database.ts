@@ -25,6 +25,22 @@ export function openConfigDatabase(file: string): Database.Database {
   return db;
 }
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement for `sql`, prepared once per database: preparing costs more than most of our queries. */
+export function prepareCached<P extends unknown[] = unknown[], R = unknown>(db: Database.Database, sql: string): Database.Statement<P, R> {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let statement = cache.get(sql);
+  if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+  return statement as unknown as Database.Statement<P, R>;
+}
+
+/** Forgets a database's prepared statements (after a table is dropped). */
+export function forgetStatements(db: Database.Database): void {
+  statements.delete(db);
+}
+
 /** Creates a scope's value table unless it exists. */
 export function ensureValueTable(db: Database.Database, scope: string): void {
   db.exec(`CREATE TABLE IF NOT EXISTS ${tableOf(scope)} (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
@@ -32,12 +48,12 @@ export function ensureValueTable(db: Database.Database, scope: string): void {
 
 /** Tells whether a scope's value table exists. */
 export function hasValueTable(db: Database.Database, scope: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(tableNameOf(scope)) !== undefined;
+  return prepareCached(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(tableNameOf(scope)) !== undefined;
 }
 
 /** Lists the names of every table in the database. */
 export function listTables(db: Database.Database): string[] {
-  return db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+  return prepareCached<[], { name: string }>(db, "SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
 }
 
 // The file holds passwords in clear, so only its owner may read it; SQLite gives -wal and -shm the same mode.

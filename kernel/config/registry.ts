@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ErrorCodes, type ConfigDef, type ConfigEntry } from '../../protocol';
-import { ensureValueTable, hasValueTable, listTables, openConfigDatabase } from './database';
+import { ensureValueTable, forgetStatements, hasValueTable, listTables, openConfigDatabase, prepareCached } from './database';
 import { assertKey, validateDefs } from './defs';
 import { ConfigError, labelOf } from './errors';
 import { maskEntry } from './mask';
@@ -38,7 +38,7 @@ export class ConfigRegistry {
   define(scope: string, defs: readonly ConfigDef[]): void {
     assertScope(scope);
     const clean = validateDefs(scope, defs);
-    const upsert = this.db.prepare(
+    const upsert = prepareCached(this.db,
       'INSERT INTO config_defs (scope, key, def) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET def = excluded.def',
     );
     this.db.transaction(() => {
@@ -95,7 +95,7 @@ export class ConfigRegistry {
       const scope = scopeOfTable(table);
       if (scope !== undefined) plugins.add(scope);
     }
-    const rows = this.db.prepare<[string], { scope: string }>('SELECT DISTINCT scope FROM config_defs WHERE scope != ?').all(CORE_SCOPE);
+    const rows = prepareCached<[string], { scope: string }>(this.db, 'SELECT DISTINCT scope FROM config_defs WHERE scope != ?').all(CORE_SCOPE);
     for (const row of rows) plugins.add(row.scope);
     return [CORE_SCOPE, ...[...plugins].sort(compareText)];
   }
@@ -111,8 +111,7 @@ export class ConfigRegistry {
         throw new ConfigError(`${labelOf(scope, key)}: ${stored.problem}; use ${expected}`, { scope, key });
       }
       ensureValueTable(this.db, scope);
-      this.db
-        .prepare(`INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
+      prepareCached(this.db, `INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
         .run(key, JSON.stringify(stored));
       return maskEntry(buildEntry(scope, key, def, { value: stored }));
     }).immediate();
@@ -125,7 +124,7 @@ export class ConfigRegistry {
     this.assertAddress(scope, key);
     const { removed, entry } = this.db.transaction(() => {
       const changes = hasValueTable(this.db, scope)
-        ? this.db.prepare(`DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
+        ? prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
         : 0;
       return { removed: changes > 0, entry: maskEntry(buildEntry(scope, key, this.readDef(scope, key), undefined)) };
     }).immediate();
@@ -138,7 +137,8 @@ export class ConfigRegistry {
     assertPluginName(plugin);
     this.db.transaction(() => {
       this.db.exec(`DROP TABLE IF EXISTS ${tableOf(plugin)}`);
-      this.db.prepare('DELETE FROM config_defs WHERE scope = ?').run(plugin);
+      forgetStatements(this.db);
+      prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ?').run(plugin);
     }).immediate();
   }
 
@@ -171,29 +171,28 @@ export class ConfigRegistry {
 
   // The exact definition wins; a key without one takes the pattern definition that matches it, if any.
   private readDef(scope: string, key: string): ConfigDef | undefined {
-    const row = this.db.prepare<[string, string], { def: string }>('SELECT def FROM config_defs WHERE scope = ? AND key = ?').get(scope, key);
+    const row = prepareCached<[string, string], { def: string }>(this.db, 'SELECT def FROM config_defs WHERE scope = ? AND key = ?').get(scope, key);
     if (row !== undefined) return JSON.parse(row.def) as ConfigDef;
-    const patterns = this.db
-      .prepare<[string], { def: string }>("SELECT def FROM config_defs WHERE scope = ? AND instr(key, '*') > 0")
+    const patterns = prepareCached<[string], { def: string }>(this.db, "SELECT def FROM config_defs WHERE scope = ? AND instr(key, '*') > 0")
       .all(scope)
       .map((r) => JSON.parse(r.def) as ConfigDef);
     return pickPatternDef(patterns, key);
   }
 
   private readDefs(scope: string): Map<string, ConfigDef> {
-    const rows = this.db.prepare<[string], { key: string; def: string }>('SELECT key, def FROM config_defs WHERE scope = ?').all(scope);
+    const rows = prepareCached<[string], { key: string; def: string }>(this.db, 'SELECT key, def FROM config_defs WHERE scope = ?').all(scope);
     return new Map(rows.map((row) => [row.key, JSON.parse(row.def) as ConfigDef]));
   }
 
   private readStored(scope: string, key: string): Stored {
     if (!hasValueTable(this.db, scope)) return undefined;
-    const row = this.db.prepare<[string], { value: string }>(`SELECT value FROM ${tableOf(scope)} WHERE key = ?`).get(key);
+    const row = prepareCached<[string], { value: string }>(this.db, `SELECT value FROM ${tableOf(scope)} WHERE key = ?`).get(key);
     return row === undefined ? undefined : { value: JSON.parse(row.value) as unknown };
   }
 
   private readAllStored(scope: string): Map<string, unknown> {
     if (!hasValueTable(this.db, scope)) return new Map();
-    const rows = this.db.prepare<[], { key: string; value: string }>(`SELECT key, value FROM ${tableOf(scope)}`).all();
+    const rows = prepareCached<[], { key: string; value: string }>(this.db, `SELECT key, value FROM ${tableOf(scope)}`).all();
     return new Map(rows.map((row) => [row.key, JSON.parse(row.value) as unknown]));
   }
 

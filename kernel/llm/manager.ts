@@ -44,6 +44,9 @@ export interface ProviderManagerOptions {
  */
 export class ProviderManager {
   private readonly adapters: AdapterStore;
+  // Provider settings and the failover chain are read from config once, until an llm.* setting changes.
+  private readonly settingsCache = new Map<string, ProviderSettings>();
+  private namesCache: string[] | undefined;
 
   constructor(
     private readonly config: ConfigRegistry,
@@ -51,6 +54,11 @@ export class ProviderManager {
     private readonly options: ProviderManagerOptions = {},
   ) {
     defineLlmConfig(config);
+    config.onChange(({ key }) => {
+      if (!key.startsWith('llm.')) return;
+      this.settingsCache.clear();
+      this.namesCache = undefined;
+    });
     const log = options.log;
     this.adapters = new AdapterStore(dataDir, options.builtinAdapterDir, log === undefined ? undefined : (adapter, line) => log.info({ adapter }, line));
   }
@@ -80,7 +88,8 @@ export class ProviderManager {
 
   /** Builds the provider named `name` from its settings; throws a config LlmError naming what is missing. */
   provider(name: string): LlmProvider {
-    const settings = this.readSettings(name);
+    let settings = this.settingsCache.get(name);
+    if (!settings) this.settingsCache.set(name, (settings = this.readSettings(name)));
     const adapter = this.adapters.load(settings.adapter, name);
     return new LuaProvider(settings, adapter, this.retryPolicy(), ({ provider, attempt, waitMs, error }) =>
       this.options.log?.warn({ provider, attempt, waitMs, kind: error.kind, status: error.status }, `${error.message}; retrying in ${waitMs} ms`),
@@ -113,6 +122,12 @@ export class ProviderManager {
 
   /** Names of the configured providers, sorted. */
   providerNames(): string[] {
+    if (this.namesCache) return this.namesCache;
+    this.namesCache = this.readProviderNames();
+    return this.namesCache;
+  }
+
+  private readProviderNames(): string[] {
     const names = new Set<string>();
     for (const entry of this.config.list(CORE_SCOPE)) {
       const match = entry.isSet ? PROVIDER_KEY.exec(entry.key) : null;

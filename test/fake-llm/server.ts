@@ -65,6 +65,8 @@ export interface FakeRequest {
   finishedAt: number | undefined;
   /** Chunks written so far. */
   chunksWritten: number;
+  /** When the first chunk of the answer was written, if one was. */
+  firstChunkAt: number | undefined;
   connection: FakeConnection;
 }
 
@@ -154,6 +156,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       receivedAt: performance.now(),
       finishedAt: undefined,
       chunksWritten: 0,
+      firstChunkAt: undefined,
       connection: state.connection,
     };
     requests.push(record);
@@ -218,6 +221,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       // Before a cut, what was written must reach the client: destroy() drops unflushed writes.
       if (options.cutAfter !== undefined) await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
       else res.write(chunk);
+      record.firstChunkAt ??= performance.now();
       record.chunksWritten++;
     }
     if (options.cutAfter !== undefined && chunks.length >= options.cutAfter) return cut(record, res);
