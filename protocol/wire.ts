@@ -9,6 +9,7 @@ import {
   type MessageReader,
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
+import { batchMessageDispatch } from './dispatch';
 
 /** Caps on one frame; a frame past them is a protocol violation that ends the connection. */
 export interface WireLimits {
@@ -38,6 +39,7 @@ export class WireViolation extends Error {
 }
 
 const HEADER_END = Buffer.from('\r\n\r\n', 'ascii');
+const WRITTEN: Promise<void> = Promise.resolve();
 const EMPTY = Buffer.alloc(0);
 
 /**
@@ -89,7 +91,8 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
           return this.fail(new WireViolation(`frame header exceeds ${this.limits.maxHeaderBytes} bytes`, 'header-too-large'));
         }
         if (end < 0) break;
-        const length = parseContentLength(buf.toString('ascii', offset, end));
+        const plain = readPlainContentLength(buf, offset, end);
+        const length = plain >= 0 ? plain : parseContentLength(buf.toString('ascii', offset, end));
         if (typeof length === 'string') return this.fail(new WireViolation(length, 'bad-header'));
         if (length > this.limits.maxBodyBytes) {
           return this.fail(
@@ -128,6 +131,22 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
   }
 }
 
+const PLAIN_HEADER = Buffer.from('Content-Length: ', 'ascii');
+
+/** The length from a header that is exactly `Content-Length: <digits>`, read from the bytes; -1 for any other header. */
+function readPlainContentLength(buf: Buffer, start: number, end: number): number {
+  const digitsAt = start + PLAIN_HEADER.length;
+  if (end <= digitsAt || end - digitsAt > 12) return -1;
+  if (buf.compare(PLAIN_HEADER, 0, PLAIN_HEADER.length, start, digitsAt) !== 0) return -1;
+  let length = 0;
+  for (let i = digitsAt; i < end; i++) {
+    const digit = (buf[i] as number) - 48;
+    if (digit < 0 || digit > 9) return -1;
+    length = length * 10 + digit;
+  }
+  return length;
+}
+
 function parseContentLength(header: string): number | string {
   let length: number | undefined;
   for (const line of header.split('\r\n')) {
@@ -146,7 +165,7 @@ function parseContentLength(header: string): number | string {
  * no per-message promise chain, no wait for the previous write's callback.
  */
 export class BatchingMessageWriter extends AbstractMessageWriter implements MessageWriter {
-  private queue: Buffer[] = [];
+  private queue: string[] = [];
   private scheduled = false;
 
   constructor(private readonly writable: NodeJS.WritableStream & { destroyed?: boolean }) {
@@ -156,13 +175,13 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
   }
 
   write(message: Message): Promise<void> {
-    const body = Buffer.from(JSON.stringify(message), 'utf8');
-    this.queue.push(Buffer.from(`Content-Length: ${body.length}\r\n\r\n`, 'ascii'), body);
+    const body = JSON.stringify(message);
+    this.queue.push(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n`, body);
     if (!this.scheduled) {
       this.scheduled = true;
       process.nextTick(this.flush);
     }
-    return Promise.resolve();
+    return WRITTEN;
   }
 
   end(): void {
@@ -172,10 +191,10 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
   private readonly flush = (): void => {
     this.scheduled = false;
     if (this.queue.length === 0) return;
-    const data = Buffer.concat(this.queue);
+    const data = this.queue.join('');
     this.queue = [];
     if (this.writable.destroyed) return;
-    this.writable.write(data);
+    this.writable.write(data, 'utf8');
   };
 }
 
@@ -186,6 +205,7 @@ export function createWireConnection(
   limits: WireLimits = DEFAULT_WIRE_LIMITS,
   intercept?: MessageIntercept,
 ): { connection: MessageConnection; reader: CappedMessageReader; writer: BatchingMessageWriter } {
+  batchMessageDispatch();
   const reader = new CappedMessageReader(input, limits, intercept);
   const writer = new BatchingMessageWriter(output);
   const connection = createMessageConnection(reader, writer);

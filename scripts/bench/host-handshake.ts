@@ -7,6 +7,7 @@ import { InitializeRequest, PingRequest, PROTOCOL_VERSION, type InitializeParams
 import { createWireConnection } from '../../protocol/wire';
 import { FIXTURE_PLUGINS, REPO_ROOT } from './paths';
 import { endChild, spawnWithWire } from './spawn-child';
+import { withDeadline } from './stats';
 
 /** The `initialize` a kernel would send the `good` fixture, with throw-away folders. */
 export function goodInitializeParams(scratch: string): InitializeParams {
@@ -52,7 +53,7 @@ export async function startBenchHost(
       first === 'initialize'
         ? connection.sendRequest(InitializeRequest.type, goodInitializeParams(scratch))
         : connection.sendRequest(PingRequest.type, { seq: 1 });
-    await Promise.race([answer, rejectOnExit(child)]);
+    await withDeadline(Promise.race([answer, rejectOnExit(child)]), 30_000, 'a plugin host handshake');
   } catch (error) {
     await close();
     throw error;

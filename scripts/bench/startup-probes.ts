@@ -9,6 +9,10 @@ import { cleanEnv } from './clean-env';
 import { goodInitializeParams, startBenchHost } from './host-handshake';
 import { HOMED_MAIN, HOST_MAIN_JS, HOST_MAIN_TS } from './paths';
 import { CHILDREN_DIR, endChild, spawnWithWire, waitForExit } from './spawn-child';
+import { withDeadline } from './stats';
+
+/** How long a start may take before the bench calls it broken (not slow: broken). */
+const GIVE_UP_MS = 30_000;
 
 /** Spawn to exit of `node -e 0`, in ms. */
 export async function timeBareNodeExit(): Promise<number> {
@@ -39,7 +43,7 @@ export async function startHomed(): Promise<RunningHomed> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const line = await waitForReadyLine(child);
+    const line = await withDeadline(waitForReadyLine(child), GIVE_UP_MS, 'homed start');
     const ms = performance.now() - start;
     return { pid: child.pid ?? -1, ms, kernelMs: Number((JSON.parse(line) as { ms?: number }).ms ?? Number.NaN), stop };
   } catch (error) {
@@ -72,10 +76,11 @@ export async function timeHomedReady(): Promise<{ ms: number; kernelMs: number }
 export async function timeBareFork(): Promise<number> {
   const start = performance.now();
   const { child, wire } = spawnWithWire([path.join(CHILDREN_DIR, 'answer-once.js')]);
-  await new Promise<void>((resolve) => {
+  const answered = new Promise<void>((resolve) => {
     wire.once('data', () => resolve());
     wire.write('hello\n');
   });
+  await withDeadline(answered, GIVE_UP_MS, 'a bare fork answering');
   const ms = performance.now() - start;
   await endChild(child, wire);
   return ms;
