@@ -54,7 +54,8 @@ describe('waiter against a real homed', () => {
     assert.equal(hello.stdout, 'Hello from the fake model.\n');
 
     llm.enqueue(
-      { toolCalls: [{ name: 'timer_set', args: { message: 'take the bread out', delay: '1s' } }] },
+      { toolCalls: [{ name: 'timer_set', args: { message: 'take the bread out', delay: '2s' } }] },
+      { toolCalls: [{ name: 'timer_list', args: {} }] },
       { text: 'I will remind you.' },
       { text: 'Time to take the bread out!' },
     );
@@ -62,10 +63,13 @@ describe('waiter against a real homed', () => {
     assert.equal(remind.code, 0, remind.stderr);
     assert.equal(remind.stdout, 'I will remind you.\n');
     assert.match(remind.stderr, /· \[tool\] timer_set/);
+    assert.match(remind.stderr, /· \[tool\] timer_list/);
+    // Three rounds: the timer_list result the LLM got lists the timer the first round set.
+    assert.match(JSON.stringify(llm.requests[3]?.body), /take the bread out/);
 
-    // The timer fires after waiter exited: its turn (the 4th request) is answered to nobody.
-    await llm.waitForRequests(4, 20_000);
-    assert.match(JSON.stringify(llm.requests[3]?.body), /\[timer\] take the bread out/);
+    // The timer fires after waiter exited: its turn (the 5th request) is answered to nobody.
+    await llm.waitForRequests(5, 20_000);
+    assert.match(JSON.stringify(llm.requests[4]?.body), /\[timer\] take the bread out/);
     llm.setDefault({ text: 'Nothing else.' });
     const next = await waitFor(
       async () => {
