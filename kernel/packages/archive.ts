@@ -2,12 +2,11 @@ import * as fs from 'node:fs';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { InstallError } from './errors';
+import { FdReader } from './fd-reader';
 import { readLayout, type ArchiveLayout } from './layout';
 import { raiseAdvice, type InstallLimits } from './limits';
-import type { LocalFileHeader, YauzlApi, YauzlZipFile, ZipEntry } from './yauzl-api';
-
-// yauzl ships no types; yauzl-api.d.ts describes the part of it used here.
-export const yauzl = require('yauzl') as YauzlApi;
+import { yauzl } from './yauzl';
+import type { LocalFileHeader, YauzlZipFile, ZipEntry } from './yauzl-api';
 
 const openFile = promisify(fs.open);
 const fstat = promisify(fs.fstat);
@@ -17,7 +16,7 @@ const readFile = promisify(fs.read);
 // the names are decoded with strictFileNames semantics in structure.ts.
 const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true, strictFileNames: true };
 
-/** One open .hmap: yauzl for the records and data, plus raw reads for what yauzl does not expose. */
+/** One open .hmap: yauzl for the records and data (through FdReader), plus raw reads for what yauzl does not expose. */
 export class ZipReader {
   private constructor(
     private readonly fd: number,
@@ -31,7 +30,8 @@ export class ZipReader {
 
   /** Opens `file` as a ZIP: refuses it past the archive size limit, or when yauzl cannot find a usable end record. */
   static async open(file: string, limits: InstallLimits): Promise<ZipReader> {
-    const fd = await openFile(file, 'r');
+    // O_NONBLOCK: a FIFO given as the archive must not hang a thread-pool thread; fstat refuses it below.
+    const fd = await openFile(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
       const stat = await fstat(fd);
       if (!stat.isFile()) throw new InstallError('NOT_ZIP', 'container.not-a-file', 'it is not a regular file');
@@ -40,7 +40,7 @@ export class ZipReader {
           advice: raiseAdvice('maxArchiveBytes', stat.size),
         });
       }
-      const zip = await openYauzl(fd);
+      const zip = await openYauzl(fd, stat.size);
       return new ZipReader(fd, zip, await readLayout((length, position) => readAt(fd, length, position), stat.size));
     } catch (error) {
       fs.close(fd, () => undefined);
@@ -84,10 +84,14 @@ export class ZipReader {
     });
   }
 
-  /** The entry's decoded data; yauzl checks the inflated length against the declared one as it streams. */
-  openData(entry: ZipEntry): Promise<Readable> {
+  /**
+   * The entry's stored bytes as they are (still deflated for method 8), from where its local header, read
+   * and bounds-checked in pre-flight, puts them; entry-data.ts inflates and counts them.
+   */
+  openRawData(entry: ZipEntry, local: LocalFileHeader): Promise<Readable> {
     return new Promise((resolve, reject) => {
-      this.zip.openReadStream(entry, {}, (error, stream) => (error ? reject(error) : resolve(stream)));
+      const size = entry.compressedSize;
+      this.zip.openReadStreamLowLevel(local.fileDataStart, size, 0, size, false, entry.uncompressedSize, (error, stream) => (error ? reject(error) : resolve(stream)));
     });
   }
 
@@ -108,9 +112,10 @@ async function readAt(fd: number, length: number, position: number): Promise<Buf
   return buffer.subarray(0, bytesRead);
 }
 
-function openYauzl(fd: number): Promise<YauzlZipFile> {
+// On success yauzl owns the fd (FdReader closes it after close()); on failure it is closed by open().
+function openYauzl(fd: number, size: number): Promise<YauzlZipFile> {
   return new Promise((resolve, reject) => {
-    yauzl.fromFd(fd, OPTIONS, (error, zip) => (error ? reject(notZip(error)) : resolve(zip)));
+    yauzl.fromRandomAccessReader(new FdReader(fd), size, OPTIONS, (error, zip) => (error ? reject(notZip(error)) : resolve(zip)));
   });
 }
 

@@ -1,10 +1,19 @@
 import { Transform, type TransformCallback, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import * as zlib from 'node:zlib';
 import type { ZipReader } from './archive';
 import { crc32 } from './crc32';
 import { InstallError } from './errors';
 import { raiseAdvice, type InstallLimits } from './limits';
 import type { ZipRecord } from './structure';
+
+// Larger than zlib's 16 KiB default: fewer round trips through the thread pool and the stream machinery.
+const INFLATE_CHUNK = 128 * 1024;
+// Entries up to this size (and the ratio grace size) are read, inflated and written whole: most plugin files.
+const WHOLE_ENTRY = 1024 * 1024;
+
+const inflateRaw = promisify(zlib.inflateRaw);
 
 /** Real bytes produced so far across the whole package. */
 export interface DataTally {
@@ -12,26 +21,47 @@ export interface DataTally {
 }
 
 /**
- * Streams one entry's data into `openSink()`, counting the real bytes and computing the CRC as they pass:
- * a chunk that would go past the declared size or a limit is never handed on, whatever the headers claimed.
+ * Writes one entry's data into `openSink()`, inflated here, counting the real bytes and computing the CRC:
+ * bytes past the declared size or a limit never reach the sink, whatever the headers claimed (this is
+ * yauzl's validateEntrySizes check, made before the sink). Pre-flight let through only methods 0 and 8.
  */
 export async function pumpEntry(zip: ZipReader, record: ZipRecord, limits: InstallLimits, tally: DataTally, openSink: () => Promise<Writable>): Promise<void> {
-  const source = await zip.openData(record.central).catch((error: Error) => {
+  const declared = record.central.uncompressedSize;
+  if (declared <= WHOLE_ENTRY && declared <= limits.ratioGraceBytes) return writeWhole(zip, record, limits, tally, openSink);
+  // The sink first: a stream from yauzl starts reading as soon as it exists, so nothing may be awaited
+  // between getting it and piping it (an error it raised in between would have no listener).
+  const sink = await openSink();
+  const source = await zip.openRawData(record.central, record.local).catch((error: Error) => {
+    sink.destroy();
     throw dataError(record, 'data.read', `its data cannot be read: ${error.message}`);
   });
   const guard = new ByteGuard(record, limits, tally);
-  let sink: Writable;
   try {
-    sink = await openSink();
-  } catch (error) {
-    source.destroy();
-    throw error;
-  }
-  try {
-    await pipeline(source, guard, sink);
+    if (record.central.compressionMethod === 8) await pipeline(source, zlib.createInflateRaw({ chunkSize: INFLATE_CHUNK }), guard, sink);
+    else await pipeline(source, guard, sink);
   } catch (error) {
     throw classify(record, error);
   }
+}
+
+// One read, one inflate capped at the declared size (a bomb stops there), one write.
+async function writeWhole(zip: ZipReader, record: ZipRecord, limits: InstallLimits, tally: DataTally, openSink: () => Promise<Writable>): Promise<void> {
+  const { compressedSize, uncompressedSize, compressionMethod } = record.central;
+  const raw = await zip.read(compressedSize, record.local.fileDataStart);
+  if (raw.length < compressedSize) throw dataError(record, 'data.read', `its data is cut short at ${raw.length} of ${compressedSize} bytes`);
+  let data = raw;
+  if (compressionMethod === 8) {
+    data = await inflateRaw(raw, { maxOutputLength: Math.max(uncompressedSize, 1) }).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw dataError(record, 'data.size', `its data runs past the ${uncompressedSize} bytes declared`);
+      throw classify(record, error);
+    });
+  }
+  const problem = overrun(record, limits, tally, 0, data.length) ?? mismatch(record, data.length, crc32(data));
+  if (problem !== undefined) throw problem;
+  tally.total += data.length;
+  const sink = await openSink();
+  sink.end(data);
+  await finished(sink);
 }
 
 class ByteGuard extends Transform {
@@ -47,48 +77,52 @@ class ByteGuard extends Transform {
   }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
-    const count = this.count + chunk.length;
-    const problem = this.overrun(count);
+    const problem = overrun(this.record, this.limits, this.tally, this.count, chunk.length);
     if (problem !== undefined) return done(problem);
-    this.count = count;
+    this.count += chunk.length;
     this.tally.total += chunk.length;
     this.crc = crc32(chunk, this.crc);
     done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
-    const { uncompressedSize, crc32: expected } = this.record.central;
-    if (this.count !== uncompressedSize) return done(dataError(this.record, 'data.size', `its data is ${this.count} bytes, not the ${uncompressedSize} declared`));
-    if (this.crc !== expected) {
-      return done(dataError(this.record, 'data.crc', `its data has CRC-32 ${hex(this.crc)}, not the ${hex(expected)} declared`));
-    }
-    done();
-  }
-
-  private overrun(count: number): InstallError | undefined {
-    const { record, limits } = this;
-    const declared = record.central.uncompressedSize;
-    if (count > declared) return dataError(record, 'data.size', `its data runs past the ${declared} bytes declared`);
-    if (count > limits.maxEntryBytes) return limitError(record, 'limit.entry-size', `its data passes ${limits.maxEntryBytes} bytes`, raiseAdvice('maxEntryBytes', count));
-    const total = this.tally.total + (count - this.count);
-    if (total > limits.maxTotalBytes) return limitError(record, 'limit.total-size', `the package's data passes ${limits.maxTotalBytes} bytes`, raiseAdvice('maxTotalBytes', total));
-    const packed = record.central.compressedSize;
-    if (count > limits.ratioGraceBytes && count > limits.maxRatio * packed) {
-      const ratio = packed === 0 ? 'from nothing' : `${Math.round(count / packed)}:1 already`;
-      const problem = `its ${packed} compressed bytes inflate past ${count} (${ratio}), over the limit of ${limits.maxRatio}:1 for entries past ${limits.ratioGraceBytes} bytes`;
-      return limitError(record, 'limit.ratio', problem, raiseAdvice('maxRatio', count / Math.max(packed, 1)));
-    }
-    return undefined;
+    done(mismatch(this.record, this.count, this.crc));
   }
 }
 
-// yauzl reports size lies and zlib reports broken deflate streams; a file system error is not the archive's fault.
+/** What `more` bytes after `count` of this entry would break: its declared size, or a limit. */
+function overrun(record: ZipRecord, limits: InstallLimits, tally: DataTally, count: number, more: number): InstallError | undefined {
+  const next = count + more;
+  const declared = record.central.uncompressedSize;
+  if (next > declared) return dataError(record, 'data.size', `its data runs past the ${declared} bytes declared`);
+  if (next > limits.maxEntryBytes) return limitError(record, 'limit.entry-size', `its data passes ${limits.maxEntryBytes} bytes`, raiseAdvice('maxEntryBytes', next));
+  const total = tally.total + more;
+  if (total > limits.maxTotalBytes) return limitError(record, 'limit.total-size', `the package's data passes ${limits.maxTotalBytes} bytes`, raiseAdvice('maxTotalBytes', total));
+  // The ratio is judged on real bytes: the declared size is what a bomb lies about.
+  const packed = record.central.compressedSize;
+  if (next > limits.ratioGraceBytes && next > limits.maxRatio * packed) {
+    const ratio = packed === 0 ? 'from nothing' : `${Math.round(next / packed)}:1 already`;
+    const problem = `its ${packed} compressed bytes inflate past ${next} (${ratio}), over the limit of ${limits.maxRatio}:1 for entries past ${limits.ratioGraceBytes} bytes`;
+    // Real bytes never pass the declared size, so the declared ratio is the most this entry can need.
+    return limitError(record, 'limit.ratio', problem, raiseAdvice('maxRatio', declared / Math.max(packed, 1)));
+  }
+  return undefined;
+}
+
+/** Whether the complete data has the declared size and CRC. */
+function mismatch(record: ZipRecord, count: number, crc: number): InstallError | undefined {
+  const { uncompressedSize, crc32: expected } = record.central;
+  if (count !== uncompressedSize) return dataError(record, 'data.size', `its data is ${count} bytes, not the ${uncompressedSize} declared`);
+  if (crc !== expected) return dataError(record, 'data.crc', `its data has CRC-32 ${hex(crc)}, not the ${hex(expected)} declared`);
+  return undefined;
+}
+
+// zlib reports broken deflate streams; a file system error is not the archive's fault and passes through.
 function classify(record: ZipRecord, error: unknown): unknown {
   if (error instanceof InstallError) return error;
   const err = error as NodeJS.ErrnoException;
   if (typeof err.syscall === 'string') return error;
   const message = err.message ?? String(error);
-  if (/too many bytes|not enough bytes/.test(message)) return dataError(record, 'data.size', `its data does not match its declared size: ${message}`);
   if (typeof err.code === 'string' && err.code.startsWith('Z_')) return dataError(record, 'data.inflate', `its deflate data is broken: ${message}`);
   return dataError(record, 'data.read', `its data cannot be read: ${message}`);
 }

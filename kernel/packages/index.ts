@@ -7,4 +7,5 @@ export { inspectPackage, type InspectResult } from './inspect';
 export { removePackage } from './remove';
 export { sweepStaging } from './staging';
 export { checkPackage, isPluginName, kindOf, type PackageFiles, type PackageKind } from './package-check';
+export type { PackagePolicy } from './package-policy';
 export { nameProblem, pathDepth, type NameProblem } from './names';

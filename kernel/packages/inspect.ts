@@ -5,6 +5,7 @@ import { ZipReader } from './archive';
 import { InstallError } from './errors';
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from './limits';
 import { checkPackage, type PackageKind } from './package-check';
+import { checkPolicy, type PackagePolicy } from './package-policy';
 import { preflight } from './preflight';
 import { verifyData } from './verify';
 
@@ -19,17 +20,18 @@ const KEEP = new Set(['plugin.json', 'skill.json']);
 
 /**
  * Everything installPackage checks, writing nothing: for showing name, version, author, kind and permissions
- * before a person confirms. Same refusals as an install (the data is read and its CRCs checked too).
+ * before a person confirms. Same refusals as an install (the data is read and its CRCs checked too); the
+ * policy checks (built-in names, HomeAgent version) run when `policy` is given.
  */
-export async function inspectPackage(file: string, limits: InstallLimits = DEFAULT_INSTALL_LIMITS): Promise<InspectResult> {
+export async function inspectPackage(file: string, limits: InstallLimits = DEFAULT_INSTALL_LIMITS, policy: PackagePolicy = {}): Promise<InspectResult> {
   try {
-    return await inspect(file, limits);
+    return await inspect(file, limits, policy);
   } catch (error) {
     throw error instanceof InstallError ? error.inArchive(path.basename(file)) : error;
   }
 }
 
-async function inspect(file: string, limits: InstallLimits): Promise<InspectResult> {
+async function inspect(file: string, limits: InstallLimits, policy: PackagePolicy): Promise<InspectResult> {
   const zip = await ZipReader.open(file, limits);
   try {
     const records = await preflight(zip, limits);
@@ -38,6 +40,7 @@ async function inspect(file: string, limits: InstallLimits): Promise<InspectResu
     const files = records.filter((r) => !r.isDirectory);
     const names = new Set(files.map((r) => r.name));
     const { manifest, kind } = checkPackage({ has: (name) => names.has(name), read: (name) => kept.get(name) ?? Buffer.alloc(0) });
+    checkPolicy(manifest, policy);
     const entries = files.map((r) => ({ name: r.name, size: r.central.uncompressedSize })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { manifest, kind, entries };
   } finally {

@@ -8,16 +8,15 @@ import { extractInto } from './extract';
 import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from './limits';
 import { serialize } from './lock';
 import { checkPackage, type PackageFiles, type PackageKind } from './package-check';
+import { checkPolicy, type PackagePolicy } from './package-policy';
 import { preflight } from './preflight';
 import { createStaging, removeStaging, swapIntoPlace, type Staging } from './staging';
 import type { ZipRecord } from './structure';
 
-export interface InstallOptions {
+export interface InstallOptions extends PackagePolicy {
   /** Folder of installed plugins (`core.plugin.dir`); the plugin lands in `<pluginsDir>/<name>/`. */
   pluginsDir: string;
   limits?: InstallLimits;
-  /** Names of the built-in plugins, which no package may take. */
-  builtinNames?: Iterable<string>;
 }
 
 export interface InstallResult {
@@ -51,7 +50,7 @@ async function install(file: string, options: InstallOptions): Promise<InstallRe
       await extractInto(zip, records, staging.tree, limits);
       checkHeadersAgree(records);
       const { manifest, kind } = checkPackage(stagedFiles(staging.tree, records));
-      refuseBuiltinName(manifest.name, options.builtinNames);
+      checkPolicy(manifest, options);
       return await moveIntoPlace(staging, options.pluginsDir, manifest, kind);
     } finally {
       await removeStaging(staging);
@@ -71,15 +70,6 @@ async function moveIntoPlace(staging: Staging, pluginsDir: string, manifest: Plu
 function stagedFiles(tree: string, records: readonly ZipRecord[]): PackageFiles {
   const files = new Set(records.filter((r) => !r.isDirectory).map((r) => r.name));
   return { has: (name) => files.has(name), read: (name) => fs.readFileSync(path.join(tree, ...name.split('/'))) };
-}
-
-function refuseBuiltinName(name: string, builtinNames: Iterable<string> = []): void {
-  if (![...builtinNames].includes(name)) return;
-  throw new InstallError('INVALID_PACKAGE', 'package.builtin-name', `it is named "${name}", like a built-in plugin, which a package cannot replace`, {
-    entry: 'plugin.json',
-    stage: 'package',
-    advice: 'rename the plugin in its plugin.json and rebuild it with scripts/hmap-pack',
-  });
 }
 
 async function readVersion(dir: string): Promise<string | undefined> {

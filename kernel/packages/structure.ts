@@ -1,6 +1,7 @@
-import { yauzl, type ZipReader } from './archive';
+import type { ZipReader } from './archive';
 import { InstallError } from './errors';
 import { raiseAdvice, type InstallLimits } from './limits';
+import { yauzl } from './yauzl';
 import type { LocalFileHeader, ZipEntry } from './yauzl-api';
 
 /** The values a data descriptor (general purpose bit 3) repeats after an entry's data. */

@@ -67,10 +67,34 @@ export interface YauzlZipFile extends EventEmitter {
   close(): void;
   openReadStream(entry: ZipEntry, options: ReadStreamOptions, callback: (err: Error | null, stream: Readable) => void): void;
   readLocalFileHeader(entry: ZipEntry, options: { minimal?: boolean }, callback: (err: Error | null, header: LocalFileHeader) => void): void;
+  /** Bytes [fileDataStart + relativeStart, fileDataStart + relativeEnd), optionally inflated; no checks of its own. */
+  openReadStreamLowLevel(
+    fileDataStart: number,
+    compressedSize: number,
+    relativeStart: number,
+    relativeEnd: number,
+    decompress: boolean,
+    uncompressedSize: number,
+    callback: (err: Error | null, stream: Readable) => void,
+  ): void;
+}
+
+/** yauzl's base class for a custom back end: subclasses provide `_readStreamForRange` (and may replace `read` and `close`). */
+export interface RandomAccessReader extends EventEmitter {
+  _readStreamForRange(start: number, end: number): Readable;
+  read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead: number) => void): void;
+  close(callback: (err: Error | null) => void): void;
 }
 
 export interface YauzlApi {
   fromFd(fd: number, options: YauzlOptions, callback: (err: Error | null, zipfile: YauzlZipFile) => void): void;
+  RandomAccessReader: new () => RandomAccessReader;
+  fromRandomAccessReader(
+    reader: RandomAccessReader,
+    totalSize: number,
+    options: YauzlOptions,
+    callback: (err: Error | null, zipfile: YauzlZipFile) => void,
+  ): void;
   /** Decodes a name as yauzl would: the Unicode Path extra (0x7075) wins, then bit 11 picks UTF-8 over CP437. */
   getFileNameLowLevel(generalPurposeBitFlag: number, fileNameBuffer: Buffer, extraFields: ExtraField[], strictFileNames: boolean): string;
   /** yauzl's own name check: null, or what is wrong (absolute, `..`, backslash). */

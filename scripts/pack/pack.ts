@@ -28,6 +28,7 @@ export async function packPlugin(dir: string, outDir: string): Promise<PackResul
   const files = collectFiles(dir, (name) => name.endsWith('.hmap') && !name.includes('/'));
   const names = new Set(files.map((f) => f.name));
   const { manifest, kind } = explain(() => checkPackage({ has: (name) => names.has(name), read: (name) => fs.readFileSync(path.join(dir, name)) }));
+  fs.mkdirSync(outDir, { recursive: true });
   const target = path.join(outDir, `${manifest.name}-${manifest.version}.hmap`);
   const partial = `${target}.partial-${process.pid}`;
   try {

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
-import { InstallError, installPackage, type InstallErrorKind, type InstallLimits, type InstallResult } from '../../../kernel/packages';
+import { InstallError, installPackage, type InstallErrorKind, type InstallOptions, type InstallResult } from '../../../kernel/packages';
 import { REPRODUCIBLE, yazl } from '../../../scripts/pack/zip-writer';
 import type { YazlEntryOptions } from '../../../scripts/pack/yazl-api';
 
@@ -84,9 +84,9 @@ export async function zipBuffer(files: readonly (readonly [string, Buffer | stri
 }
 
 /** Installs `file` and expects a refusal of `kind` (and `rule`), with the data dir exactly as it was. */
-export async function expectRefused(sandbox: Sandbox, file: string, kind: InstallErrorKind, rule?: string, limits?: InstallLimits): Promise<InstallError> {
+export async function expectRefused(sandbox: Sandbox, file: string, kind: InstallErrorKind, rule?: string, options: Omit<InstallOptions, 'pluginsDir'> = {}): Promise<InstallError> {
   const before = snapshot(sandbox.root);
-  const error = await installPackage(file, limits === undefined ? { pluginsDir: sandbox.pluginsDir } : { pluginsDir: sandbox.pluginsDir, limits }).then(
+  const error = await installPackage(file, { ...options, pluginsDir: sandbox.pluginsDir }).then(
     (result: InstallResult) => assert.fail(`expected ${kind}, but ${result.manifest.name} was installed`),
     (e: unknown) => e,
   );

@@ -141,7 +141,7 @@ function writeHeader(buffer: Buffer, at: number, h: HeaderFields): void {
 /** Sets a field in both headers of an entry. */
 export function setBoth<K extends keyof HeaderFields>(entry: RawEntry, field: K, value: HeaderFields[K]): void {
   entry.local[field] = value;
-  entry.central[field] = value;
+  (entry.central as HeaderFields)[field] = value;
 }
 
 /** Renames an entry in both headers (any length: offsets are recomputed). */
