@@ -47,6 +47,7 @@ export class ProviderManager {
   // Provider settings and the failover chain are read from config once, until an llm.* setting changes.
   private readonly settingsCache = new Map<string, ProviderSettings>();
   private namesCache: string[] | undefined;
+  private retryCache: RetryPolicy | undefined;
 
   constructor(
     private readonly config: ConfigRegistry,
@@ -58,6 +59,7 @@ export class ProviderManager {
       if (!key.startsWith('llm.')) return;
       this.settingsCache.clear();
       this.namesCache = undefined;
+      this.retryCache = undefined;
     });
     const log = options.log;
     this.adapters = new AdapterStore(dataDir, options.builtinAdapterDir, log === undefined ? undefined : (adapter, line) => log.info({ adapter }, line));
@@ -183,7 +185,8 @@ export class ProviderManager {
   }
 
   private retryPolicy(): RetryPolicy {
-    return { ...loadRetryPolicy((key) => this.config.getValue(CORE_SCOPE, key), this.options.env ?? process.env), ...this.options.retry };
+    this.retryCache ??= { ...loadRetryPolicy((key) => this.config.getValue(CORE_SCOPE, key), this.options.env ?? process.env), ...this.options.retry };
+    return this.retryCache;
   }
 
   private fallbacks(): string[] {

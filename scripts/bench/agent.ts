@@ -63,15 +63,18 @@ async function measureTurnOverhead(client: SocketClient, llm: FakeLlm): Promise<
   const kernel: number[] = [];
   const llmTtft: number[] = [];
   for (let i = 0; i < TURNS + 5; i++) {
-    llm.enqueue({ text: 'Hello there, this is an answer.' });
+    // Tokens come 5 ms apart, as from a real model, so the first one is not held behind the rest of the answer.
+    llm.enqueue({ text: 'Hello there, this is an answer.', tokenDelayMs: 5 });
     const sent = performance.now();
     let first = 0;
     await client.request('chat/say', { session: `bench-turn-${i % 3}`, text: `question ${i}` }, (item) => {
       if (first === 0 && (item as { kind?: string }).kind === 'delta') first = performance.now();
     });
     const request = llm.requests[llm.requests.length - 1]!;
-    if (i < 5 || !first || request.firstChunkAt === undefined) continue; // warm-up
-    const ttft = request.firstChunkAt - request.receivedAt;
+    // OpenAI's first chunk carries only the role; the first token is the second chunk.
+    const firstToken = request.chunkTimes[1];
+    if (i < 5 || !first || firstToken === undefined) continue; // warm-up
+    const ttft = firstToken - request.receivedAt;
     kernel.push(first - sent - ttft);
     llmTtft.push(ttft);
   }

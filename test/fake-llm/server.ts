@@ -67,6 +67,8 @@ export interface FakeRequest {
   chunksWritten: number;
   /** When the first chunk of the answer was written, if one was. */
   firstChunkAt: number | undefined;
+  /** When each chunk was written. */
+  chunkTimes: number[];
   connection: FakeConnection;
 }
 
@@ -157,6 +159,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       finishedAt: undefined,
       chunksWritten: 0,
       firstChunkAt: undefined,
+      chunkTimes: [],
       connection: state.connection,
     };
     requests.push(record);
@@ -222,6 +225,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       if (options.cutAfter !== undefined) await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
       else res.write(chunk);
       record.firstChunkAt ??= performance.now();
+      record.chunkTimes.push(performance.now());
       record.chunksWritten++;
     }
     if (options.cutAfter !== undefined && chunks.length >= options.cutAfter) return cut(record, res);
