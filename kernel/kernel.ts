@@ -16,8 +16,10 @@ import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './conf
 import { EventBus } from './events/bus';
 import { createRootLogger } from './log';
 import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree, type DataTree } from './paths';
+import { PACKAGE_DEFS, sweepStaging } from './packages';
 import { discoverPlugins } from './registry/discover';
 import { bindKernelServices, interceptPriorityMessage, type KernelServices } from './sdk-server/bind';
+import { PackageAdmin } from './sdk-server/package-methods';
 import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
@@ -52,7 +54,9 @@ export class Kernel {
   readonly stages: StageHost;
   readonly tools: ToolRouter;
   readonly agent: Agent;
+  readonly packages: PackageAdmin;
   private agentPolicy: AgentPolicy;
+  private services!: KernelServices;
 
   constructor(options: KernelOptions) {
     // 1–2. data dir and its tree
@@ -67,6 +71,7 @@ export class Kernel {
     this.policy = loadSupervisorPolicy((key) => this.config.getValue(CORE_SCOPE, key), options.env ?? process.env);
     // 5–6. the agent's parts: sessions, stages, tools, the LLM
     this.config.define(CORE_SCOPE, AGENT_DEFS);
+    this.config.define(CORE_SCOPE, PACKAGE_DEFS);
     this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
     this.config.onChange((change) => {
       if (change.scope === CORE_SCOPE && change.key.startsWith('core.agent.')) this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
@@ -87,6 +92,7 @@ export class Kernel {
     };
     // 7–8. plugin registry (built-ins, then third-party) and their supervisor
     this.supervisor = this.createSupervisor(options.builtinDir ?? BUILTIN_PLUGIN_DIR);
+    this.packages = this.services.packages;
     // 9. the agent: eventLoop, interceptLoop
     this.agent = new Agent({
       io: this.io,
@@ -127,7 +133,10 @@ export class Kernel {
 
   /** Starts every enabled plugin in dependency order. */
   async start(): Promise<void> {
+    // A homed that died mid-install may have left a staging folder, or an old version set aside.
+    await sweepStaging(this.paths.pluginDir);
     await this.supervisor.startAll();
+    await this.adoptRestored();
     this.agent.start();
     this.bus.publish(KernelEvents.KernelReady, 'kernel', {});
   }
@@ -139,6 +148,15 @@ export class Kernel {
     await this.supervisor.stopAll();
     this.sessions.close();
     this.config.close();
+  }
+
+  /** Supervises third-party plugin folders put back by sweepStaging after discovery ran. */
+  private async adoptRestored(): Promise<void> {
+    const { plugins } = discoverPlugins(path.join(this.tree.data, '.no-builtins'), this.paths.pluginDir);
+    for (const record of plugins) {
+      if (this.supervisor.plugins.has(record.name)) continue;
+      await this.packages.adopt(record.name).catch((error: unknown) => this.log.error({ plugin: record.name }, `plugin not loaded: ${(error as Error).message}`));
+    }
   }
 
   status(): KernelStatus {
@@ -170,7 +188,15 @@ export class Kernel {
         refused.set(record.name, `cannot start: its plugin.json declares a setting the kernel refuses: ${(error as Error).message}`);
       }
     }
-    const services: KernelServices = { config, bus, io: this.io, status: () => this.status(), supervisor: undefined as unknown as Supervisor };
+    const services: KernelServices = {
+      config,
+      bus,
+      io: this.io,
+      status: () => this.status(),
+      supervisor: undefined as unknown as Supervisor,
+      packages: undefined as unknown as PackageAdmin,
+    };
+    this.services = services;
     services.supervisor = new Supervisor(
       plugins,
       problems,
@@ -197,6 +223,13 @@ export class Kernel {
       config,
     );
     for (const [name, reason] of refused) services.supervisor.refuse(name, reason);
+    services.packages = new PackageAdmin({
+      supervisor: services.supervisor,
+      config,
+      pluginDir: this.paths.pluginDir,
+      pluginDataDir: (name) => path.join(this.tree.pluginData, name),
+      kernelVersion: KERNEL_VERSION,
+    });
     return services.supervisor;
   }
 }

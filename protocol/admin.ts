@@ -141,3 +141,39 @@ export namespace KernelStatusRequest {
   export const method = 'kernel/status' as const;
   export const type = new RequestType<Record<string, never>, KernelStatus, void>(method);
 }
+
+export interface PluginsInstallParams {
+  /** Absolute path of a .hmap package on this machine. */
+  file: string;
+  /** Check the package and describe it, writing nothing. */
+  inspectOnly?: boolean;
+}
+export interface PluginsInstallResult {
+  /** The package's manifest. */
+  manifest: PluginManifest;
+  /** `js`, `lua` or `skill`. */
+  kind: string;
+  /** Its files with their uncompressed sizes. */
+  entries: { name: string; size: number }[];
+  /** Whether it was installed (false for inspectOnly). */
+  installed: boolean;
+  /** The version it replaced, when this was an upgrade. */
+  upgradedFrom?: string;
+  /** The installed plugin's status. */
+  plugin?: PluginStatus;
+}
+/** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
+export namespace PluginsInstallRequest {
+  export const method = 'plugins/install' as const;
+  export const type = new RequestType<PluginsInstallParams, PluginsInstallResult, void>(method);
+}
+
+export interface PluginsRemoveParams extends PluginNameParams {
+  /** Also delete its data folder and its config table. */
+  purge?: boolean;
+}
+/** plugin → kernel (admin): stops and removes an installed (not built-in) plugin. */
+export namespace PluginsRemoveRequest {
+  export const method = 'plugins/remove' as const;
+  export const type = new RequestType<PluginsRemoveParams, { removed: boolean }, void>(method);
+}

@@ -16,6 +16,8 @@ export const SocketMethods = {
   PluginsInfo: 'plugins/info',
   PluginsControl: 'plugins/control',
   PluginsLogs: 'plugins/logs',
+  PluginsInstall: 'plugins/install',
+  PluginsRemove: 'plugins/remove',
   ConfigList: 'config/list',
   ConfigGet: 'config/get',
   ConfigSet: 'config/set',

@@ -76,7 +76,8 @@ export function discoverPlugins(builtinDir: string, thirdPartyDir: string): { pl
   return { plugins, problems };
 }
 
-function kindOfEntry(entry: string): PluginKind {
+/** The kind of a third-party plugin, from its entry. */
+export function kindOfEntry(entry: string): PluginKind {
   if (entry.endsWith('.lua')) return 'lua';
   if (entry.endsWith('.md')) return 'skill';
   return 'js';

@@ -8,6 +8,7 @@ import { bindAdminMethods, type AdminServices } from './admin-methods';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
 import { bindIoMethods } from './io-methods';
+import { bindPackageMethods, type PackageAdmin } from './package-methods';
 import { requirePermission } from './permissions';
 
 /** The kernel services the SDK server exposes. */
@@ -15,6 +16,7 @@ export interface KernelServices extends AdminServices {
   config: ConfigRegistry;
   bus: EventBus;
   io: IOManager;
+  packages: PackageAdmin;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -27,6 +29,7 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindConfigMethods(connection, caller, services.config);
   bindEventMethods(connection, caller, services.bus);
   bindAdminMethods(connection, caller, services);
+  bindPackageMethods(connection, caller, services.packages);
   bindIoMethods(connection, caller, services.io);
 }
 

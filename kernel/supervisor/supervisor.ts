@@ -21,8 +21,8 @@ export class Supervisor {
   constructor(
     records: PluginRecord[],
     problems: DiscoveryProblem[],
-    policy: SupervisorPolicy,
-    services: SupervisorServices,
+    private readonly policy: SupervisorPolicy,
+    private readonly services: SupervisorServices,
     private readonly enabled: EnabledStore,
   ) {
     this.problems = problems;
@@ -61,6 +61,31 @@ export class Supervisor {
   /** Keeps a plugin from starting, marked failed with the reason (a manifest the kernel cannot use). */
   refuse(name: string, reason: string): void {
     this.get(name).markFailed(reason);
+    for (const level of this.levels) {
+      const at = level.indexOf(name);
+      if (at >= 0) level.splice(at, 1);
+    }
+  }
+
+  /**
+   * Puts a newly installed (or upgraded) plugin under supervision: a supervisor of that name is replaced
+   * (stop the old process first), the new one is started last, if enabled; with `refused` it is marked
+   * failed with that reason instead. Answers its supervisor.
+   */
+  async addOrReplace(record: PluginRecord, refused?: string): Promise<PluginSupervisor> {
+    this.drop(record.name);
+    const plugin = new PluginSupervisor(record, this.policy, this.services);
+    this.plugins.set(record.name, plugin);
+    this.levels.push([record.name]);
+    if (refused !== undefined) plugin.markFailed(refused);
+    else if (this.isEnabled(plugin)) await plugin.start();
+    else plugin.markDisabled();
+    return plugin;
+  }
+
+  /** Forgets a plugin (removed from disk); its process must already be stopped. */
+  drop(name: string): void {
+    this.plugins.delete(name);
     for (const level of this.levels) {
       const at = level.indexOf(name);
       if (at >= 0) level.splice(at, 1);

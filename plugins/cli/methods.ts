@@ -11,7 +11,9 @@ import {
   PluginsControlRequest,
   PluginsInfoRequest,
   PluginsListRequest,
+  PluginsInstallRequest,
   PluginsLogsRequest,
+  PluginsRemoveRequest,
   SocketMethods,
   type ConfigEntry,
   type PluginAction,
@@ -78,6 +80,19 @@ export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME)
         properties: { name: NAME, lines: { type: 'integer', minimum: 1, maximum: 10000 } },
       },
       (p) => kernel.request(PluginsLogsRequest.type, p),
+    ),
+    [SocketMethods.PluginsInstall]: row<{ file: string; inspectOnly?: boolean }>(
+      {
+        type: 'object',
+        required: ['file'],
+        additionalProperties: false,
+        properties: { file: { type: 'string', minLength: 1, maxLength: 4096 }, inspectOnly: { type: 'boolean' } },
+      },
+      (p) => kernel.request(PluginsInstallRequest.type, p),
+    ),
+    [SocketMethods.PluginsRemove]: row<{ name: string; purge?: boolean }>(
+      { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME, purge: { type: 'boolean' } } },
+      (p) => kernel.request(PluginsRemoveRequest.type, p),
     ),
     [SocketMethods.ConfigList]: row<{ scope?: string; all?: boolean }>(
       { type: 'object', additionalProperties: false, properties: { scope: SCOPE, all: { type: 'boolean' } } },

@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
 import { LocateUsageError, locateSocket } from '../locate';
 import { configCommands } from './config';
+import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
 import { statusCommand } from './status';
 import { UsageError, type Command, type CommandContext } from './types';
@@ -14,11 +15,13 @@ export interface HomectlIO {
   err(text: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Asks a yes/no question; undefined when stdin is not a terminal (the default). */
+  confirm?(question: string): Promise<boolean | undefined>;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...configCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -38,6 +41,8 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
     const ctx: CommandContext = {
       request: (method, params = {}) => requestOnce(location.path, method, params),
       print: (text) => io.out(text),
+      cwd: io.cwd,
+      confirm: io.confirm ?? (() => Promise.resolve(undefined)),
     };
     await command.run(positionals, values, ctx);
     return ExitCodes.Ok;

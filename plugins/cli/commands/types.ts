@@ -10,6 +10,10 @@ export interface CommandContext {
   request<R>(method: string, params?: Record<string, unknown>): Promise<R>;
   /** Writes a line (or lines) to stdout. */
   print(text: string): void;
+  /** homectl's working directory (relative paths are resolved against it). */
+  cwd: string;
+  /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
+  confirm(question: string): Promise<boolean | undefined>;
 }
 
 /** One homectl command, e.g. `plugins list`. */
