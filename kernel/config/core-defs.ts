@@ -81,6 +81,17 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     description: { zh: '连续多少次采样超过 CPU 上限后终止插件。', en: 'How many consecutive samples over the CPU limit before the plugin is killed.' },
   },
   {
+    key: 'core.plugin.max_open_files',
+    type: 'int',
+    category: 'limits',
+    default: 256,
+    min: 16,
+    description: {
+      zh: '第三方插件进程可同时打开的最多文件数（含套接字），由 prlimit 设置。',
+      en: 'Most files (sockets included) a third-party plugin process may have open at once, set with prlimit.',
+    },
+  },
+  {
     key: 'core.plugin.limits',
     type: 'json',
     category: 'limits',

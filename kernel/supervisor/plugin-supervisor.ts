@@ -18,6 +18,8 @@ import { formatMs } from './channel';
 import { LogRing } from './log-ring';
 import { PluginProcess, type ProcessExit } from './plugin-process';
 import type { SupervisorPolicy } from './policy';
+import { planSandbox, prepareSandbox, type SandboxInput, type SandboxPlan } from './sandbox';
+import type { SpawnOptions } from './spawn';
 
 /** What a plugin's supervisor needs from the rest of the kernel. */
 export interface SupervisorServices {
@@ -48,6 +50,8 @@ export class PluginSupervisor {
   usage: { rss: number; cpu: number } | null = null;
   process: PluginProcess | undefined;
   declaration: InitializeResult | undefined;
+  /** The walls its current (or last) process was started in; null for a trusted plugin. */
+  sandbox: SandboxPlan | null = null;
   readonly logs: LogRing;
   /** Its writable data folder. */
   readonly dataDir: string;
@@ -139,7 +143,21 @@ export class PluginSupervisor {
     this.setState('starting');
     const pluginData = this.dataDir;
     fs.mkdirSync(pluginData, { recursive: true });
-    const proc = new PluginProcess(this.name, this.policy, { cwd: pluginData }, {
+    const spawnOptions: SpawnOptions = { cwd: pluginData };
+    this.sandbox = null;
+    if (this.record.kind !== 'builtin') {
+      const input = this.sandboxInput();
+      const plan = planSandbox(input);
+      try {
+        prepareSandbox(plan, input);
+      } catch (error) {
+        this.markFailed(`could not prepare its sandbox: ${(error as Error).message}`);
+        return;
+      }
+      this.sandbox = plan;
+      spawnOptions.sandbox = plan;
+    }
+    const proc = new PluginProcess(this.name, this.policy, spawnOptions, {
       bind: (connection) => this.services.bindKernelServices(this, connection),
       intercept: (message) => this.services.intercept(this, message),
       onOutput: (stream, line) => this.note(stream === 'stdout' ? 'info' : 'warn', line, stream),
@@ -182,6 +200,19 @@ export class PluginSupervisor {
     this.healthyTimer = setTimeout(() => this.backoff.markHealthy(), this.policy.restart.resetAfterMs);
     this.healthyTimer.unref();
     this.services.bus.publish(KernelEvents.PluginReady, 'kernel', { name: this.name, pid: proc.pid });
+  }
+
+  /** What the sandbox of this (untrusted) plugin is planned from. */
+  sandboxInput(): SandboxInput {
+    return {
+      name: this.name,
+      kind: this.record.kind,
+      pluginDir: this.record.dir,
+      pluginData: this.dataDir,
+      dataDir: this.services.dataDir,
+      permissions: this.record.manifest.permissions ?? [],
+      maxOpenFiles: this.policy.sandbox.maxOpenFiles,
+    };
   }
 
   private onExit(proc: PluginProcess, exit: ProcessExit): void {

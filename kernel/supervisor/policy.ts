@@ -17,6 +17,8 @@ export interface SupervisorPolicy {
   shutdown: { requestMs: number; killGraceMs: number };
   resources: { pollMs: number; cpuOverSamples: number; defaults: ResourceLimits; perPlugin: Record<string, Partial<ResourceLimits>> };
   wire: WireLimits;
+  /** Walls for untrusted plugins (sandbox.ts). */
+  sandbox: { maxOpenFiles: number };
 }
 
 // Starting points from VS Code's extension host, OTP, systemd and PM2 (DESIGN §5):
@@ -30,6 +32,7 @@ export const DEFAULT_POLICY: SupervisorPolicy = {
   shutdown: { requestMs: 5_000, killGraceMs: 3_000 },
   resources: { pollMs: 2_000, cpuOverSamples: 5, defaults: { rssMb: 256, cpuPercent: 0 }, perPlugin: {} },
   wire: { maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 },
+  sandbox: { maxOpenFiles: 256 },
 };
 
 /** Reads a setting by key; undefined when neither stored nor declared. */
@@ -79,6 +82,7 @@ export function loadSupervisorPolicy(read: ConfigReader, env: NodeJS.ProcessEnv 
       maxHeaderBytes: num('core.wire.max_header_bytes', d.wire.maxHeaderBytes),
       maxBodyBytes: num('core.wire.max_body_bytes', d.wire.maxBodyBytes),
     },
+    sandbox: { maxOpenFiles: num('core.plugin.max_open_files', d.sandbox.maxOpenFiles) },
   };
   const override = env['HOMEAGENT_SUPERVISOR_POLICY'];
   return override ? deepMerge(policy, JSON.parse(override) as Record<string, unknown>) : policy;

@@ -1,29 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { findTool, type SandboxPlan } from './sandbox';
 
 /** Environment variables a plugin process may see; nothing else of the kernel's leaks (no NODE_OPTIONS, no secrets). */
 const ENV_ALLOWLIST = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TZ', 'TMPDIR', 'HOME', 'USER'];
 
 const PLUGIN_HOST_MAIN = path.resolve(__dirname, '..', '..', 'plugin-host', 'main.js');
 
-let setprivPath: string | null | undefined;
-
 /** util-linux setpriv, which sets the parent-death signal before exec: a plugin dies with the kernel, even a hung one. */
 export function findSetpriv(): string | null {
-  if (setprivPath !== undefined) return setprivPath;
-  setprivPath = null;
-  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(':')) {
-    const candidate = path.join(dir || '.', 'setpriv');
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      setprivPath = candidate;
-      break;
-    } catch {
-      // not here
-    }
-  }
-  return setprivPath;
+  return findTool('setpriv');
 }
 
 export interface SpawnOptions {
@@ -33,6 +19,8 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** Extra flags for node. */
   nodeFlags?: string[];
+  /** The walls for an untrusted plugin (see sandbox.ts); absent for a trusted one. */
+  sandbox?: Pick<SandboxPlan, 'wrappers' | 'setprivArgs' | 'nodeFlags'>;
 }
 
 /**
@@ -46,11 +34,18 @@ export function spawnPluginHost(options: SpawnOptions): ChildProcess {
     if (value !== undefined) env[key] = value;
   }
   Object.assign(env, options.env);
-  const nodeArgs = [...(options.nodeFlags ?? []), PLUGIN_HOST_MAIN];
+  const sandbox = options.sandbox;
+  const nodeArgs = [...(sandbox?.nodeFlags ?? []), ...(options.nodeFlags ?? []), PLUGIN_HOST_MAIN];
   const setpriv = findSetpriv();
-  const [command, args] = setpriv
-    ? [setpriv, ['--pdeathsig', 'KILL', '--', process.execPath, ...nodeArgs]]
-    : [process.execPath, nodeArgs];
+  // The wrappers (prlimit, unshare) exec in place, so homed stays the parent the death signal watches;
+  // setpriv comes last because it drops the privilege the others need.
+  const argv = [
+    ...(sandbox?.wrappers ?? []),
+    ...(setpriv ? [setpriv, ...(sandbox?.setprivArgs ?? []), '--pdeathsig', 'KILL', '--'] : []),
+    process.execPath,
+    ...nodeArgs,
+  ];
+  const [command = process.execPath, ...args] = argv;
   return spawn(command, args, {
     cwd: options.cwd,
     env,
