@@ -18,6 +18,7 @@ import {
 import { createWireConnection } from '../protocol/wire';
 import { HostContext } from './context';
 import { loadPluginDefinition } from './load';
+import { loadLuaPlugin } from './lua/plugin';
 import type { PluginDefinition } from './sdk';
 
 const WIRE_FD = 3;
@@ -34,11 +35,12 @@ function main(): void {
     if (params.protocolVersion !== PROTOCOL_VERSION) {
       throw new Error(`plugin host speaks protocol ${PROTOCOL_VERSION}, kernel sent ${params.protocolVersion}`);
     }
-    if (params.kind === 'lua' || params.kind === 'skill') {
+    if (params.kind === 'skill') {
       throw new Error(`${params.kind} plugins are not supported by this plugin host yet`);
     }
     process.title = `homeagent-plugin:${params.name}`;
-    plugin = await loadPluginDefinition(params.entry);
+    // A Lua plugin's main.lua runs in fengari (plugin-host/lua/); its definition routes like a JS plugin's.
+    plugin = params.kind === 'lua' ? loadLuaPlugin(params) : await loadPluginDefinition(params.entry);
     context = new HostContext(connection, params);
     for (const [pattern, handler] of Object.entries(plugin.events ?? {})) {
       const ctx = context;

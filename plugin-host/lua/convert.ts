@@ -1,0 +1,143 @@
+// JavaScript ↔ Lua values for Lua plugins. A minimal copy of the idea of kernel/llm/lua/convert.ts
+// (plugin-host may not import from kernel/): public fengari API only, and the state passed per call so the
+// same converter serves every coroutine of a plugin. A later refactor can share one module between both.
+import { fengari } from './fengari';
+import type { LuaState, LuaString } from './fengari-api';
+
+const { lua, lauxlib } = fengari;
+
+/** Stands for JSON `null` inside Lua (`homeagent.null`), where nil would drop the key. */
+export const JSON_NULL: object = Object.freeze({ jsonNull: true });
+
+const MAX_DEPTH = 100;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/**
+ * JSON arrays become Lua sequences marked with the array metatable (so `[]` stays `[]` on the way back),
+ * objects become tables, null becomes nil. Back in JavaScript a marked table or a non-empty sequence 1..n is
+ * an array, any other table an object (an empty one `{}`); functions and other non-JSON values are dropped.
+ */
+export class LuaConverter {
+  constructor(private readonly arrayMetatableRef: number) {}
+
+  /** Pushes a JSON-like value onto L. */
+  push(L: LuaState, value: unknown, depth = 0): void {
+    lauxlib.luaL_checkstack(L, 3, null);
+    switch (typeof value) {
+      case 'string':
+        lua.lua_pushstring(L, encodeString(value));
+        return;
+      case 'number':
+        // fengari integers are 32-bit; anything else travels as a float.
+        if ((value | 0) === value) lua.lua_pushinteger(L, value);
+        else lua.lua_pushnumber(L, value);
+        return;
+      case 'boolean':
+        lua.lua_pushboolean(L, value);
+        return;
+      case 'object':
+        if (value === null) return lua.lua_pushnil(L);
+        if (value === JSON_NULL) return lua.lua_pushlightuserdata(L, JSON_NULL);
+        if (depth >= MAX_DEPTH) throw new Error(`value nested deeper than ${MAX_DEPTH} levels`);
+        if (Array.isArray(value)) {
+          lua.lua_createtable(L, value.length, 0);
+          for (let i = 0; i < value.length; i++) {
+            this.push(L, value[i], depth + 1);
+            lua.lua_rawseti(L, -2, i + 1);
+          }
+          lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.arrayMetatableRef);
+          lua.lua_setmetatable(L, -2);
+          return;
+        }
+        lua.lua_createtable(L, 0, 4);
+        for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+          if (item === null || item === undefined) continue;
+          this.push(L, item, depth + 1);
+          lua.lua_setfield(L, -2, encodeString(key));
+        }
+        return;
+      default:
+        lua.lua_pushnil(L);
+    }
+  }
+
+  /** Reads the value at `index` of L as JSON-like JavaScript; throws on tables nested too deep or in a cycle. */
+  toJs(L: LuaState, index: number, depth = 0): unknown {
+    const abs = index < 0 ? lua.lua_gettop(L) + index + 1 : index;
+    switch (lua.lua_type(L, abs)) {
+      case lua.LUA_TNIL:
+        return null;
+      case lua.LUA_TBOOLEAN:
+        return lua.lua_toboolean(L, abs);
+      case lua.LUA_TNUMBER: {
+        const n = lua.lua_tonumber(L, abs);
+        return Number.isFinite(n) ? n : null;
+      }
+      case lua.LUA_TSTRING:
+        return decodeString(lua.lua_tolstring(L, abs));
+      case lua.LUA_TLIGHTUSERDATA:
+        return lua.lua_touserdata(L, abs) === JSON_NULL ? null : undefined;
+      case lua.LUA_TTABLE:
+        if (depth >= MAX_DEPTH) throw new Error(`a table is nested deeper than ${MAX_DEPTH} levels (or refers to itself)`);
+        return this.readTable(L, abs, depth);
+      default:
+        return undefined;
+    }
+  }
+
+  private readTable(L: LuaState, index: number, depth: number): unknown {
+    lauxlib.luaL_checkstack(L, 4, null);
+    if (this.isMarkedArray(L, index)) {
+      const out: unknown[] = [];
+      const n = lua.lua_rawlen(L, index);
+      for (let i = 1; i <= n; i++) {
+        lua.lua_rawgeti(L, index, i);
+        out.push(this.toJs(L, lua.lua_gettop(L), depth + 1) ?? null);
+        lua.lua_pop(L, 1);
+      }
+      return out;
+    }
+    const keys: (string | number)[] = [];
+    const values: unknown[] = [];
+    let sequence = true;
+    lua.lua_pushnil(L);
+    while (lua.lua_next(L, index)) {
+      const keyType = lua.lua_type(L, -2);
+      // lua_tolstring on a number key would turn it into a string in place and break lua_next.
+      const key = keyType === lua.LUA_TNUMBER ? lua.lua_tonumber(L, -2) : keyType === lua.LUA_TSTRING ? decodeString(lua.lua_tolstring(L, -2)) : undefined;
+      const value = this.toJs(L, lua.lua_gettop(L), depth + 1);
+      lua.lua_pop(L, 1);
+      if (key === undefined || value === undefined) continue;
+      if (typeof key !== 'number' || !Number.isInteger(key) || key < 1) sequence = false;
+      keys.push(key);
+      values.push(value);
+    }
+    if (sequence && keys.length > 0 && (keys as number[]).every((k) => k <= keys.length)) {
+      const out = new Array<unknown>(keys.length);
+      for (let i = 0; i < keys.length; i++) out[(keys[i] as number) - 1] = values[i];
+      return out;
+    }
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) out[String(keys[i])] = values[i];
+    return out;
+  }
+
+  private isMarkedArray(L: LuaState, index: number): boolean {
+    if (!lua.lua_getmetatable(L, index)) return false;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.arrayMetatableRef);
+    const marked = Boolean(lua.lua_rawequal(L, -1, -2));
+    lua.lua_pop(L, 2);
+    return marked;
+  }
+}
+
+/** UTF-8 bytes of a string. */
+export function encodeString(text: string): LuaString {
+  return encoder.encode(text);
+}
+
+/** A Lua string as JavaScript text (invalid UTF-8 becomes U+FFFD). */
+export function decodeString(bytes: LuaString | null | undefined): string {
+  return bytes === null || bytes === undefined ? '' : decoder.decode(bytes);
+}
