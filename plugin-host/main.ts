@@ -18,7 +18,6 @@ import {
 import { createWireConnection } from '../protocol/wire';
 import { HostContext } from './context';
 import { loadPluginDefinition } from './load';
-import { loadLuaPlugin } from './lua/plugin';
 import type { PluginDefinition } from './sdk';
 
 const WIRE_FD = 3;
@@ -40,7 +39,8 @@ function main(): void {
     }
     process.title = `homeagent-plugin:${params.name}`;
     // A Lua plugin's main.lua runs in fengari (plugin-host/lua/); its definition routes like a JS plugin's.
-    plugin = params.kind === 'lua' ? loadLuaPlugin(params) : await loadPluginDefinition(params.entry);
+    // Loaded only for Lua plugins: fengari costs a JS plugin's host memory and start time for nothing.
+    plugin = params.kind === 'lua' ? loadLua().loadLuaPlugin(params) : await loadPluginDefinition(params.entry);
     context = new HostContext(connection, params);
     for (const [pattern, handler] of Object.entries(plugin.events ?? {})) {
       const ctx = context;
@@ -79,6 +79,10 @@ function main(): void {
   });
 
   connection.listen();
+}
+
+function loadLua(): typeof import('./lua/plugin') {
+  return require('./lua/plugin') as typeof import('./lua/plugin');
 }
 
 function describePlugin(plugin: PluginDefinition): InitializeResult {
