@@ -90,6 +90,7 @@ export class PluginSupervisor {
       this.setState('stopping');
       const exit = await current.stop(reason);
       this.note('info', `stopped: ${exit.detail}`);
+      this.services.bus.publish(KernelEvents.PluginStopped, 'kernel', { name: this.name, reason, code: exit.code, signal: exit.signal });
     }
     this.setState(finalState);
     this.detail = null;

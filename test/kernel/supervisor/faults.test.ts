@@ -160,8 +160,11 @@ describe('stopping plugins', () => {
   test('stop, start, disable and enable by name; disabled survives a restart of the kernel', async () => {
     const t = await startTestKernel(['good', 'needs-good'], FAST_POLICY, { keepDataDir: true });
     const sup = t.kernel.supervisor;
+    const stopped: unknown[] = [];
+    t.kernel.bus.subscribe('test', 'plugin.stopped', (event) => stopped.push(event.data));
     assert.deepEqual(sup.list().map((p) => p.name), ['good', 'needs-good'], 'dependencies first');
     assert.equal((await sup.control('good', 'stop')).state, 'stopped');
+    assert.deepEqual(stopped, [{ name: 'good', reason: 'stop', code: 0, signal: null }], 'plugin.stopped was published');
     assert.equal((await sup.control('good', 'start')).state, 'ready');
     assert.equal((await sup.control('good', 'disable')).state, 'disabled');
     await assert.rejects(sup.control('good', 'start'), /is disabled; enable it with: homectl plugins enable good/);
