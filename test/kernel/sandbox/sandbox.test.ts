@@ -46,12 +46,10 @@ describe('the walls around a third-party plugin', () => {
     process.env['NODE_OPTIONS'] = '--max-old-space-size=512';
     process.env['HOMEAGENT_LLM_API_KEY'] = SECRET;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-sandbox-'));
-    // The same probe as a built-in: trusted, so unsandboxed.
-    const trusted = path.join(dataDir, 'no-builtins', 'sandbox-trusted');
-    fs.cpSync(path.join(FIXTURE_PLUGINS, 'sandbox-probe'), trusted, { recursive: true });
-    const manifest = JSON.parse(fs.readFileSync(path.join(trusted, 'plugin.json'), 'utf8')) as { name: string };
-    fs.writeFileSync(path.join(trusted, 'plugin.json'), JSON.stringify({ ...manifest, name: 'sandbox-trusted' }));
-    t = await startTestKernel(['sandbox-probe', 'sandbox-probe-net'], { ...FAST_POLICY, sandbox: { maxOpenFiles: MAX_OPEN_FILES } }, { dataDir });
+    // The same probe as a built-in (trusted, so unsandboxed), and as a third-party plugin granted `net`.
+    copyProbeAs(path.join(dataDir, 'no-builtins', 'sandbox-trusted'), {});
+    copyProbeAs(path.join(dataDir, 'plugins', 'sandbox-probe-net'), { description: 'The sandbox probe, granted net', permissions: ['net'] });
+    t = await startTestKernel(['sandbox-probe'], { ...FAST_POLICY, sandbox: { maxOpenFiles: MAX_OPEN_FILES } }, { dataDir });
   });
   after(async () => {
     await t?.close();
@@ -197,3 +195,11 @@ test('permission flag spelling by node version', () => {
   assert.equal(permissionFlag('23.4.0'), '--experimental-permission');
   assert.equal(permissionFlag('24.0.0'), '--permission');
 });
+
+/** Copies the probe fixture to `dir`, named after the folder, with manifest fields changed. */
+function copyProbeAs(dir: string, changes: Record<string, unknown>): void {
+  fs.cpSync(path.join(FIXTURE_PLUGINS, 'sandbox-probe'), dir, { recursive: true });
+  const file = path.join(dir, 'plugin.json');
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+  fs.writeFileSync(file, JSON.stringify({ ...manifest, ...changes, name: path.basename(dir) }));
+}
