@@ -24,7 +24,6 @@ export class Agent {
   private current: { turn: Turn; input: InputEvent } | undefined;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
-  turns = 0;
 
   constructor(private readonly deps: AgentDeps) {}
 
@@ -46,10 +45,6 @@ export class Agent {
     for (const output of this.deps.io.outputs.remove(() => true)) this.deps.deliver(output);
   }
 
-  /** The session of the running turn, if any. */
-  get busyWith(): string | undefined {
-    return this.current?.turn.session;
-  }
 
   private async eventLoop(): Promise<void> {
     for (;;) {
@@ -111,7 +106,6 @@ export class Agent {
       },
     );
     this.current = { turn, input };
-    this.turns += 1;
     try {
       const outcome = await turn.run();
       sessions.append(input.session, outcome.messages, home);

@@ -18,10 +18,6 @@ export class EventBus {
     }
   }
 
-  /** Patterns a subscriber holds. */
-  patternsOf(subscriber: string): string[] {
-    return this.subscriptions.filter((s) => s.subscriber === subscriber).map((s) => s.pattern);
-  }
 
   /** Delivers an event to every matching subscriber; a throwing subscriber does not stop the others. */
   publish(name: string, source: string, data?: unknown): void {

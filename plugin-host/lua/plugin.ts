@@ -10,10 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EventDeliverParams, InitializeParams, StageName, StageSnapshot } from '../../protocol';
 import type { PluginContext, PluginDefinition, StageHandler, ToolDefinition } from '../sdk';
-import { decodeString, encodeString, JSON_NULL, LuaConverter } from './convert';
-import { fengari } from './fengari';
-import type { LuaDebug, LuaJsFunction, LuaState } from './fengari-api';
+import { decodeString, encodeString, JSON_NULL, LuaConverter } from '../../protocol/lua/convert';
+import { fengari } from '../../protocol/lua/fengari';
+import type { LuaDebug, LuaJsFunction, LuaState } from '../../protocol/lua/fengari-api';
 import { PRELUDE } from './prelude';
+import { describeLuaValue, raiseLuaError } from '../../protocol/lua/errors';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
@@ -152,12 +153,12 @@ class LuaPlugin {
 
     setFunction(L, 'tool', (state) => {
       const name = checkString(state, 1, 'homeagent.tool', 'a tool name');
-      if (lua.lua_type(state, 2) !== lua.LUA_TTABLE) raise(state, `homeagent.tool("${name}"): the second argument must be a table { description = ..., parameters = {...} }`);
+      if (lua.lua_type(state, 2) !== lua.LUA_TTABLE) raiseLuaError(state, `homeagent.tool("${name}"): the second argument must be a table { description = ..., parameters = {...} }`);
       const spec = this.convert.toJs(state, 2) as Record<string, unknown>;
       const ref = this.functionRef(state, 3, `homeagent.tool("${name}")`);
-      if (typeof spec['description'] !== 'string') raise(state, `homeagent.tool("${name}"): description must be a string`);
+      if (typeof spec['description'] !== 'string') raiseLuaError(state, `homeagent.tool("${name}"): description must be a string`);
       const parameters = isObject(spec['parameters']) ? spec['parameters'] : { type: 'object', properties: {} };
-      if (this.activated) raise(state, `homeagent.tool("${name}"): tools are declared when main.lua runs, not later`);
+      if (this.activated) raiseLuaError(state, `homeagent.tool("${name}"): tools are declared when main.lua runs, not later`);
       tools[name] = {
         description: spec['description'] as string,
         parameters,
@@ -171,7 +172,7 @@ class LuaPlugin {
     setFunction(L, 'stage', (state) => {
       const stage = checkString(state, 1, 'homeagent.stage', 'a stage name') as StageName;
       const ref = this.functionRef(state, 2, `homeagent.stage("${stage}")`);
-      if (this.activated) raise(state, `homeagent.stage("${stage}"): stages are declared when main.lua runs, not later`);
+      if (this.activated) raiseLuaError(state, `homeagent.stage("${stage}"): stages are declared when main.lua runs, not later`);
       stages[stage] = async (snapshot: StageSnapshot) => ((await this.run(ref, [snapshot], `stage "${stage}"`)) ?? null) as never;
       return 0;
     });
@@ -218,7 +219,7 @@ class LuaPlugin {
     for (const level of ['debug', 'info', 'warn', 'error'] as const) {
       setFunction(L, level, (state) => {
         const fields = lua.lua_type(state, 2) === lua.LUA_TTABLE ? (this.convert.toJs(state, 2) as Record<string, unknown>) : undefined;
-        this.ctx?.log[level](describe(state, 1), isObject(fields) ? fields : undefined);
+        this.ctx?.log[level](describeLuaValue(state, 1), isObject(fields) ? fields : undefined);
         return 0;
       });
     }
@@ -227,7 +228,7 @@ class LuaPlugin {
 
     lua.lua_pushjsfunction(L, (state) => {
       const parts: string[] = [];
-      for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describe(state, i));
+      for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describeLuaValue(state, i));
       this.ctx?.log.info(parts.join('\t'));
       return 0;
     });
@@ -239,7 +240,7 @@ class LuaPlugin {
     const name = lua.lua_type(L, 1) === lua.LUA_TSTRING ? decodeString(lua.lua_tolstring(L, 1)) : '';
     const bare = name.endsWith('.lua') ? name.slice(0, -4) : name;
     if (!MODULE_NAME.test(bare)) {
-      raise(L, `require("${name}") refused: only .lua modules inside the plugin's folder can be required, by names like "util" or "lib.util" (no "..", no absolute paths)`);
+      raiseLuaError(L, `require("${name}") refused: only .lua modules inside the plugin's folder can be required, by names like "util" or "lib.util" (no "..", no absolute paths)`);
     }
     const relative = `${bare.split(/[./]/).join('/')}.lua`;
     const file = path.join(this.root, relative);
@@ -247,13 +248,13 @@ class LuaPlugin {
     try {
       real = fs.realpathSync(file);
     } catch {
-      return raise(L, `require("${name}"): module not found (looked for ${relative} in the plugin's folder)`);
+      return raiseLuaError(L, `require("${name}"): module not found (looked for ${relative} in the plugin's folder)`);
     }
     const root = fs.realpathSync(this.root);
-    if (!real.startsWith(root + path.sep)) raise(L, `require("${name}") refused: ${relative} leads outside the plugin's folder`);
+    if (!real.startsWith(root + path.sep)) raiseLuaError(L, `require("${name}") refused: ${relative} leads outside the plugin's folder`);
     const source = fs.readFileSync(real);
     if (lauxlib.luaL_loadbufferx(L, source, source.length, to_luastring(`@${relative}`), to_luastring('t')) !== lua.LUA_OK) {
-      return raise(L, lua.lua_tojsstring(L, -1) ?? `require("${name}"): could not compile ${relative}`);
+      return raiseLuaError(L, lua.lua_tojsstring(L, -1) ?? `require("${name}"): could not compile ${relative}`);
     }
     return 1;
   }
@@ -371,7 +372,7 @@ class LuaPlugin {
   }
 
   private functionRef(L: LuaState, index: number, what: string): number {
-    if (lua.lua_type(L, index) !== lua.LUA_TFUNCTION) raise(L, `${what}: expects a function as argument ${index}`);
+    if (lua.lua_type(L, index) !== lua.LUA_TFUNCTION) raiseLuaError(L, `${what}: expects a function as argument ${index}`);
     lua.lua_pushvalue(L, index);
     return lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
   }
@@ -395,28 +396,11 @@ function setFunction(L: LuaState, name: string, fn: LuaJsFunction): void {
 }
 
 function checkString(L: LuaState, index: number, fn: string, what: string): string {
-  if (lua.lua_type(L, index) !== lua.LUA_TSTRING) raise(L, `${fn}: argument ${index} must be ${what} (a string)`);
+  if (lua.lua_type(L, index) !== lua.LUA_TSTRING) raiseLuaError(L, `${fn}: argument ${index} must be ${what} (a string)`);
   return decodeString(lua.lua_tolstring(L, index));
 }
 
-// Raises a Lua error at the caller's line (level 1 of a JavaScript function is its Lua caller).
-function raise(L: LuaState, message: string): never {
-  return lauxlib.luaL_error(L, to_luastring(message.replace(/%/g, '%%')));
-}
 
-function describe(L: LuaState, index: number): string {
-  switch (lua.lua_type(L, index)) {
-    case lua.LUA_TSTRING:
-    case lua.LUA_TNUMBER:
-      return lua.lua_tojsstring(L, index) ?? '';
-    case lua.LUA_TBOOLEAN:
-      return String(lua.lua_toboolean(L, index));
-    case lua.LUA_TNIL:
-      return 'nil';
-    default:
-      return `<${lua.lua_type(L, index) === lua.LUA_TTABLE ? 'table' : 'value'}>`;
-  }
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,4 +1,7 @@
-import type { LuaState } from './fengari-api';
+// fengari's internal modules require each other in a cycle that only resolves when its main module loads
+// first; loading one of them before it leaves half-built exports (lobject.TValue undefined).
+import '../../../protocol/lua/fengari';
+import type { LuaState } from '../../../protocol/lua/fengari-api';
 
 // Building a Lua table through the public API costs a fresh string, a copy and a hex hash for every key
 // (`lua_setfield`), which is most of the per-chunk cost of an adapter. fengari 0.1.5's own table code can

@@ -1,6 +1,7 @@
 import { decodeString, JSON_NULL, LuaConverter } from './convert';
-import { fengari } from './fengari';
-import type { LuaJsFunction, LuaState } from './fengari-api';
+import { fengari } from '../../../protocol/lua/fengari';
+import type { LuaJsFunction, LuaState } from '../../../protocol/lua/fengari-api';
+import { describeLuaValue, raiseLuaError } from '../../../protocol/lua/errors';
 
 const { lua, lauxlib, lualib, to_luastring } = fengari;
 
@@ -41,7 +42,7 @@ export function openSandbox(L: LuaState, print: (line: string) => void, fastTabl
   installJson(L, convert, arrayMetatableRef);
   lua.lua_pushjsfunction(L, (state) => {
     const parts: string[] = [];
-    for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describe(state, i));
+    for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describeLuaValue(state, i));
     print(parts.join('\t'));
     return 0;
   });
@@ -58,19 +59,19 @@ function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: numb
     try {
       text = JSON.stringify(convert.toJs(1)) ?? 'null';
     } catch (error) {
-      return raise(state, `json.encode: ${(error as Error).message}`);
+      return raiseLuaError(state, `json.encode: ${(error as Error).message}`);
     }
     lua.lua_pushstring(state, to_luastring(text));
     return 1;
   });
   setFunction(L, 'decode', (state) => {
     const text = lua.lua_type(state, 1) === lua.LUA_TSTRING ? decodeString(lua.lua_tolstring(state, 1)) : undefined;
-    if (text === undefined) return raise(state, 'json.decode: expects a string');
+    if (text === undefined) return raiseLuaError(state, 'json.decode: expects a string');
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return raise(state, `json.decode: ${(error as Error).message}`);
+      return raiseLuaError(state, `json.decode: ${(error as Error).message}`);
     }
     convert.push(value);
     return 1;
@@ -95,20 +96,4 @@ function setFunction(L: LuaState, name: string, fn: LuaJsFunction): void {
   lua.lua_setfield(L, -2, to_luastring(name));
 }
 
-function raise(L: LuaState, message: string): never {
-  return lauxlib.luaL_error(L, to_luastring(message.replace(/%/g, '%%')));
-}
 
-function describe(L: LuaState, index: number): string {
-  switch (lua.lua_type(L, index)) {
-    case lua.LUA_TSTRING:
-    case lua.LUA_TNUMBER:
-      return lua.lua_tojsstring(L, index) ?? '';
-    case lua.LUA_TBOOLEAN:
-      return String(lua.lua_toboolean(L, index));
-    case lua.LUA_TNIL:
-      return 'nil';
-    default:
-      return `<${lua.lua_type(L, index) === lua.LUA_TTABLE ? 'table' : 'value'}>`;
-  }
-}

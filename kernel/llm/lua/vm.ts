@@ -1,6 +1,6 @@
-import type { LuaConverter } from './convert';
-import { fengari } from './fengari';
-import type { LuaDebug, LuaState } from './fengari-api';
+import { encodeString, type LuaConverter } from './convert';
+import { fengari } from '../../../protocol/lua/fengari';
+import type { LuaDebug, LuaState } from '../../../protocol/lua/fengari-api';
 import { openSandbox } from './sandbox';
 
 const { lua, lauxlib, to_luastring } = fengari;
@@ -141,7 +141,7 @@ export class LuaVm {
     if (ref !== undefined) return ref;
     const L = this.L;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, this.moduleRef);
-    lua.lua_getfield(L, -1, this.convert.keyOf(name));
+    lua.lua_getfield(L, -1, encodeString(name));
     ref = lua.lua_type(L, -1) === lua.LUA_TFUNCTION ? lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX) : null;
     lua.lua_settop(L, HANDLER);
     this.functions.set(name, ref);

@@ -1,4 +1,5 @@
-// The part of fengari 0.1.5 (Lua 5.3 in JS; no types of its own) that kernel/llm uses.
+// The part of fengari 0.1.5 (Lua 5.3 in JS; no types of its own) that HomeAgent uses: the kernel's LLM
+// adapters and the plugin host's Lua plugins. Kept here, beside the wire, because both sides run Lua.
 // fengari's API mirrors the C API: lua.h, lauxlib.h and lualib.h, with Lua strings as Uint8Array.
 
 /** A Lua state (lua_State*). */
@@ -22,6 +23,7 @@ export interface LuaDebug {
 export interface FengariLua {
   LUA_OK: number;
   LUA_ERRSYNTAX: number;
+  LUA_YIELD: number;
   LUA_MULTRET: number;
   LUA_REGISTRYINDEX: number;
   LUA_MASKCOUNT: number;
@@ -34,6 +36,10 @@ export interface FengariLua {
   LUA_TFUNCTION: number;
   lua_Debug: new () => LuaDebug;
   lua_gettop(L: LuaState): number;
+  lua_newthread(L: LuaState): LuaState;
+  lua_resume(L: LuaState, from: LuaState | null, nargs: number): number;
+  lua_yield(L: LuaState, nresults: number): number;
+  lua_isyieldable(L: LuaState): boolean | number;
   lua_settop(L: LuaState, index: number): void;
   lua_pop(L: LuaState, n: number): void;
   lua_pushvalue(L: LuaState, index: number): void;

@@ -1,6 +1,5 @@
-// JavaScript ↔ Lua values for Lua plugins. A minimal copy of the idea of kernel/llm/lua/convert.ts
-// (plugin-host may not import from kernel/): public fengari API only, and the state passed per call so the
-// same converter serves every coroutine of a plugin. A later refactor can share one module between both.
+// JavaScript ↔ Lua values through fengari's public API, for the kernel's LLM adapters and the plugin host's
+// Lua plugins. The state is passed per call, so one converter serves every coroutine of a state.
 import { fengari } from './fengari';
 import type { LuaState, LuaString } from './fengari-api';
 
@@ -132,12 +131,29 @@ export class LuaConverter {
   }
 }
 
-/** UTF-8 bytes of a string. */
+/** UTF-8 bytes of a string; short ASCII strings skip TextEncoder, which costs more than the loop for them. */
 export function encodeString(text: string): LuaString {
-  return encoder.encode(text);
+  const n = text.length;
+  if (n > 48) return encoder.encode(text);
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return encoder.encode(text);
+    bytes[i] = c;
+  }
+  return bytes;
 }
 
 /** A Lua string as JavaScript text (invalid UTF-8 becomes U+FFFD). */
 export function decodeString(bytes: LuaString | null | undefined): string {
-  return bytes === null || bytes === undefined ? '' : decoder.decode(bytes);
+  if (bytes === null || bytes === undefined) return '';
+  const n = bytes.length;
+  if (n > 48) return decoder.decode(bytes);
+  let text = '';
+  for (let i = 0; i < n; i++) {
+    const c = bytes[i] as number;
+    if (c > 0x7f) return decoder.decode(bytes);
+    text += String.fromCharCode(c);
+  }
+  return text;
 }
