@@ -5,9 +5,11 @@ import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { requirePermission } from './permissions';
 
 /**
- * config/get|set|list. A plugin reads and writes its own table freely (and sees its own secrets);
- * another plugin's table needs `config.others` or `admin`; the core table needs `admin` to write
- * and `config.others` or `admin` to read. Passwords of other tables are always masked.
+ * config/get|set|list. A plugin reads and writes its own table freely; another plugin's table needs
+ * `config.others` or `admin`; the core table needs `admin` to write and `config.others` or `admin` to read.
+ * Passwords are masked in every answer but one: a `config/get` that names no scope, which is a plugin
+ * reading its own setting for its own use (an API key). A plugin relaying settings to people (cli, for
+ * homectl) always names the scope, so it never receives a secret in clear, its own table included.
  */
 export function bindConfigMethods(connection: MessageConnection, caller: PluginSupervisor, config: ConfigRegistry): void {
   const scopeFor = (method: string, requested: string | undefined, write: boolean): string => {
@@ -17,13 +19,13 @@ export function bindConfigMethods(connection: MessageConnection, caller: PluginS
     else requirePermission(caller, method, 'config.others', 'admin');
     return scope;
   };
-  const reveal = (scope: string, entry: ConfigEntry, key: string): ConfigEntry =>
-    scope === caller.name && entry.isSet ? { ...entry, value: config.getValue(scope, key) } : entry;
+  const reveal = (entry: ConfigEntry, key: string): ConfigEntry => (entry.isSet ? { ...entry, value: config.getValue(caller.name, key) } : entry);
 
   connection.onRequest(ConfigGetRequest.type, (params) =>
     wrapConfigErrors(() => {
       const scope = scopeFor(ConfigGetRequest.method, params.scope, false);
-      return { entry: reveal(scope, config.get(scope, params.key), params.key) };
+      const entry = config.get(scope, params.key);
+      return { entry: params.scope === undefined ? reveal(entry, params.key) : entry };
     }),
   );
   connection.onRequest(ConfigSetRequest.type, (params) =>

@@ -15,7 +15,6 @@ import {
   PluginsLogsRequest,
   PluginsRemoveRequest,
   SocketMethods,
-  type ConfigEntry,
   type PluginAction,
 } from '../../protocol';
 import { SocketFailure } from './errors';
@@ -41,8 +40,6 @@ export interface SocketMethod {
 
 export type MethodTable = Readonly<Record<string, SocketMethod>>;
 
-/** Shown instead of a password value; the kernel masks too, except in the caller's own table. */
-export const MASKED_VALUE = '********';
 
 const NAME = { type: 'string', minLength: 1, maxLength: 64 } as const;
 const SCOPE = { type: 'string', minLength: 1, maxLength: 64 } as const;
@@ -99,21 +96,22 @@ export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME)
       async (p) => {
         const params = p.all ? { all: true } : { scope: p.scope ?? 'core' };
         const { entries } = await kernel.request(ConfigListRequest.type, params);
-        return { entries: entries.map(maskEntry) };
+        return { entries };
       },
     ),
     [SocketMethods.ConfigGet]: row<{ scope?: string; key: string }>(
       { type: 'object', required: ['key'], additionalProperties: false, properties: { scope: SCOPE, key: KEY } },
       async (p) => {
+        // Naming the scope, even 'cli', makes the kernel mask passwords: nothing read here is shown in clear.
         const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? 'core', key: p.key });
-        return { entry: maskEntry(entry) };
+        return { entry };
       },
     ),
     [SocketMethods.ConfigSet]: row<{ scope?: string; key: string; value: unknown }>(
       { type: 'object', required: ['key', 'value'], additionalProperties: false, properties: { scope: SCOPE, key: KEY, value: {} } },
       async (p) => {
         const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? 'core', key: p.key, value: p.value });
-        return { entry: maskEntry(entry) };
+        return { entry };
       },
     ),
     [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
@@ -129,17 +127,4 @@ function refuseToCutOwnSocket(self: string, name: string, action: PluginAction):
       `restart it with homectl plugins restart ${self}, or stop homed itself`,
     { plugin: self, action },
   );
-}
-
-/** Hides a password's value: nothing read through the socket shows one in clear. */
-export function maskEntry(entry: ConfigEntry): ConfigEntry {
-  const def = entry.def;
-  if (def?.type !== 'password') return entry;
-  const masked: ConfigEntry = { ...entry, value: maskValue(entry.value) };
-  if (def.default !== undefined) masked.def = { ...def, default: maskValue(def.default) };
-  return masked;
-}
-
-function maskValue(value: unknown): unknown {
-  return value === '' || value === null || value === undefined ? value : MASKED_VALUE;
 }

@@ -18,11 +18,12 @@ describe('the SDK server', () => {
     await t?.close();
   });
 
-  test('a plugin reads and writes its own table and sees its own secret; listings mask it', async () => {
+  test('a plugin reads and writes its own table and sees its own secret; listings and named-scope reads mask it', async () => {
     const result = (await call('nosy', 'own', { token: 's3cret-token' })) as Record<string, { ok: boolean; value?: unknown; code?: number; message?: string }>;
     assert.equal(result['set']?.ok, true);
     assert.equal((result['set']?.value as { value: unknown }).value, '********');
     assert.equal(result['get']?.value, 's3cret-token');
+    assert.equal(result['named']?.value, '********', 'naming the scope, even its own, gets the masked value (what a relay like cli does)');
     assert.ok(!JSON.stringify(result['list']).includes('s3cret-token'), 'a listing never carries the secret');
     assert.equal(result['bad']?.ok, false);
     assert.equal(result['bad']?.code, ErrorCodes.InvalidValue);
