@@ -146,10 +146,19 @@ describe('the cli socket, raw', () => {
         (e: unknown) => e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS',
       );
     await setMax('1');
-    const holder = await connectRaw(homed.socket);
+    // setMax's own connection counts until the server sees it close: the holder retries until it is served.
+    const holder = await waitFor(
+      async () => {
+        const client = await connectRaw(homed.socket);
+        client.write('{"id":1,"method":"kernel/status"}\n');
+        const answer = await client.nextAnswer().catch(() => undefined);
+        if (answer && 'result' in answer) return client;
+        client.close();
+        return undefined;
+      },
+      { what: 'a first client to be served under max_clients 1' },
+    );
     try {
-      holder.write('{"id":1,"method":"kernel/status"}\n');
-      await holder.nextAnswer();
       await waitFor(refused, { what: 'a second client to be refused' });
     } finally {
       holder.close();
