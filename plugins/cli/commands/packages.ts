@@ -1,12 +1,16 @@
-// homectl plugins install|remove: .hmap packages, checked and installed by the kernel.
+// homectl plugins install|remove: .hmap packages, checked and installed by the kernel; URLs downloaded by pluginmgr.
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SocketMethods, type PluginsInstallResult } from '../../../protocol';
 import { NONE, formatBytes } from './format';
+import { connectPluginmgr } from './pluginmgr-client';
 import { renderTable } from './table';
-import { UsageError, printJson, type Command } from './types';
+import { UsageError, printJson, type Command, type CommandContext, type OptionValues } from './types';
 
-/** A scheme like `https://` or `file:`: homectl installs files on this machine only. */
+/** A scheme like `https://` or `file:`. */
 const URL_LIKE = /^([a-z][a-z0-9+.-]*:\/\/|file:)/i;
+/** Schemes pluginmgr downloads from. */
+const DOWNLOADED = /^https?:\/\//i;
 
 /** Renders what a package is and asks for, before a person confirms. */
 export function renderPackage(p: PluginsInstallResult): string {
@@ -29,34 +33,67 @@ const install: Command = {
   args: ['FILE'],
   options: { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' } },
   flags: '[--yes] [--json]',
-  summary: 'install or upgrade a plugin from a .hmap file on this machine (shows it and asks first unless --yes)',
+  summary: 'install or upgrade a plugin from a .hmap file or an http(s):// URL (shows it and asks first unless --yes)',
   async run([file], values, ctx) {
     const given = file as string;
+    if (DOWNLOADED.test(given)) return installFromUrl(given, values, ctx);
     if (URL_LIKE.test(given) && !path.isAbsolute(given)) {
-      throw new UsageError(`plugins install takes a .hmap file on this machine, not a URL (${given}); download it first, then: homectl plugins install FILE`);
+      if (!/^file:/i.test(given)) throw new UsageError(`plugins install takes a .hmap file, or an http://, https:// or file:// URL, not ${given}`);
+      return installFromFile(fileUrlToPath(given), values, ctx);
     }
-    const absolute = path.resolve(ctx.cwd, given);
-    const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, inspectOnly: true });
-    if (!values['json']) ctx.print(renderPackage(inspected));
-    if (!values['yes']) {
-      const answer = await ctx.confirm('Install? [y/N]');
-      if (answer === undefined) throw new UsageError('plugins install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking');
-      if (!answer) {
-        ctx.print('not installed');
-        return;
-      }
-    }
-    const result = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute });
-    if (values['json']) {
-      printJson(ctx, result);
-      return;
-    }
-    const { name, version } = result.manifest;
-    const upgraded = result.upgradedFrom === undefined ? 'installed' : `upgraded from ${result.upgradedFrom}`;
-    const state = result.plugin ? `: now ${result.plugin.state}${result.plugin.detail ? ` (${result.plugin.detail})` : ''}` : '';
-    ctx.print(`plugin "${name}" ${version} ${upgraded}${state}`);
+    return installFromFile(path.resolve(ctx.cwd, given), values, ctx);
   },
 };
+
+/** A file on this machine: homed reads it directly, once to show it, once to install it. */
+async function installFromFile(absolute: string, values: OptionValues, ctx: CommandContext): Promise<void> {
+  const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, inspectOnly: true });
+  if (!values['json']) ctx.print(renderPackage(inspected));
+  if (!(await confirmInstall(values, ctx))) return;
+  reportInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute }), values, ctx);
+}
+
+/**
+ * A URL: the pluginmgr plugin downloads it (capped, under its deadline) into homed's own data folder,
+ * which homed can read even where homectl's temporary folder is not its own (systemd's PrivateTmp).
+ * What is installed is pinned to the SHA-256 of what was shown: a server that changes the file between
+ * the two downloads gets a refusal, not an install the person did not see.
+ */
+async function installFromUrl(url: string, values: OptionValues, ctx: CommandContext): Promise<void> {
+  const pluginmgr = await connectPluginmgr(ctx);
+  const inspected = await pluginmgr.install(url, { inspect: true });
+  if (!values['json']) ctx.print(`${renderPackage(inspected)}\nfrom ${inspected.package.source} (${formatBytes(inspected.package.bytes)}, sha256 ${inspected.package.sha256})`);
+  if (!(await confirmInstall(values, ctx))) return;
+  reportInstall(await pluginmgr.install(url, { sha256: inspected.package.sha256 }), values, ctx);
+}
+
+/** Asks before installing unless --yes; false (after saying so) when the person declines. */
+async function confirmInstall(values: OptionValues, ctx: CommandContext): Promise<boolean> {
+  if (values['yes']) return true;
+  const answer = await ctx.confirm('Install? [y/N]');
+  if (answer === undefined) throw new UsageError('plugins install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking');
+  if (!answer) ctx.print('not installed');
+  return answer;
+}
+
+function reportInstall(result: PluginsInstallResult, values: OptionValues, ctx: CommandContext): void {
+  if (values['json']) {
+    printJson(ctx, result);
+    return;
+  }
+  const { name, version } = result.manifest;
+  const upgraded = result.upgradedFrom === undefined ? 'installed' : `upgraded from ${result.upgradedFrom}`;
+  const state = result.plugin ? `: now ${result.plugin.state}${result.plugin.detail ? ` (${result.plugin.detail})` : ''}` : '';
+  ctx.print(`plugin "${name}" ${version} ${upgraded}${state}`);
+}
+
+function fileUrlToPath(given: string): string {
+  try {
+    return fileURLToPath(given);
+  } catch (error) {
+    throw new UsageError(`${given} is not a file URL of this machine (${(error as Error).message})`);
+  }
+}
 
 const remove: Command = {
   words: 'plugins remove',

@@ -10,6 +10,7 @@ import { FIXTURE_PLUGINS, makeTempDir, runHomectl, startHomed, type HomedHandle 
 import { runWaiter } from '../../harness/waiter';
 import { snapshot, validFiles, zipBuffer } from '../../kernel/packages/helpers';
 import { buildZip, parseZip, rename } from '../../kernel/packages/raw-zip';
+import { FIXTURE_PACKAGES, serveFile, startPackageServer } from '../pluginmgr/helpers';
 
 /** Packs the `good` fixture as `version`, with an author and one setting, into `outDir`; answers the .hmap path. */
 async function packGood(work: string, version: string): Promise<string> {
@@ -43,17 +44,53 @@ describe('homectl plugins install|remove against a running homed', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('refuses without a terminal and without --yes, and refuses URLs with a usage error', async () => {
+  it('refuses without a terminal and without --yes', async () => {
     const file = await packGood(work, '1.0.0');
     const asked = await ctl('plugins', 'install', path.basename(file));
     assert.equal(asked.code, 2, asked.stderr);
     assert.match(asked.stdout, /name\s+good/);
     assert.match(asked.stdout, /permissions\s+tools, events/);
     assert.match(asked.stderr, /pass --yes/);
-    const url = await ctl('plugins', 'install', 'https://example.org/good-1.0.0.hmap', '--yes');
-    assert.equal(url.code, 2);
-    assert.match(url.stderr, /not a URL/);
     assert.ok(!fs.existsSync(path.join(pluginsDir, 'good')), 'nothing may be installed');
+  });
+
+  it('installs from an http:// URL through pluginmgr, showing the package first; refuses one that changed in between', async (t) => {
+    const v1 = (await packPlugin(path.join(FIXTURE_PACKAGES, 'weather-js-v1'), work)).file;
+    const v2 = (await packPlugin(path.join(FIXTURE_PACKAGES, 'weather-js-v2'), work)).file;
+    let flips = 0;
+    const server = await startPackageServer({
+      '/weather-1.0.0.hmap': serveFile(v1),
+      // The first download (shown to the person) is 1.0.0, the second (installed) would be 2.0.0.
+      '/flip.hmap': (req, res, served) => serveFile(flips++ === 0 ? v1 : v2)(req, res, served),
+    });
+    t.after(() => server.close());
+
+    const asked = await ctl('plugins', 'install', server.url('/weather-1.0.0.hmap'));
+    assert.equal(asked.code, 2, asked.stderr);
+    assert.match(asked.stdout, /name\s+weather/);
+    assert.match(asked.stdout, /version\s+1\.0\.0/);
+    assert.match(asked.stdout, /author\s+HomeAgent tests/);
+    assert.match(asked.stdout, /kind\s+js/);
+    assert.match(asked.stdout, /permissions\s+tools/);
+    assert.match(asked.stdout, new RegExp(`from ${server.url('/weather-1.0.0.hmap')} \\(.*, sha256 [0-9a-f]{64}\\)`));
+    assert.match(asked.stderr, /pass --yes/);
+    assert.ok(!fs.existsSync(path.join(pluginsDir, 'weather')));
+
+    const installed = await ctl('plugins', 'install', server.url('/weather-1.0.0.hmap'), '--yes');
+    assert.equal(installed.code, 0, installed.stderr);
+    assert.match(installed.stdout, /plugin "weather" 1\.0\.0 installed: now ready/);
+    assert.equal((await list()).find((p) => p.name === 'weather')?.state, 'ready');
+
+    const changed = await ctl('plugins', 'install', server.url('/flip.hmap'), '--yes');
+    assert.equal(changed.code, 1, changed.stderr);
+    assert.match(changed.stdout, /version\s+1\.0\.0/);
+    assert.match(changed.stderr, /changed since it was inspected.*HA_ERR_PACKAGE_CHANGED/);
+    assert.equal((await list()).find((p) => p.name === 'weather')?.version, '1.0.0', 'the package that was not shown is not installed');
+
+    const other = await ctl('plugins', 'install', 'ftp://example.org/weather.hmap', '--yes');
+    assert.equal(other.code, 2);
+    assert.match(other.stderr, /an http:\/\/, https:\/\/ or file:\/\/ URL, not ftp:/);
+    assert.equal((await ctl('plugins', 'remove', 'weather', '--purge')).code, 0);
   });
 
   it('installs a packed plugin from a relative path; it runs as a third-party js plugin', async () => {

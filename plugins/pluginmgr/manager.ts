@@ -1,0 +1,147 @@
+// What the tools and the HTTP API share: fetch a package into a temporary file, have the kernel check
+// and install it, and list, describe and remove plugins, all through the kernel's admin methods.
+import type { Readable } from 'node:stream';
+import type { PluginContext } from '../../plugin-host';
+import {
+  ErrorCodes,
+  ErrorNames,
+  PluginsInfoRequest,
+  PluginsInstallRequest,
+  PluginsListRequest,
+  PluginsRemoveRequest,
+  type PluginInfo,
+  type PluginStatus,
+} from '../../protocol';
+import { PluginmgrHttpErrors, type PluginmgrInstallAnswer, type PluginmgrPackageFacts, type PluginmgrRemoveAnswer } from '../../protocol/pluginmgr';
+import { copyCapped } from './capped-copy';
+import { runWithDeadline } from './deadline';
+import { fetchPackage, parseSource } from './download';
+import { PluginmgrError, timeoutError, tooLargeError } from './errors';
+import { readTransferLimits, type TransferLimits } from './settings';
+import type { StagingArea } from './staging';
+
+/** Transfers at once: each may hold a package's worth of disk in the staging folder. */
+export const MAX_TRANSFERS = 4;
+
+/** How a package is installed. */
+export interface InstallOptions {
+  /** Check and describe it only. */
+  inspectOnly?: boolean;
+  /** Install only a package with this SHA-256 (hex). */
+  sha256?: string;
+  /** Refuse a package that asks for any of these permissions. */
+  refusedPermissions?: readonly string[];
+  /** Who asked, for the refusal's advice and the log. */
+  via: 'agent' | 'http';
+}
+
+/** Fetches packages and drives the kernel's package methods. */
+export class PackageManager {
+  private transfers = 0;
+  private readonly stopped = new AbortController();
+
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly staging: StagingArea,
+  ) {}
+
+  /** The current limits of one transfer (read from the settings each time). */
+  limits(): Promise<TransferLimits> {
+    return readTransferLimits(this.ctx);
+  }
+
+  /** Installs (or inspects) the package at an http(s)/file URL or an absolute path. */
+  async installFromUrl(given: string, options: InstallOptions): Promise<PluginmgrInstallAnswer> {
+    const source = parseSource(given);
+    const hint = source.kind === 'http' ? source.url.pathname : source.path;
+    return this.transfer(hint, `the download of ${given}`, options, (file, limits, signal) => fetchPackage(source, file, limits.maxBytes, signal));
+  }
+
+  /** Installs (or inspects) a package sent as a request body. */
+  installFromUpload(body: Readable, options: InstallOptions): Promise<PluginmgrInstallAnswer> {
+    return this.transfer('upload.hmap', 'the upload', options, async (file, limits, signal) => ({
+      ...(await copyCapped(body, file, limits.maxBytes, () => tooLargeError('the uploaded package', limits.maxBytes), signal)),
+      source: 'upload',
+    }));
+  }
+
+  /** Every plugin. */
+  async list(): Promise<PluginStatus[]> {
+    return (await this.ctx.kernel.request(PluginsListRequest.type, {})).plugins;
+  }
+
+  /** One plugin in detail. */
+  async info(name: string): Promise<PluginInfo> {
+    return (await this.ctx.kernel.request(PluginsInfoRequest.type, { name })).plugin;
+  }
+
+  /** Stops and removes an installed plugin; `purge` deletes its data and config too. */
+  async remove(name: string, purge: boolean): Promise<PluginmgrRemoveAnswer> {
+    const { removed } = await this.ctx.kernel.request(PluginsRemoveRequest.type, { name, purge });
+    this.ctx.log.info('plugin removed', { plugin: name, purge });
+    return { removed, name, purged: purge };
+  }
+
+  /** Aborts every transfer in flight (their temporary files are removed as they unwind). */
+  stop(): void {
+    this.stopped.abort(new PluginmgrError(PluginmgrHttpErrors.Busy, 'pluginmgr is stopping; try again once it is back', 503));
+  }
+
+  private async transfer(
+    hint: string,
+    what: string,
+    options: InstallOptions,
+    fetch: (file: string, limits: TransferLimits, signal: AbortSignal) => Promise<PluginmgrPackageFacts>,
+  ): Promise<PluginmgrInstallAnswer> {
+    if (this.transfers >= MAX_TRANSFERS) {
+      throw new PluginmgrError(PluginmgrHttpErrors.Busy, `${MAX_TRANSFERS} packages are being fetched already; try again when one has finished`, 503);
+    }
+    this.transfers += 1;
+    try {
+      const limits = await this.limits();
+      return await this.staging.withFile(hint, async (file) => {
+        const fetched = await runWithDeadline(limits.timeoutMs, () => timeoutError(what, limits.timeoutMs), this.stopped.signal, (signal) => fetch(file, limits, signal));
+        if (options.sha256 !== undefined && fetched.sha256 !== options.sha256.toLowerCase()) {
+          throw new PluginmgrError(
+            PluginmgrHttpErrors.Changed,
+            `the package from ${fetched.source} has SHA-256 ${fetched.sha256}, not the ${options.sha256} asked for: it changed since it was inspected; inspect it again`,
+            409,
+          );
+        }
+        return await this.install(file, fetched, options);
+      });
+    } finally {
+      this.transfers -= 1;
+    }
+  }
+
+  private async install(file: string, fetched: PluginmgrPackageFacts, options: InstallOptions): Promise<PluginmgrInstallAnswer> {
+    const refused = options.refusedPermissions ?? [];
+    if (options.inspectOnly || refused.length > 0) {
+      const inspected = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, inspectOnly: true });
+      if (options.inspectOnly) return { ...inspected, package: fetched };
+      const asked = (inspected.manifest.permissions ?? []).filter((p) => refused.includes(p));
+      if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
+    }
+    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file });
+    this.ctx.log.info('plugin installed', {
+      plugin: result.manifest.name,
+      version: result.manifest.version,
+      upgradedFrom: result.upgradedFrom,
+      via: options.via,
+      source: fetched.source,
+      sha256: fetched.sha256,
+    });
+    return { ...result, package: fetched };
+  }
+}
+
+function refusedPermissionError(name: string, asked: string[], source: string): PluginmgrError {
+  const list = asked.map((p) => `"${p}"`).join(', ');
+  return new PluginmgrError(
+    ErrorNames[ErrorCodes.PermissionDenied] as string,
+    `package "${name}" asks for ${list}, which plugin_install does not grant (pluginmgr:agent_refused_permissions); nothing was installed. ` +
+      `A person can review and install it with: homectl plugins install ${source}`,
+    403,
+  );
+}
