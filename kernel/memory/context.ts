@@ -1,0 +1,25 @@
+// What every part of the memory shares: the database, the clock, the log, and prepared statements.
+import type Database from 'better-sqlite3';
+import type { Logger } from 'pino';
+
+export class MemoryContext {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(
+    readonly db: Database.Database,
+    readonly now: () => number,
+    readonly log: Logger,
+  ) {}
+
+  /** A prepared statement for `sql`, prepared once: preparing costs more than most of our queries. */
+  stmt<R = unknown>(sql: string): Database.Statement<unknown[], R> {
+    let statement = this.statements.get(sql);
+    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    return statement as Database.Statement<unknown[], R>;
+  }
+
+  /** Runs `work` as one transaction (nested calls join the outer one). */
+  transaction<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+}

@@ -1,0 +1,122 @@
+// record(): an extraction written as one transaction — entities, facts, supersession, provenance,
+// the search index and the job key, all or nothing.
+import type { MemoryContext } from './context';
+import { ensureEntity, markDocDirty } from './entities';
+import type { FactRow } from './fact-views';
+import { dayOf, normalizeName, normalizePredicate } from './normalize';
+import { addProvenance } from './provenance';
+import { indexFact, setLive } from './search-index';
+import type { ExtractedFact, Extraction, Provenance } from './types';
+
+export interface RecordOutcome {
+  written: number[];
+  superseded: number[];
+  duplicates: number;
+  skipped: boolean;
+  rejected: number;
+}
+
+/** Writes an extraction in one transaction; a jobKey already done writes nothing. */
+export function recordExtraction(ctx: MemoryContext, extraction: Extraction, provenance: Provenance, jobKey?: string): RecordOutcome {
+  return ctx.transaction(() => {
+    const outcome: RecordOutcome = { written: [], superseded: [], duplicates: 0, skipped: false, rejected: 0 };
+    if (jobKey !== undefined && ctx.stmt('SELECT 1 FROM jobs WHERE key = ?').get(jobKey)) return { ...outcome, skipped: true };
+    for (const entity of extraction.entities ?? []) {
+      if (normalizeName(entity.name ?? '').length === 0) {
+        ctx.log.warn({ entity }, 'memory: an extracted entity has no usable name; left out');
+        continue;
+      }
+      markDocDirty(ctx, ensureEntity(ctx, entity.name, entity.kind, entity.aliases ?? []).id);
+    }
+    for (const fact of extraction.facts ?? []) recordFact(ctx, fact, provenance, outcome);
+    if (jobKey !== undefined) ctx.stmt('INSERT INTO jobs (key, at, facts) VALUES (?, ?, ?)').run(jobKey, ctx.now(), outcome.written.length);
+    return outcome;
+  });
+}
+
+function recordFact(ctx: MemoryContext, fact: ExtractedFact, provenance: Provenance, outcome: RecordOutcome): void {
+  const problem = checkFact(fact);
+  if (problem) {
+    outcome.rejected++;
+    ctx.log.warn({ fact }, `memory: an extracted fact was left out: ${problem}`);
+    return;
+  }
+  const subject = ensureEntity(ctx, fact.subject);
+  const objectEntity = fact.objectIsEntity && normalizeName(fact.object).length > 0 ? ensureEntity(ctx, fact.object) : undefined;
+  const predicate = normalizePredicate(fact.predicate);
+  const objectNorm = normalizeName(fact.object) || fact.object.trim().toLowerCase();
+  const same = objectEntity
+    ? ctx.stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ? AND object_id = ? AND object_id IS NOT NULL AND invalid_at IS NULL AND predicate = ? LIMIT 1').get(subject.id, objectEntity.id, predicate)
+    : ctx.stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ? AND predicate = ? AND object_norm = ? AND object_id IS NULL AND invalid_at IS NULL LIMIT 1').get(subject.id, predicate, objectNorm);
+  if (same) {
+    addProvenance(ctx, { fact: same.id }, 'confirmed', provenance);
+    outcome.duplicates++;
+    return;
+  }
+  // Only a single-valued predicate needs the current values: they are what the new one may supersede.
+  const current = fact.single ? ctx.stmt<FactRow>('SELECT * FROM facts WHERE subject_id = ? AND predicate = ? AND invalid_at IS NULL ORDER BY id').all(subject.id, predicate) : [];
+  const now = ctx.now();
+  const validFrom = parseTime(ctx, fact.validFrom);
+  const id = Number(
+    ctx
+      .stmt(
+        `INSERT INTO facts (subject_id, predicate, object, object_norm, object_id, text, single, learned_at, valid_from, file)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(subject.id, predicate, fact.object.trim(), objectNorm, objectEntity?.id ?? null, fact.text.trim(), fact.single ? 1 : 0, now, validFrom, `text/${dayOf(now)}.md`)
+      .lastInsertRowid,
+  );
+  addProvenance(ctx, { fact: id }, 'learned', provenance);
+  indexFact(ctx, id, true);
+  if (fact.single) outcome.superseded.push(...supersede(ctx, id, validFrom ?? now, current));
+  markDocDirty(ctx, subject.id, objectEntity?.id ?? null);
+  outcome.written.push(id);
+}
+
+/**
+ * A single-valued predicate got a new value: the current facts that started before it end where
+ * it starts; when one started after it (a fact told late about an earlier time), the new fact is
+ * the one that ended. Returns the ids of the facts the new one superseded.
+ */
+export function supersede(ctx: MemoryContext, newId: number, start: number, current: readonly FactRow[]): number[] {
+  const ended: number[] = [];
+  let laterStart = Infinity;
+  let later: number | undefined;
+  for (const old of current) {
+    const oldStart = old.valid_from ?? old.learned_at;
+    if (oldStart <= start) {
+      endFact(ctx, old.id, start, newId);
+      ended.push(old.id);
+    } else if (oldStart < laterStart) {
+      laterStart = oldStart;
+      later = old.id;
+    }
+  }
+  if (later !== undefined) endFact(ctx, newId, laterStart, later);
+  return ended;
+}
+
+function endFact(ctx: MemoryContext, id: number, at: number, by: number): void {
+  ctx.stmt("UPDATE facts SET invalid_at = ?, invalid_reason = 'superseded', superseded_by = ? WHERE id = ?").run(at, by, id);
+  setLive(ctx, 'fact', id, false);
+  const row = ctx.stmt<{ subject_id: number; object_id: number | null }>('SELECT subject_id, object_id FROM facts WHERE id = ?').get(id);
+  if (row) markDocDirty(ctx, row.subject_id, row.object_id);
+}
+
+function checkFact(fact: ExtractedFact): string | undefined {
+  if (typeof fact.subject !== 'string' || normalizeName(fact.subject).length === 0) return 'it has no subject';
+  if (typeof fact.predicate !== 'string' || normalizePredicate(fact.predicate).length === 0) return 'it has no predicate';
+  if (typeof fact.object !== 'string' || fact.object.trim().length === 0) return 'it has no object';
+  if (typeof fact.text !== 'string' || fact.text.trim().length === 0) return 'it has no text';
+  return undefined;
+}
+
+function parseTime(ctx: MemoryContext, iso: string | undefined): number | null {
+  if (iso === undefined || iso === '') return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) {
+    ctx.log.debug({ validFrom: iso }, 'memory: validFrom is not a date; the fact counts from when it was learned');
+    return null;
+  }
+  return ms;
+}
