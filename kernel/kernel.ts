@@ -5,12 +5,21 @@ import { KernelEvents, OutputNotification, type KernelStatus, type StageName } f
 import { Agent } from './agent/agent';
 import { createChildTools } from './agent/child-tools';
 import { AGENT_DEFS } from './agent/config-defs';
+import { ConsolidationLoop } from './agent/consolidation/consolidation-loop';
+import { Verdicts } from './agent/consolidation/verdicts';
+import { SessionContexts } from './agent/context/session-contexts';
+import { DistillLoop } from './agent/distill/distill-loop';
+import { createMemoryTools } from './agent/memory-tools';
+import { loadConsolidationPolicy, loadDistillPolicy, MEMORY_DEFS } from './agent/memory-policy';
 import { loadAgentPolicy, type AgentPolicy } from './agent/policy';
+import { RecallService } from './agent/recall-service';
 import { SessionStore } from './agent/sessions';
 import { StageHost, type StageHandlerRef } from './agent/stage-host';
 import { ToolRouter, type PluginToolRef } from './agent/tool-router';
 import type { TurnDeps } from './agent/turn';
 import { IOManager } from './io/io-manager';
+import { KnowledgeBase } from './knowledge';
+import { MemoryStore } from './memory';
 import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
@@ -24,6 +33,9 @@ import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
 import { Supervisor } from './supervisor/supervisor';
+
+/** How often the memory's text and document files are checked for a person's edits. */
+const MEMORY_SYNC_MS = 5_000;
 
 export const KERNEL_VERSION = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -55,6 +67,16 @@ export class Kernel {
   readonly tools: ToolRouter;
   readonly agent: Agent;
   readonly packages: PackageAdmin;
+  readonly memory: MemoryStore;
+  /** The LLM every turn, the memory loops and llm/complete use. */
+  readonly llm: TurnDeps['llm'];
+  readonly recall: RecallService;
+  readonly distill: DistillLoop;
+  readonly consolidation: ConsolidationLoop;
+  /** Settles once the knowledge base has opened (or failed to: the agent then runs without it). */
+  knowledgeReady: Promise<void> = Promise.resolve();
+  private readonly verdicts: Verdicts;
+  private memorySync: NodeJS.Timeout | undefined;
   private agentPolicy: AgentPolicy;
   private services!: KernelServices;
 
@@ -72,15 +94,23 @@ export class Kernel {
     // 5–6. the agent's parts: sessions, stages, tools, the LLM
     this.config.define(CORE_SCOPE, AGENT_DEFS);
     this.config.define(CORE_SCOPE, PACKAGE_DEFS);
+    this.config.define(CORE_SCOPE, MEMORY_DEFS);
     this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
     this.config.onChange((change) => {
-      if (change.scope === CORE_SCOPE && change.key.startsWith('core.agent.')) this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
+      if (change.scope === CORE_SCOPE && (change.key.startsWith('core.agent.') || change.key.startsWith('core.context.'))) this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
     });
     this.sessions = new SessionStore(path.join(this.tree.data, 'agent.db'));
+    // Memory: the graph and its text layer open now; the knowledge base opens in start() (it may index).
+    this.memory = MemoryStore.open(
+      { graph: this.paths.memoryGraph, text: this.paths.memoryText, documents: this.paths.memoryDocuments },
+      this.log.child({ subsystem: 'memory' }),
+    );
+    this.recall = new RecallService(this.memory, this.log.child({ subsystem: 'recall' }));
+    const memoryTools = createMemoryTools(this.recall);
     this.stages = new StageHost((stage) => this.stageHandlers(stage), () => this.agentPolicy.stageTimeoutMs);
-    this.tools = new ToolRouter(() => this.pluginTools(), createChildTools, () => this.agentPolicy.toolTimeoutMs);
+    this.tools = new ToolRouter(() => this.pluginTools(), () => [...createChildTools(), ...memoryTools], () => this.agentPolicy.toolTimeoutMs);
     seedProviderFromEnv(this.config, options.env ?? process.env);
-    const llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) });
+    const llm = (this.llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) }));
     const kernel = this;
     const turnDeps: TurnDeps = {
       stages: this.stages,
@@ -93,17 +123,46 @@ export class Kernel {
     // 7–8. plugin registry (built-ins, then third-party) and their supervisor
     this.supervisor = this.createSupervisor(options.builtinDir ?? BUILTIN_PLUGIN_DIR);
     this.packages = this.services.packages;
-    // 9. the agent: eventLoop, interceptLoop
+    // 9. the agent: eventLoop, interceptLoop, distillLoop and the _consolidation_ loop
+    const readCore = (key: string): unknown => this.config.getValue(CORE_SCOPE, key);
+    const env = options.env ?? process.env;
+    this.verdicts = new Verdicts(path.join(this.tree.data, 'agent.db'));
+    this.consolidation = new ConsolidationLoop({
+      memory: this.memory,
+      compact: async () => this.recall.knowledgeOpen?.compact?.(),
+      io: this.io,
+      verdicts: this.verdicts,
+      idleForMs: () => this.agent.idleForMs(),
+      policy: () => loadConsolidationPolicy(readCore, env),
+      log: this.log.child({ subsystem: 'consolidation' }),
+    });
     this.agent = new Agent({
       io: this.io,
       sessions: this.sessions,
       turn: turnDeps,
       policy: () => this.agentPolicy,
+      contexts: new SessionContexts(this.sessions, this.recall, () => this.agentPolicy.context),
       deliver: (output) => {
         const { target, ...params } = output;
         this.supervisor.plugins.get(target)?.process?.channel.notify(OutputNotification.type, params);
       },
+      loopback: (input, output) => this.consolidation.handleLoopback(input, output),
       log: this.log.child({ subsystem: 'agent' }),
+    });
+    this.distill = new DistillLoop({
+      sessions: this.sessions,
+      memory: {
+        record: (extraction, provenance, jobKey) => {
+          const result = this.memory.record(extraction, provenance, jobKey);
+          if (result.written.length > 0) this.consolidation.nudge();
+          return result;
+        },
+      },
+      llm,
+      io: this.io,
+      idleForMs: () => this.agent.idleForMs(),
+      policy: () => loadDistillPolicy(readCore, env),
+      log: this.log.child({ subsystem: 'distill' }),
     });
   }
 
@@ -137,17 +196,53 @@ export class Kernel {
     await sweepStaging(this.paths.pluginDir);
     await this.supervisor.startAll();
     await this.adoptRestored();
+    this.knowledgeReady = this.openKnowledge();
     this.agent.start();
+    this.distill.start();
+    this.consolidation.start();
+    this.memorySync = setInterval(() => this.syncMemoryFiles(), MEMORY_SYNC_MS);
+    this.memorySync.unref();
     this.bus.publish(KernelEvents.KernelReady, 'kernel', {});
   }
 
   /** Stops every plugin in reverse order and closes the database. */
   async stop(): Promise<void> {
     this.bus.publish(KernelEvents.KernelStopping, 'kernel', {});
+    clearInterval(this.memorySync);
+    await this.distill.stop();
+    await this.consolidation.stop();
     await this.agent.stop();
     await this.supervisor.stopAll();
+    await this.knowledgeReady;
+    await this.recall.knowledgeOpen?.close();
+    this.memory.close();
+    this.verdicts.close();
     this.sessions.close();
     this.config.close();
+  }
+
+  /** Opens the knowledge base (loading or rebuilding its index) and hands it to the agent. */
+  private async openKnowledge(): Promise<void> {
+    try {
+      const knowledge = await KnowledgeBase.open({
+        dir: this.paths.knowledge,
+        indexDir: path.join(this.tree.data, 'index'),
+        log: this.log.child({ subsystem: 'knowledge' }),
+      });
+      this.recall.attachKnowledge(knowledge);
+    } catch (error) {
+      this.log.error(`the knowledge base could not be opened; the agent runs without it: ${(error as Error).message}`);
+    }
+  }
+
+  /** Picks up a person's edits to the memory's text and document files. */
+  private syncMemoryFiles(): void {
+    try {
+      const { changed } = this.memory.syncFiles();
+      if (changed.length > 0) this.log.info({ files: changed }, 'memory files edited by hand were read back');
+    } catch (error) {
+      this.log.warn(`memory files could not be read back: ${(error as Error).message}`);
+    }
   }
 
   /** Supervises third-party plugin folders put back by sweepStaging after discovery ran. */
@@ -195,6 +290,8 @@ export class Kernel {
       status: () => this.status(),
       supervisor: undefined as unknown as Supervisor,
       packages: undefined as unknown as PackageAdmin,
+      recall: () => this.recall,
+      llm: () => this.llm,
     };
     this.services = services;
     services.supervisor = new Supervisor(

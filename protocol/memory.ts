@@ -1,20 +1,31 @@
 import { RequestType } from 'vscode-jsonrpc';
 
+/** Whether a remembered fact holds now. */
+export type MemoryValidity = 'current' | 'superseded' | 'forgotten';
+
 export interface MemorySearchParams {
-  /** Free-text query. */
+  /** Free-text query, any language. */
   query: string;
-  /** Most results to return. */
+  /** Most results to return (default 10). */
   limit?: number;
+  /** Also superseded and forgotten facts. */
+  includeInvalid?: boolean;
 }
 export interface MemoryHit {
-  /** Memory id. */
+  /** Memory id (give it to memory/forget). */
   id: string;
   /** Fact or note text. */
   text: string;
-  /** Where it came from. */
+  /** Where it came from, as a person reads it ("session cli:1, turn 3", "file text/2026-12-02.md"). */
   source: string;
-  /** Relevance score. */
+  /** Relevance score (higher is better). */
   score: number;
+  /** When it was learned (ms since epoch). */
+  learnedAt: number;
+  /** Whether it holds now. */
+  validity: MemoryValidity;
+  /** `fact` (in the graph), `note` (free text) or `document`. */
+  kind: 'fact' | 'note' | 'document';
 }
 /** plugin → kernel: search memory (needs `memory.read`). */
 export namespace MemorySearchRequest {
@@ -25,11 +36,76 @@ export namespace MemorySearchRequest {
 export interface MemoryWriteParams {
   /** Text to remember. */
   text: string;
-  /** Where it came from. */
+  /** Where it came from (default: the calling plugin). */
   source?: string;
 }
 /** plugin → kernel: write a memory (needs `memory.write`). */
 export namespace MemoryWriteRequest {
   export const method = 'memory/write' as const;
   export const type = new RequestType<MemoryWriteParams, { id: string }, void>(method);
+}
+
+export interface MemoryForgetParams {
+  /** Memory id from memory/search or graph/query. */
+  id: string;
+}
+/** plugin → kernel: forget a memory; it leaves search but stays in the history (needs `memory.write`). */
+export namespace MemoryForgetRequest {
+  export const method = 'memory/forget' as const;
+  export const type = new RequestType<MemoryForgetParams, { forgotten: boolean }, void>(method);
+}
+
+/** One fact of the graph, with its history. */
+export interface GraphFact {
+  /** Fact id. */
+  id: string;
+  /** Entity the fact is about. */
+  subject: string;
+  /** Relation or attribute, snake_case. */
+  predicate: string;
+  /** Value, or the name of the entity it points to. */
+  object: string;
+  /** Whether `object` names an entity. */
+  objectIsEntity: boolean;
+  /** The fact as a sentence. */
+  text: string;
+  /** When it was learned (ms since epoch). */
+  learnedAt: number;
+  /** When it became true, when known. */
+  validFrom: number | null;
+  /** When it stopped holding (superseded or forgotten). */
+  invalidAt: number | null;
+  /** Whether it holds now. */
+  validity: MemoryValidity;
+  /** The fact that replaced it. */
+  supersededBy: string | null;
+  /** Where it came from, as a person reads it. */
+  sources: string[];
+}
+export interface GraphQueryParams {
+  /** Entity name or alias. */
+  entity: string;
+  /** Facts as they stood at this time (ms since epoch; default now). */
+  asOf?: number;
+  /** With `to`: relation paths between the two entities up to this many hops (default 3). */
+  hops?: number;
+  /** Another entity: find the paths to it. */
+  to?: string;
+}
+export interface GraphQueryResult {
+  /** The entity, or null when none has that name or alias. */
+  entity: { id: string; name: string; kind: string | null; aliases: string[] } | null;
+  /** Every fact about it (any validity, newest first). */
+  facts: GraphFact[];
+  /** Entities one relation away, valid at `asOf`. */
+  neighbours: { name: string; via: GraphFact }[];
+  /** Entities merged into it, with when and why. */
+  mergedFrom: { name: string; at: number; source: string }[];
+  /** With `to`: each path as its facts, shortest first. */
+  paths?: GraphFact[][];
+}
+/** plugin → kernel: an entity of the memory graph, its facts and relations (needs `memory.read`). */
+export namespace GraphQueryRequest {
+  export const method = 'graph/query' as const;
+  export const type = new RequestType<GraphQueryParams, GraphQueryResult, void>(method);
 }

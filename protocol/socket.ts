@@ -22,6 +22,14 @@ export const SocketMethods = {
   ConfigGet: 'config/get',
   ConfigSet: 'config/set',
   KernelStatus: 'kernel/status',
+  MemorySearch: 'memory/search',
+  MemoryForget: 'memory/forget',
+  GraphQuery: 'graph/query',
+  KnowledgeList: 'knowledge/list',
+  KnowledgeSearch: 'knowledge/search',
+  KnowledgeAdd: 'knowledge/add',
+  KnowledgeRemove: 'knowledge/remove',
+  KnowledgeReindex: 'knowledge/reindex',
   /** Request: one message for the agent; streams ChatStreamItems, then a ChatSayResult. */
   ChatSay: 'chat/say',
   /** Notification: stop the running turn of a session, or hand it text. */

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { ErrorCodes, ErrorNames, type OutputParams } from '../../protocol';
 import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
+import type { SessionContexts } from './context/session-contexts';
 import type { AgentPolicy } from './policy';
 import type { SessionStore } from './sessions';
 import { Turn, type TurnDeps } from './turn';
@@ -11,8 +12,14 @@ export interface AgentDeps {
   sessions: SessionStore;
   turn: TurnDeps;
   policy: () => AgentPolicy;
+  /** Picks each turn's context (recent and relevant turns, memories, knowledge). */
+  contexts: SessionContexts;
   /** Hands an output to its plugin. */
   deliver(output: OutputEvent): void;
+  /** Output of the kernel's own loop-back turns (`_consolidation_`), which reaches no person. */
+  loopback?(input: InputEvent, output: Omit<OutputParams, 'session' | 'inputId'>): void;
+  /** A person's turn ended and was stored (the distill loop has new conversation). */
+  afterTurn?(session: string): void;
   log: Logger;
 }
 
@@ -24,8 +31,20 @@ export class Agent {
   private current: { turn: Turn; input: InputEvent } | undefined;
   private running = false;
   private idle: Promise<void> = Promise.resolve();
+  private lastBusyAt = Date.now();
 
-  constructor(private readonly deps: AgentDeps) {}
+  constructor(private readonly deps: AgentDeps) {
+    // A person's input is not kept waiting behind the kernel's own loop-back work: that turn stops and is retried later.
+    deps.io.onInput((input) => {
+      if (input.source !== CONSOLIDATION_SOURCE && this.current?.input.source === CONSOLIDATION_SOURCE) this.current.turn.interrupt();
+    });
+  }
+
+  /** Milliseconds since the agent last ran a turn, or 0 while it runs one or has input waiting. */
+  idleForMs(): number {
+    if (this.current || this.deps.io.queue.size > 0) return 0;
+    return Date.now() - this.lastBusyAt;
+  }
 
   start(): void {
     this.running = true;
@@ -96,9 +115,18 @@ export class Agent {
   /** `process`: one turn for one input, ending in exactly one `done` or one `error` for its sender. */
   private async process(input: InputEvent): Promise<void> {
     const { sessions, policy } = this.deps;
-    const home = input.via === 'input' && input.source !== CONSOLIDATION_SOURCE ? input.source : undefined;
+    const loopback = input.source === CONSOLIDATION_SOURCE;
+    if (loopback && this.deps.io.queue.some((queued) => queued.source !== CONSOLIDATION_SOURCE)) {
+      // A person is waiting: the kernel's own question yields and is asked again later.
+      this.answer(input, { kind: 'done', text: '', interrupted: true });
+      return;
+    }
+    const home = input.via === 'input' && !loopback ? input.source : undefined;
+    // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
+    // Picked by the turn while its on_input handlers work.
+    const history = loopback ? [] : () => this.deps.contexts.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
     const turn = new Turn(
-      { session: input.session, text: input.text, history: sessions.history(input.session, policy().historyMessages), depth: 0 },
+      { session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) },
       this.deps.turn,
       {
         delta: (text) => this.answer(input, { kind: 'delta', text }),
@@ -108,7 +136,9 @@ export class Agent {
     this.current = { turn, input };
     try {
       const outcome = await turn.run();
-      sessions.append(input.session, outcome.messages, home);
+      const seq = sessions.append(input.session, outcome.messages, home);
+      this.deps.contexts.recordTurn(input.session, seq, outcome.messages);
+      if (!loopback) this.deps.afterTurn?.(input.session);
       this.answer(input, outcome.skipped ? { kind: 'done', skipped: true } : { kind: 'done', text: outcome.text, ...(outcome.interrupted ? { interrupted: true } : {}) });
       if (!outcome.skipped) turn.afterOutput(outcome.text);
     } catch (error) {
@@ -120,13 +150,17 @@ export class Agent {
       this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: (error as Error).message, ...about });
     } finally {
       this.current = undefined;
+      this.lastBusyAt = Date.now();
       for (const text of turn.takeLeftoverInterrupts()) this.applyInterrupt({ source: input.source, session: input.session, text, at: Date.now() });
     }
   }
 
   /** Sends output for an input to the plugin that should show it; the loop-back source's output reaches no one. */
   private answer(input: InputEvent, output: Omit<OutputParams, 'session' | 'inputId'>): void {
-    if (input.source === CONSOLIDATION_SOURCE) return;
+    if (input.source === CONSOLIDATION_SOURCE) {
+      this.deps.loopback?.(input, output);
+      return;
+    }
     const target = input.via === 'input' ? input.source : this.deps.sessions.homeOf(input.session);
     if (!target) return;
     const event: OutputEvent = { ...output, target, session: input.session };

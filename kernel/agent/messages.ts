@@ -17,6 +17,7 @@ export function toContext(messages: LlmMessage[]): ContextMessage[] {
     const out: ContextMessage = { role: m.role, content: m.content };
     if (m.toolCalls) out.toolCalls = m.toolCalls.map(toWireCall);
     if (m.toolCallId) out.toolCallId = m.toolCallId;
+    if (m.source) out.source = m.source;
     return out;
   });
 }
@@ -26,6 +27,7 @@ export function fromContext(messages: ContextMessage[]): LlmMessage[] {
     const out: LlmMessage = { role: m.role, content: m.content };
     if (m.toolCalls) out.toolCalls = m.toolCalls.map((c) => fromWireCall(c));
     if (m.toolCallId) out.toolCallId = m.toolCallId;
+    if (m.source) out.source = m.source;
     return out;
   });
 }

@@ -1,3 +1,5 @@
+import { DEFAULT_CONTEXT_POLICY, type ContextPolicy } from './context/relevance-context';
+
 /** How the agent runs turns; defaults in one place, overridable from config. */
 export interface AgentPolicy {
   /** LLM rounds in one turn before it stops with what it has. */
@@ -6,8 +8,8 @@ export interface AgentPolicy {
   stageTimeoutMs: number;
   /** Default deadline of one tool call. */
   toolTimeoutMs: number;
-  /** Earlier messages of the session sent with each turn. */
-  historyMessages: number;
+  /** What enters each turn's context. */
+  context: ContextPolicy;
   /** The system prompt. */
   systemPrompt: string;
   children: { maxDepth: number; maxRunning: number; timeoutMs: number };
@@ -17,7 +19,7 @@ export const DEFAULT_AGENT_POLICY: AgentPolicy = {
   maxIterations: 8,
   stageTimeoutMs: 2_000,
   toolTimeoutMs: 30_000,
-  historyMessages: 40,
+  context: DEFAULT_CONTEXT_POLICY,
   systemPrompt:
     'You are HomeAgent, a personal assistant running on its owner\'s home server. Answer concisely, in the language of the question. Use the tools when they help.',
   children: { maxDepth: 2, maxRunning: 4, timeoutMs: 120_000 },
@@ -35,7 +37,14 @@ export function loadAgentPolicy(read: (key: string) => unknown): AgentPolicy {
     maxIterations: num('core.agent.max_iterations', d.maxIterations),
     stageTimeoutMs: num('core.agent.stage_timeout', d.stageTimeoutMs),
     toolTimeoutMs: num('core.agent.tool_timeout', d.toolTimeoutMs),
-    historyMessages: num('core.agent.history_messages', d.historyMessages),
+    context: {
+      ...d.context,
+      budgetTokens: num('core.context.budget_tokens', d.context.budgetTokens),
+      recentTurns: num('core.context.recent_turns', d.context.recentTurns),
+      olderTurns: num('core.context.older_turns', d.context.olderTurns),
+      memories: num('core.context.memories', d.context.memories),
+      knowledgeChunks: num('core.context.knowledge_chunks', d.context.knowledgeChunks),
+    },
     systemPrompt: typeof prompt === 'string' && prompt.trim() ? prompt : d.systemPrompt,
     children: {
       maxDepth: num('core.agent.child_max_depth', d.children.maxDepth),

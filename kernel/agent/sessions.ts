@@ -19,6 +19,7 @@ export class SessionStore {
       CREATE TABLE IF NOT EXISTS messages (
         session TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
         tool_calls TEXT, tool_call_id TEXT, at INTEGER NOT NULL, PRIMARY KEY (session, seq));
+      CREATE TABLE IF NOT EXISTS distilled (session TEXT PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL);
     `);
   }
 
@@ -28,23 +29,55 @@ export class SessionStore {
     return row?.home ?? undefined;
   }
 
+  /** The messages of the newest `maxTurns` turns (a turn starts at a person's message), oldest first, with their sequence numbers. */
+  recentTurnRows(session: string, maxTurns: number): { seq: number; message: LlmMessage }[] {
+    const start = this.db
+      .prepare("SELECT MIN(seq) AS seq FROM (SELECT seq FROM messages WHERE session = ? AND role = 'user' ORDER BY seq DESC LIMIT ?)")
+      .get(session, maxTurns) as { seq: number | null };
+    if (start.seq === null) return [];
+    return this.rowsFrom(session, start.seq, Number.MAX_SAFE_INTEGER);
+  }
+
+  /** Messages after `seq`, oldest first, at most `limit`. */
+  rowsFrom(session: string, seq: number, limit: number): { seq: number; message: LlmMessage; at: number }[] {
+    const rows = this.db
+      .prepare('SELECT seq, role, content, tool_calls, tool_call_id, at FROM messages WHERE session = ? AND seq >= ? ORDER BY seq LIMIT ?')
+      .all(session, seq, limit) as (MessageRow & { seq: number; at: number })[];
+    return rows.map((row) => ({ seq: row.seq, message: toMessage(row), at: row.at }));
+  }
+
+  /** Sessions with messages past what was distilled into memory, least recently distilled first. */
+  undistilled(excluded: (session: string) => boolean): { session: string; after: number; last: number; updatedAt: number }[] {
+    const rows = this.db
+      .prepare(
+        `SELECT s.id AS session, COALESCE(d.seq, 0) AS after, (SELECT MAX(seq) FROM messages m WHERE m.session = s.id) AS last, s.updated_at AS updatedAt
+         FROM sessions s LEFT JOIN distilled d ON d.session = s.id
+         WHERE (SELECT MAX(seq) FROM messages m WHERE m.session = s.id) > COALESCE(d.seq, 0)
+         ORDER BY COALESCE(d.at, 0), s.updated_at`,
+      )
+      .all() as { session: string; after: number; last: number; updatedAt: number }[];
+    return rows.filter((row) => !excluded(row.session));
+  }
+
+  /** Records that a session's messages up to `seq` were distilled. */
+  markDistilled(session: string, seq: number): void {
+    this.db
+      .prepare('INSERT INTO distilled (session, seq, at) VALUES (?, ?, ?) ON CONFLICT (session) DO UPDATE SET seq = MAX(distilled.seq, excluded.seq), at = excluded.at')
+      .run(session, seq, Date.now());
+  }
+
   /** The newest `limit` messages, never starting inside a tool exchange. */
   history(session: string, limit: number): LlmMessage[] {
     const rows = this.db
       .prepare('SELECT role, content, tool_calls, tool_call_id FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?')
-      .all(session, limit) as { role: LlmMessage['role']; content: string; tool_calls: string | null; tool_call_id: string | null }[];
-    const messages = rows.reverse().map((row) => {
-      const message: LlmMessage = { role: row.role, content: row.content };
-      if (row.tool_calls) message.toolCalls = JSON.parse(row.tool_calls) as LlmToolCall[];
-      if (row.tool_call_id) message.toolCallId = row.tool_call_id;
-      return message;
-    });
+      .all(session, limit) as MessageRow[];
+    const messages = rows.reverse().map(toMessage);
     while (messages.length > 0 && (messages[0]?.role === 'tool' || messages[0]?.role === 'assistant')) messages.shift();
     return messages;
   }
 
-  /** Appends a turn's messages in one transaction, and records the session's home plugin. */
-  append(session: string, messages: LlmMessage[], home?: string): void {
+  /** Appends a turn's messages in one transaction, and records the session's home plugin; answers the first message's sequence number. */
+  append(session: string, messages: LlmMessage[], home?: string): number {
     const now = Date.now();
     const next = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session = ?');
     const insert = this.db.prepare(
@@ -54,12 +87,14 @@ export class SessionStore {
       `INSERT INTO sessions (id, home, created_at, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET home = COALESCE(excluded.home, sessions.home), updated_at = excluded.updated_at`,
     );
-    this.db.transaction(() => {
-      let seq = (next.get(session) as { seq: number }).seq;
+    return this.db.transaction(() => {
+      const first = (next.get(session) as { seq: number }).seq + 1;
+      let seq = first - 1;
       for (const m of messages) {
         insert.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, now);
       }
       upsert.run(session, home ?? null, now, now);
+      return first;
     }).immediate();
   }
 
@@ -77,4 +112,18 @@ export class SessionStore {
   close(): void {
     this.db.close();
   }
+}
+
+interface MessageRow {
+  role: LlmMessage['role'];
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+}
+
+function toMessage(row: MessageRow): LlmMessage {
+  const message: LlmMessage = { role: row.role, content: row.content };
+  if (row.tool_calls) message.toolCalls = JSON.parse(row.tool_calls) as LlmToolCall[];
+  if (row.tool_call_id) message.toolCallId = row.tool_call_id;
+  return message;
 }

@@ -10,7 +10,11 @@ import type { ToolRouter } from './tool-router';
 export interface TurnDeps {
   stages: StageHost;
   tools: ToolRouter;
-  llm: { complete(request: LlmRequest, hooks: StreamHooks): Promise<LlmResult> };
+  llm: {
+    complete(request: LlmRequest, hooks: StreamHooks): Promise<LlmResult>;
+    /** Builds the request ahead of the call, while stage handlers work; the call uses it if it asks for the same. */
+    prepare?(request: LlmRequest): void;
+  };
   policy: AgentPolicy;
 }
 
@@ -34,10 +38,13 @@ export interface TurnOutcome {
 export interface TurnSetup {
   session: string;
   text: string;
-  history: LlmMessage[];
+  /** The conversation before this input; a function is called once, while the on_input handlers work. */
+  history: LlmMessage[] | (() => LlmMessage[]);
   depth: number;
   /** For a sub-agent: its own system prompt addition. */
   context?: string;
+  /** False: the model is offered no tools (the kernel's own loop-back questions). */
+  tools?: boolean;
 }
 
 const INTERRUPT_PREFIX = '[interrupt]';
@@ -91,12 +98,15 @@ export class Turn {
   private async runRounds(): Promise<TurnOutcome> {
     const { session } = this.setup;
     const added: LlmMessage[] = [];
-    const onInput = await this.stage('on_input', { session, raw_message: this.setup.text });
+    const onInputRun = this.stage('on_input', { session, raw_message: this.setup.text });
+    onInputRun.catch(() => undefined); // awaited below; should picking the history throw first, it is not left unhandled
+    const history = typeof this.setup.history === 'function' ? this.setup.history() : this.setup.history;
+    const onInput = await onInputRun;
     const raw = onInput.snapshot.raw_message ?? this.setup.text;
     added.push({ role: 'user', content: raw });
     let final = onInput.snapshot.response;
     let interrupted = false;
-    const context: LlmMessage[] = [this.systemMessage(), ...this.setup.history, { role: 'user', content: raw }];
+    const context: LlmMessage[] = [this.systemMessage(), ...history, { role: 'user', content: raw }];
     for (let round = 0; final === undefined; round++) {
       if (this.stopped) {
         interrupted = true;
@@ -108,8 +118,14 @@ export class Turn {
         break;
       }
       this.drainInterrupts(context, added);
-      const pre = await this.stage('pre_action', { session, raw_message: raw, context_messages: toContext(context) });
-      const messages = pre.snapshot.context_messages ? fromContext(pre.snapshot.context_messages) : context;
+      const shown = toContext(context);
+      const preRun = this.stage('pre_action', { session, raw_message: raw, context_messages: shown });
+      // What is sent unless a handler rewrites the context, built into the provider's request while they work.
+      const unchanged = fromContext(shown);
+      this.deps.llm.prepare?.(this.llmRequest(unchanged));
+      const pre = await preRun;
+      const patched = pre.snapshot.context_messages;
+      const messages = patched && patched !== shown ? fromContext(patched) : unchanged;
       const answer = await this.callLlm(messages);
       if (answer.kind === 'aborted') {
         if (answer.partial) {
@@ -168,7 +184,7 @@ export class Turn {
     let partial = '';
     try {
       const result = await this.deps.llm.complete(
-        { messages, tools: this.deps.tools.specs() },
+        this.llmRequest(messages),
         {
           signal: call.signal,
           onText: (delta) => {
@@ -184,6 +200,10 @@ export class Turn {
     } finally {
       this.llmCall = undefined;
     }
+  }
+
+  private llmRequest(messages: LlmMessage[]): LlmRequest {
+    return { messages, tools: this.setup.tools === false ? [] : this.deps.tools.specs() };
   }
 
   private async runToolCall(call: LlmToolCall): Promise<string> {

@@ -48,6 +48,7 @@ export class IOManager {
   readonly queue: BoundedChannel<InputEvent>;
   readonly interrupts: BoundedChannel<InterruptEvent>;
   readonly outputs: BoundedChannel<OutputEvent>;
+  private readonly inputListeners: ((input: InputEvent) => void)[] = [];
 
   constructor(limits: IOLimits = DEFAULT_IO_LIMITS) {
     this.queue = new BoundedChannel('queue', limits.queue);
@@ -64,7 +65,13 @@ export class IOManager {
         plugin: input.source,
       });
     }
+    for (const listener of this.inputListeners) listener(event);
     return { id: event.id, position };
+  }
+
+  /** Calls `listener` for every input accepted into the queue. */
+  onInput(listener: (input: InputEvent) => void): void {
+    this.inputListeners.push(listener);
   }
 
   /** Hands an interrupt to the agent ahead of queued input; throws HA_ERR_QUEUE_FULL when 64 are already waiting. */

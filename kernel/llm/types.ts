@@ -22,6 +22,8 @@ export interface LlmMessage {
   toolCalls?: LlmToolCall[];
   /** For a `tool` message: the id of the call it answers. */
   toolCallId?: string;
+  /** Where a system message's content came from (a knowledge file, memory): shown to stage handlers, not sent. */
+  source?: string;
 }
 
 /** A tool offered to the model. */

@@ -199,7 +199,8 @@ export class Documents {
     return this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(id)!;
   }
 
-  private index(docId: number): void {
+  /** Indexes a document's own words again (after the tokenizer changed). */
+  index(docId: number): void {
     const row = this.ctx.stmt<{ person_text: string; name: string | null }>('SELECT d.person_text, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?').get(docId);
     const words = row ? ownWords(row.person_text) : '';
     if (!row || !words) return unindex(this.ctx, 'document', docId);

@@ -23,6 +23,11 @@ export class MemoryFiles {
     this.documents = new Documents(ctx, this.tracker);
   }
 
+  /** Indexes one document's own words again. */
+  indexDocument(id: number): void {
+    this.documents.index(id);
+  }
+
   /** Takes in a person's edits of both layers, then writes what the graph has that the files lack. */
   sync(): { notes: number; documents: number; changed: string[] } {
     if (!this.enabled) return { notes: 0, documents: 0, changed: [] };

@@ -12,6 +12,7 @@ import { MemoryFiles } from './memory-files';
 import { mergeEntities } from './merge';
 import { writeNote } from './notes';
 import { recordExtraction } from './record';
+import { reindexIfTokenizerChanged } from './reindex';
 import { openGraphDatabase } from './schema';
 import { searchMemory, type SearchOptions } from './search';
 import type { DuplicatePair, EntityView, Extraction, FactView, MemoryHit, MemoryOptions, MemoryPaths, Neighbour, Provenance, RecordResult } from './types';
@@ -25,7 +26,9 @@ export class MemoryStore {
   /** Opens graph.db (creating it), then takes in a person's edits of the files and writes what they lack. */
   static open(paths: MemoryPaths, log: Logger, options: MemoryOptions = {}): MemoryStore {
     const ctx = new MemoryContext(openGraphDatabase(paths.graph), options.now ?? Date.now, log);
-    const store = new MemoryStore(ctx, new MemoryFiles(ctx, paths, options.writeFiles !== false));
+    const files = new MemoryFiles(ctx, paths, options.writeFiles !== false);
+    const store = new MemoryStore(ctx, files);
+    reindexIfTokenizerChanged(ctx, (id) => files.indexDocument(id));
     try {
       store.syncFiles();
     } catch (error) {

@@ -1,5 +1,6 @@
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import { InterruptNotification, LOG_LEVELS, LogNotification, type InterruptParams } from '../../protocol';
+import type { RecallService } from '../agent/recall-service';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
@@ -8,6 +9,8 @@ import { bindAdminMethods, type AdminServices } from './admin-methods';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
 import { bindIoMethods } from './io-methods';
+import { bindLlmMethods, type LlmService } from './llm-methods';
+import { bindMemoryMethods } from './memory-methods';
 import { bindPackageMethods, type PackageAdmin } from './package-methods';
 import { requirePermission } from './permissions';
 
@@ -17,6 +20,10 @@ export interface KernelServices extends AdminServices {
   bus: EventBus;
   io: IOManager;
   packages: PackageAdmin;
+  /** Memory and knowledge (set once the kernel has opened them). */
+  recall: () => RecallService;
+  /** The kernel's providers, for llm/complete. */
+  llm: () => LlmService | undefined;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -31,6 +38,8 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindAdminMethods(connection, caller, services);
   bindPackageMethods(connection, caller, services.packages);
   bindIoMethods(connection, caller, services.io);
+  bindMemoryMethods(connection, caller, services.recall);
+  bindLlmMethods(connection, caller, services.llm);
 }
 
 /**

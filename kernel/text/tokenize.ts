@@ -4,7 +4,11 @@
 // no spaces, so they are cut into overlapping character bigrams (the CJK analyzers of Lucene and
 // Elasticsearch do the same): "咖啡机除垢" → 咖啡 啡机 机除 除垢, which a query "除垢" matches.
 
-const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+/** Bumped whenever a text is cut differently; indexes built by another version are rebuilt. */
+export const TOKENIZER_VERSION = 2;
+
+// The kana prolonged-sound mark and the iteration marks belong to no one script but only occur inside CJK words.
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc\\u3005\\u3006\\u309d\\u309e\\u30fd\\u30fe';
 const TOKEN = new RegExp(`[${CJK}]+|(?:(?![${CJK}])[\\p{L}\\p{N}\\p{M}])+`, 'gu');
 const CJK_RUN = new RegExp(`^[${CJK}]`, 'u');
 

@@ -3,6 +3,7 @@ import { definePlugin, type PluginContext } from '../../plugin-host';
 import { KernelEvents, type OutputParams } from '../../protocol';
 import { createChatMethods } from './chat/methods';
 import { ChatRouter } from './chat/router';
+import { createMemoryMethods } from './memory-methods';
 import { createAdminMethods } from './methods';
 import { readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
@@ -18,7 +19,7 @@ async function activate(ctx: PluginContext): Promise<void> {
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
-    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createChatMethods(ctx.io, chat) },
+    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, chat) },
     log: ctx.log,
   });
   ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });

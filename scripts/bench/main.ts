@@ -2,9 +2,14 @@
 // It only measures and prints; no timing here can fail it. `node dist/scripts/bench/main.js rpc memory` runs some.
 import * as os from 'node:os';
 import { benchAgent } from './agent';
+import { benchContext } from './context';
 import { benchCrash } from './crash';
+import { benchGraph } from './graph';
+import { benchKnowledge } from './knowledge';
 import { benchLuaAdapter } from './lua-adapter';
 import { benchMemory } from './memory';
+import { benchPackages } from './packages';
+import { benchPluginmgr } from './pluginmgr';
 import { RESULTS_FILE } from './paths';
 import { printTable, writeJson } from './report';
 import { makeRow, type BenchRow } from './results';
@@ -12,7 +17,7 @@ import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
 import { msSince } from './stats';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph'] as const;
 
 let broken = 0;
 
@@ -31,6 +36,11 @@ async function main(): Promise<void> {
   if (chosen.has('memory')) rows.push(...((await step('4 memory', () => benchMemory())) ?? []));
   if (chosen.has('lua')) rows.push(...((await step('5 Lua adapters', () => benchLua())) ?? []));
   if (chosen.has('agent')) rows.push(...((await step('5 agent', () => benchAgent())) ?? []));
+  if (chosen.has('context')) rows.push(...((await step('6 RelevanceContext', async () => benchContext())) ?? []));
+  if (chosen.has('packages')) rows.push(...((await step('packages', () => benchPackages())) ?? []));
+  if (chosen.has('pluginmgr')) rows.push(...((await step('pluginmgr', () => benchPluginmgr())) ?? []));
+  if (chosen.has('knowledge')) rows.push(...((await step('7 knowledge', () => benchKnowledge())) ?? []));
+  if (chosen.has('graph')) rows.push(...((await step('8 memory graph', () => benchGraph())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

@@ -25,6 +25,9 @@ const START_TIMEOUT_MS = Number(process.env['HOMED_TEST_START_MS'] ?? 60_000);
 /** How long stop() waits after SIGTERM before it kills. */
 const STOP_TIMEOUT_MS = 30_000;
 
+/** The memory loops stay off unless a test turns them on: their model calls would take answers scripted for turns. */
+export const QUIET_MEMORY = JSON.stringify({ distill: { enabled: false }, consolidation: { enabled: false } });
+
 export interface StartOptions {
   /** Use this data dir (kept afterwards); default a fresh temp dir, removed by cleanup(). */
   dataDir?: string;
@@ -72,7 +75,7 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
   copyFixturePlugins(dataDir, options.plugins ?? []);
   const proc = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], {
     cwd: REPO_ROOT,
-    env: { ...cleanEnv(), ...options.env },
+    env: { ...cleanEnv(), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   live.add(proc);

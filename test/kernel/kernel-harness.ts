@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { Kernel, type KernelOptions } from '../../kernel/kernel';
+import { QUIET_MEMORY } from '../harness/homed';
 import { pidAlive, waitFor as pollUntil } from '../harness/wait';
 
 export { pidAlive };
@@ -40,7 +41,7 @@ export async function startTestKernel(
   const kernel = new Kernel({
     dataDir,
     builtinDir: emptyBuiltins,
-    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy), ...options.env },
+    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     log: pino({ level: 'silent' }),
     ...(options.llm ? { llm: options.llm } : {}),
   });

@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
 import { LocateUsageError, locateSocket } from '../locate';
 import { configCommands } from './config';
+import { knowledgeCommands } from './knowledge';
+import { memoryCommands } from './memory';
 import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
 import { statusCommand } from './status';
@@ -21,7 +23,7 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -74,7 +76,8 @@ function parseCommandLine(command: Command, args: string[]): { values: Record<st
   }
   const { values, positionals } = parsed;
   if (values['help']) return { values, positionals };
-  if (positionals.length !== command.args.length) {
+  const variadic = command.args.at(-1)?.endsWith('…') === true;
+  if (variadic ? positionals.length < command.args.length : positionals.length !== command.args.length) {
     const wanted = command.args.length ? command.args.join(' ') : 'no arguments';
     throw new UsageError(`${command.words} takes ${wanted}, got ${positionals.length ? positionals.join(' ') : 'none'}`);
   }

@@ -1,0 +1,76 @@
+// Writes that are all or nothing: a hidden temporary file beside the target, fsync, rename over the
+// target, fsync of the folder. A kill at any point leaves the old file or the new one, never half.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+let counter = 0;
+
+/** The hidden temporary name a write goes through; the knowledge folder's scanner never sees it. */
+export function temporaryNameFor(file: string): string {
+  counter += 1;
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${counter}.tmp`);
+}
+
+/** Writes `data` to `file` atomically and durably, synchronously (used where the caller must not yield). */
+export function writeFileAtomicSync(file: string, data: string | Buffer): void {
+  const temporary = temporaryNameFor(file);
+  try {
+    const fd = fs.openSync(temporary, 'w', 0o644);
+    try {
+      fs.writeFileSync(fd, data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    throw error;
+  }
+  syncFolder(path.dirname(file));
+}
+
+/** Writes `data` to `file` atomically and durably. */
+export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+  const temporary = temporaryNameFor(file);
+  try {
+    const handle = await fs.promises.open(temporary, 'w', 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(temporary, file);
+  } catch (error) {
+    await fs.promises.rm(temporary, { force: true });
+    throw error;
+  }
+  syncFolder(path.dirname(file));
+}
+
+/** Removes temporary files a killed writer left in `dir` (its own pattern only). */
+export function removeStaleTemporaries(dir: string): number {
+  let removed = 0;
+  for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    if (/^\..+\.\d+-\d+\.tmp$/.test(name)) {
+      fs.rmSync(path.join(dir, name), { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+// The rename is durable only once the folder's entry is on disk; some filesystems refuse to open a folder for that.
+function syncFolder(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Not supported here; the rename is still atomic.
+  }
+}

@@ -1,0 +1,83 @@
+import type { Logger } from 'pino';
+
+/** How a knowledge base is opened. */
+export interface KnowledgeOptions {
+  /** `<data>/knowledge`: people copy their documents here. */
+  dir: string;
+  /** Where the persisted index lives (the kernel passes `<data>/index`); created when missing. */
+  indexDir: string;
+  log: Logger;
+  /** Follow changes to `dir` while running (default true). */
+  watch?: boolean;
+  /** Overrides of the defaults in `KNOWLEDGE_POLICY` (tests shrink the timers). */
+  policy?: Partial<KnowledgePolicy>;
+}
+
+/** One chunk a search found. */
+export interface KnowledgeHit {
+  /** File relative to `dir`, '/' separated. */
+  file: string;
+  /** Nearest heading path ("Guide > Install > Linux"), '' if none. */
+  heading: string;
+  /** The chunk. */
+  text: string;
+  score: number;
+  /** Stable chunk id: the same file, heading and text give the same id. */
+  chunk: string;
+  /** 1-based first line of the chunk in its file. */
+  line: number;
+}
+
+/** One file of the knowledge folder as the index knows it. */
+export interface KnowledgeFile {
+  file: string;
+  chunks: number;
+  bytes: number;
+  mtimeMs: number;
+  indexedAt: number;
+  /** Why it could not be indexed (unsupported format, too large, binary, unreadable). */
+  error?: string;
+}
+
+/** What a change to the folder did to the index. */
+export interface KnowledgeChange {
+  file: string;
+  kind: 'added' | 'updated' | 'removed';
+}
+
+/** Counters that tell how the index came to be, for tests and `homectl knowledge` status lines. */
+export interface KnowledgeStats {
+  /** Files read from `dir` since open. */
+  filesRead: number;
+  /** Chunks tokenized into the in-memory index since open (0 when the snapshot was current). */
+  chunksIndexed: number;
+  /** How the in-memory index was made at open. */
+  loadedFrom: 'snapshot' | 'chunk-store' | 'empty';
+  /** Snapshots written since open. */
+  snapshotsWritten: number;
+  chunks: number;
+  files: number;
+}
+
+/** Limits and timers of the knowledge base; one place for the defaults. */
+export interface KnowledgePolicy {
+  /** A file larger than this is listed with a reason, not indexed. */
+  maxFileBytes: number;
+  /** Most characters in one chunk; a longer section is cut at paragraphs, then lines, then sentences. */
+  chunkChars: number;
+  /** Quiet time after the last change event before the folder is synced. */
+  debounceMs: number;
+  /** How often the folder is rescanned (size, mtime, inode, then hash) in case a change event was missed. */
+  rescanMs: number;
+  /** Quiet time after the last index change before the index snapshot is written. */
+  snapshotDelayMs: number;
+}
+
+/** The defaults; `KnowledgeOptions.policy` overrides any of them. */
+export const KNOWLEDGE_POLICY: KnowledgePolicy = {
+  maxFileBytes: 8 * 1024 * 1024,
+  chunkChars: 1200,
+  debounceMs: 250,
+  rescanMs: 60_000,
+  snapshotDelayMs: 5_000,
+};

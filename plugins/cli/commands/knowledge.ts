@@ -1,0 +1,88 @@
+// homectl knowledge list|search|add|remove|reindex: the documents the agent answers from.
+import * as path from 'node:path';
+import { SocketMethods, type KnowledgeFile, type KnowledgeHit } from '../../../protocol';
+import { formatBytes, formatTime } from './format';
+import { renderTable } from './table';
+import { printJson, UsageError, type Command } from './types';
+
+function cite(hit: KnowledgeHit): string {
+  return `${hit.file}:${hit.line}${hit.heading ? ` § ${hit.heading}` : ''}`;
+}
+
+function excerpt(text: string, chars = 160): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > chars ? `${flat.slice(0, chars)}…` : flat;
+}
+
+export const knowledgeCommands: Command[] = [
+  {
+    words: 'knowledge list',
+    args: [],
+    options: { json: { type: 'boolean' } },
+    flags: '[--json]',
+    summary: 'the documents in the knowledge folder, with their chunks and any that could not be indexed',
+    async run(_args, values, ctx) {
+      const { files } = await ctx.request<{ files: KnowledgeFile[] }>(SocketMethods.KnowledgeList);
+      if (values['json']) return printJson(ctx, files);
+      if (files.length === 0) return ctx.print('the knowledge folder is empty; add documents with: homectl knowledge add FILE…');
+      ctx.print(
+        renderTable(
+          files.map((f) => [f.file, f.error ? `not indexed: ${f.error}` : String(f.chunks), formatBytes(f.bytes), formatTime(f.indexedAt).slice(0, 19)]),
+          ['FILE', 'CHUNKS', 'SIZE', 'INDEXED'],
+        ),
+      );
+    },
+  },
+  {
+    words: 'knowledge search',
+    args: ['QUERY'],
+    options: { json: { type: 'boolean' }, limit: { type: 'string' } },
+    flags: '[--limit N] [--json]',
+    summary: 'the chunks that best match QUERY (English, Chinese, …), with file, line and heading',
+    async run([query], values, ctx) {
+      const limit = values['limit'] === undefined ? 5 : Number(values['limit']);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError('--limit takes a whole number from 1 to 50');
+      const { hits } = await ctx.request<{ hits: KnowledgeHit[] }>(SocketMethods.KnowledgeSearch, { query, limit });
+      if (values['json']) return printJson(ctx, hits);
+      if (hits.length === 0) return ctx.print(`no document matches "${query}"`);
+      ctx.print(hits.map((h) => `${cite(h)}  (score ${h.score.toFixed(2)})\n  ${excerpt(h.text)}`).join('\n'));
+    },
+  },
+  {
+    words: 'knowledge add',
+    args: ['FILE…'],
+    options: { replace: { type: 'boolean' } },
+    flags: '[--replace]',
+    summary: 'copy files into the knowledge folder and index them now (--replace: overwrite a different file of the same name)',
+    async run(files, values, ctx) {
+      for (const file of files) {
+        const added = await ctx.request<{ file: KnowledgeFile }>(SocketMethods.KnowledgeAdd, { path: path.resolve(ctx.cwd, file), replace: values['replace'] === true });
+        const f = added.file;
+        ctx.print(f.error ? `${f.file}: copied, but not indexed: ${f.error}` : `${f.file}: ${f.chunks} chunks indexed`);
+      }
+    },
+  },
+  {
+    words: 'knowledge remove',
+    args: ['FILE'],
+    options: {},
+    flags: '',
+    summary: 'delete a document from the knowledge folder and the index',
+    async run([file], _values, ctx) {
+      const { removed } = await ctx.request<{ removed: boolean }>(SocketMethods.KnowledgeRemove, { file });
+      if (!removed) throw new UsageError(`no document "${file}" in the knowledge folder; see homectl knowledge list`);
+      ctx.print(`removed ${file}`);
+    },
+  },
+  {
+    words: 'knowledge reindex',
+    args: [],
+    options: {},
+    flags: '',
+    summary: 'rebuild the knowledge index from the folder',
+    async run(_args, _values, ctx) {
+      const r = await ctx.request<{ files: number; chunks: number; ms: number }>(SocketMethods.KnowledgeReindex);
+      ctx.print(`reindexed ${r.files} files, ${r.chunks} chunks in ${Math.round(r.ms)} ms`);
+    },
+  },
+];
