@@ -24,7 +24,7 @@ import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
 import { createRootLogger } from './log';
-import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree, type DataTree } from './paths';
+import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree, makePrivate, privatePaths, type DataTree } from './paths';
 import { PACKAGE_DEFS, sweepStaging } from './packages';
 import { discoverPlugins } from './registry/discover';
 import { bindKernelServices, interceptPriorityMessage, type KernelServices } from './sdk-server/bind';
@@ -196,7 +196,7 @@ export class Kernel {
     await sweepStaging(this.paths.pluginDir);
     await this.supervisor.startAll();
     await this.adoptRestored();
-    this.knowledgeReady = this.openKnowledge();
+    this.knowledgeReady = this.openKnowledge().then(() => this.keepDataPrivate());
     this.agent.start();
     this.distill.start();
     this.consolidation.start();
@@ -232,6 +232,15 @@ export class Kernel {
       this.recall.attachKnowledge(knowledge);
     } catch (error) {
       this.log.error(`the knowledge base could not be opened; the agent runs without it: ${(error as Error).message}`);
+    }
+  }
+
+  /** The databases and memory folders are the owner's alone, also when an older homed or a person made them readable. */
+  private keepDataPrivate(): void {
+    try {
+      makePrivate(privatePaths(this.tree, this.paths));
+    } catch (error) {
+      this.log.warn(`could not make the data files owner-only: ${(error as Error).message}`);
     }
   }
 

@@ -10,6 +10,8 @@ Runs the HomeAgent kernel on DIR (default: HOMEAGENT_DATA, else data/ beside the
 Talk to it with: homectl status, homectl plugins list, waiter -say "…"`;
 
 async function main(): Promise<void> {
+  // What homed creates (databases, memory, logs, installed plugins) is its owner's alone; the sandbox opens what a plugin uid needs.
+  process.umask(0o077);
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(`${USAGE}\n`);
   if (args.includes('--version')) return void process.stdout.write(`${KERNEL_VERSION}\n`);

@@ -49,3 +49,32 @@ export function createConfiguredDirs(paths: CorePaths): void {
   }
   fs.mkdirSync(path.dirname(paths.memoryGraph), { recursive: true });
 }
+
+/** Makes existing files owner-only (0600) and folders owner-only (0700): data made before homed set its umask, or by hand. */
+export function makePrivate(paths: readonly string[]): void {
+  for (const target of paths) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(target);
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) continue;
+    const wanted = stat.isDirectory() ? 0o700 : 0o600;
+    if ((stat.mode & 0o777) !== wanted) fs.chmodSync(target, wanted);
+  }
+}
+
+/** The kernel's own databases (with their WAL files) and folders no plugin reads directly. */
+export function privatePaths(tree: DataTree, paths: CorePaths): string[] {
+  const databases = [tree.configDb, path.join(tree.data, 'agent.db'), paths.memoryGraph, path.join(tree.data, 'index', 'knowledge.db')];
+  return [
+    ...databases.flatMap((db) => [db, `${db}-wal`, `${db}-shm`]),
+    path.dirname(paths.memoryGraph),
+    paths.memoryText,
+    paths.memoryDocuments,
+    paths.knowledge,
+    path.join(tree.data, 'index'),
+    paths.log,
+  ];
+}
