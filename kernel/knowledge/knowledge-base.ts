@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol';
 import { TOKENIZER_VERSION } from '../text/tokenize';
-import { removeStaleTemporaries } from './atomic-write';
+import { removeStaleTemporaries } from '../files/atomic-write';
 import { CHUNKER_VERSION } from './chunk-file';
 import { ChunkStore } from './chunk-store';
 import { FolderWatcher } from './folder-watcher';

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../files/atomic-write';
 import type { FileRow } from './chunk-store';
 import { classifyFile } from './formats';
 import { describeSize, type FileOutcome, type Indexer } from './indexer';

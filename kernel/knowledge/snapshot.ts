@@ -4,7 +4,7 @@
 // rebuilds and says why.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { writeFileAtomicSync } from './atomic-write';
+import { writeFileAtomicSync } from '../files/atomic-write';
 import type { EncodedIndex } from './search-index';
 
 const MAGIC = 'homeagent-knowledge-index';

@@ -13,31 +13,8 @@ export interface KnowledgeOptions {
   policy?: Partial<KnowledgePolicy>;
 }
 
-/** One chunk a search found. */
-export interface KnowledgeHit {
-  /** File relative to `dir`, '/' separated. */
-  file: string;
-  /** Nearest heading path ("Guide > Install > Linux"), '' if none. */
-  heading: string;
-  /** The chunk. */
-  text: string;
-  score: number;
-  /** Stable chunk id: the same file, heading and text give the same id. */
-  chunk: string;
-  /** 1-based first line of the chunk in its file. */
-  line: number;
-}
-
-/** One file of the knowledge folder as the index knows it. */
-export interface KnowledgeFile {
-  file: string;
-  chunks: number;
-  bytes: number;
-  mtimeMs: number;
-  indexedAt: number;
-  /** Why it could not be indexed (unsupported format, too large, binary, unreadable). */
-  error?: string;
-}
+// A chunk a search found, and a file of the folder, are exactly what the wire carries.
+export type { KnowledgeFile, KnowledgeHit } from '../../protocol';
 
 /** What a change to the folder did to the index. */
 export interface KnowledgeChange {

@@ -1,20 +1,13 @@
-// Files written whole or not at all: a temp file beside the target, then rename.
+// Files written whole or not at all (the kernel's atomic write), and how we recognise our own.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write';
 
 /** Writes `content` to `file` atomically (temp + fsync + rename), creating its folder. */
 export function writeFileAtomic(file: string, content: string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  const fd = fs.openSync(temp, 'w', 0o600);
-  try {
-    fs.writeFileSync(fd, content);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temp, file);
+  writeFileAtomicSync(file, content, 0o600);
 }
 
 /** The SHA-1 of a text, to tell our own writes from a person's edits. */

@@ -4,6 +4,7 @@
 // one was edited by a person; one matching the pending hash is our write that landed before a crash.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isTemporaryName } from '../files/atomic-write';
 import { hashOf, statIfExists, writeFileAtomic } from './atomic-file';
 import type { MemoryContext } from './context';
 
@@ -111,7 +112,7 @@ export class FileTracker {
       } catch {
         continue;
       }
-      for (const name of names) if (/^\..+\.\d+\.tmp$/.test(name)) fs.rmSync(path.join(this.roots[area], name), { force: true });
+      for (const name of names) if (isTemporaryName(name)) fs.rmSync(path.join(this.roots[area], name), { force: true });
     }
   }
 

@@ -1,4 +1,5 @@
 // The memory's public shapes: what the distill loop hands in, what queries hand back.
+import type { MemoryValidity } from '../../protocol';
 
 /** Where a memory came from. */
 export interface Provenance {
@@ -54,7 +55,7 @@ export interface Extraction {
   facts: ExtractedFact[];
 }
 
-export type Validity = 'current' | 'superseded' | 'forgotten';
+export type Validity = MemoryValidity;
 
 export interface FactView {
   id: string;
@@ -82,16 +83,8 @@ export interface EntityView {
   mergedFrom: { name: string; at: number; provenance: Provenance }[];
 }
 
-export interface MemoryHit {
-  id: string;
-  text: string;
-  /** Human-readable: "session s1, turn 3", "file text/2026-12-02.md", "memory_write by timer". */
-  source: string;
-  score: number;
-  learnedAt: number;
-  validity: Validity;
-  kind: 'fact' | 'note' | 'document';
-}
+/** A search hit is exactly what memory/search carries. */
+export type { MemoryHit } from '../../protocol';
 
 export interface RecordResult {
   written: FactView[];

@@ -5,17 +5,17 @@ import * as path from 'node:path';
 
 let counter = 0;
 
-/** The hidden temporary name a write goes through; the knowledge folder's scanner never sees it. */
+/** The hidden temporary name a write goes through; the knowledge and memory folders' scanners never see it. */
 export function temporaryNameFor(file: string): string {
   counter += 1;
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${counter}.tmp`);
 }
 
 /** Writes `data` to `file` atomically and durably, synchronously (used where the caller must not yield). */
-export function writeFileAtomicSync(file: string, data: string | Buffer): void {
+export function writeFileAtomicSync(file: string, data: string | Buffer, mode = 0o644): void {
   const temporary = temporaryNameFor(file);
   try {
-    const fd = fs.openSync(temporary, 'w', 0o644);
+    const fd = fs.openSync(temporary, 'w', mode);
     try {
       fs.writeFileSync(fd, data);
       fs.fsyncSync(fd);
@@ -49,11 +49,16 @@ export async function writeFileAtomic(file: string, data: string | Buffer): Prom
   syncFolder(path.dirname(file));
 }
 
+/** Whether a file name is one of these writes' temporaries. */
+export function isTemporaryName(name: string): boolean {
+  return /^\..+\.\d+-\d+\.tmp$/.test(name);
+}
+
 /** Removes temporary files a killed writer left in `dir` (its own pattern only). */
 export function removeStaleTemporaries(dir: string): number {
   let removed = 0;
   for (const name of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
-    if (/^\..+\.\d+-\d+\.tmp$/.test(name)) {
+    if (isTemporaryName(name)) {
       fs.rmSync(path.join(dir, name), { force: true });
       removed += 1;
     }
