@@ -1,7 +1,11 @@
 import { Disposable, RAL } from 'vscode-jsonrpc/node';
 
-/** Most queued messages this process's connections handle in one turn of the event loop before yielding to I/O. */
-export const DISPATCH_BUDGET = 64;
+/**
+ * Most queued messages this process's connections handle in one turn of the event loop before yielding to I/O.
+ * It bounds how long a frame that has just arrived (an interrupt, say) waits for its read while another
+ * connection floods this process: 32 keep pipelined throughput where 64 had it, at half the wait.
+ */
+export const DISPATCH_BUDGET = 32;
 
 let installed = false;
 
@@ -9,7 +13,9 @@ let installed = false;
  * vscode-jsonrpc dispatches one inbound message per setImmediate: a burst of N messages costs N turns of the
  * event loop and, since each reply is flushed at the end of its turn, N write syscalls. This runs up to
  * `budget` queued dispatches per turn (same order; I/O still gets a turn between batches), so the replies of
- * a batch leave in one write. The first batch after a read starts when the read's callback returns.
+ * a batch leave in one write. Batches run after the turn's reads (in its check phase, never as a microtask
+ * of the read that queued them), so every connection that became readable is read, and its priority
+ * frames intercepted, before any of the queued work runs.
  * It replaces the runtime layer's setImmediate, so it holds for every connection in the process.
  */
 export function batchMessageDispatch(budget = DISPATCH_BUDGET): void {
@@ -48,7 +54,7 @@ export function batchMessageDispatch(budget = DISPATCH_BUDGET): void {
         queue.push(task);
         if (!scheduled && !draining) {
           scheduled = true;
-          queueMicrotask(drain);
+          setImmediate(drain);
         }
         return Disposable.create(() => {
           task.cancelled = true;

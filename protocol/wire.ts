@@ -160,6 +160,17 @@ function parseContentLength(header: string): number | string {
   return length ?? 'frame header has no Content-Length';
 }
 
+// Writers holding frames for the end of this tick.
+const waitingWriters = new Set<BatchingMessageWriter>();
+
+/**
+ * Sends the frames every writer of this process holds for the end of the tick now. A caller that has just
+ * sent requests to several plugins calls it before working on something else, so the plugins work meanwhile.
+ */
+export function flushQueuedWrites(): void {
+  for (const writer of [...waitingWriters]) writer.end();
+}
+
 /**
  * Writes Content-Length framed messages. Frames written in one tick leave in one write:
  * no per-message promise chain, no wait for the previous write's callback.
@@ -179,6 +190,7 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
     this.queue.push(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n`, body);
     if (!this.scheduled) {
       this.scheduled = true;
+      waitingWriters.add(this);
       process.nextTick(this.flush);
     }
     return WRITTEN;
@@ -190,6 +202,7 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
 
   private readonly flush = (): void => {
     this.scheduled = false;
+    waitingWriters.delete(this);
     if (this.queue.length === 0) return;
     const data = this.queue.join('');
     this.queue = [];

@@ -1,4 +1,5 @@
 import { STAGES, StageInvokeRequest, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import { flushQueuedWrites } from '../../protocol/wire';
 import type { PluginChannel } from '../supervisor/channel';
 
 /** A plugin that handles a stage, as the supervisor knows it. */
@@ -41,7 +42,10 @@ export class StageHost {
     const handlers = this.handlersOf(stage).sort((a, b) => a.priority - b.priority || (a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : 0));
     if (handlers.length === 0) return { snapshot: { ...snapshot }, outcomes: [] };
     const deadline = this.deadlineMs();
-    const answers = await Promise.all(handlers.map((handler) => this.invoke(handler, stage, snapshot, deadline)));
+    const pending = Promise.all(handlers.map((handler) => this.invoke(handler, stage, snapshot, deadline)));
+    // The requests leave now rather than at the end of the tick: the caller may work while the handlers do.
+    flushQueuedWrites();
+    const answers = await pending;
     const merged: StageSnapshot & StagePatch = { ...snapshot };
     const outcomes: StageOutcome[] = [];
     for (const { outcome, patch } of answers) {

@@ -37,26 +37,13 @@ export class AdapterStore {
 
   /** Returns the file an adapter setting refers to; throws a config LlmError when there is none. */
   resolve(spec: string, provider: string): string {
-    const key = `llm.provider.${provider}.adapter`;
-    if (spec.includes('/') || spec.endsWith('.lua')) {
-      const file = path.resolve(this.dataDir, spec);
-      if (!fs.existsSync(file)) throw configError(provider, `${key} is ${JSON.stringify(spec)}, but ${file} does not exist`);
-      return file;
-    }
-    if (!ADAPTER_NAME.test(spec)) {
-      throw configError(provider, `${key} is ${JSON.stringify(spec)}; use ${BUILTIN_ADAPTERS.join(', ')}, the name of a file in ${this.userDir}, or the path of a .lua file`);
-    }
-    const own = path.join(this.userDir, `${spec}.lua`);
-    if (fs.existsSync(own)) return own;
-    const shipped = path.join(this.builtinDir, `${spec}.lua`);
-    if (fs.existsSync(shipped)) return shipped;
-    throw configError(provider, `${key} is "${spec}", but there is no such adapter; use ${BUILTIN_ADAPTERS.join(', ')}, or put ${spec}.lua in ${this.userDir}`);
+    return this.find(spec, provider).file;
   }
 
   /** Loads (or returns the cached) adapter for a setting; errors name the adapter, the file and the line. */
   load(spec: string, provider: string): LuaAdapter {
-    const file = this.resolve(spec, provider);
-    const stat = fs.statSync(file);
+    // Checked at every request, so an owner's edit applies to the next one: one stat when the file is shipped.
+    const { file, stat } = this.find(spec, provider);
     const cached = this.cache.get(file);
     if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached.adapter;
     const name = path.basename(file, '.lua');
@@ -69,6 +56,36 @@ export class AdapterStore {
     }
     this.cache.set(file, { adapter, mtimeMs: stat.mtimeMs, size: stat.size });
     return adapter;
+  }
+
+  // The file of an adapter setting with its stat: the owner's <data>/adapters/NAME.lua, else the shipped one.
+  private find(spec: string, provider: string): { file: string; stat: fs.Stats } {
+    const key = `llm.provider.${provider}.adapter`;
+    if (spec.includes('/') || spec.endsWith('.lua')) {
+      const file = path.resolve(this.dataDir, spec);
+      const stat = statFile(file);
+      if (!stat) throw configError(provider, `${key} is ${JSON.stringify(spec)}, but ${file} does not exist`);
+      return { file, stat };
+    }
+    if (!ADAPTER_NAME.test(spec)) {
+      throw configError(provider, `${key} is ${JSON.stringify(spec)}; use ${BUILTIN_ADAPTERS.join(', ')}, the name of a file in ${this.userDir}, or the path of a .lua file`);
+    }
+    const own = path.join(this.userDir, `${spec}.lua`);
+    const ownStat = statFile(own);
+    if (ownStat) return { file: own, stat: ownStat };
+    const shipped = path.join(this.builtinDir, `${spec}.lua`);
+    const shippedStat = statFile(shipped);
+    if (shippedStat) return { file: shipped, stat: shippedStat };
+    throw configError(provider, `${key} is "${spec}", but there is no such adapter; use ${BUILTIN_ADAPTERS.join(', ')}, or put ${spec}.lua in ${this.userDir}`);
+  }
+}
+
+// A file's stat, or undefined when nothing is there (as fs.existsSync, any error counts as absent).
+function statFile(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Framing } from './framing';
+import { JsonText, Reusable } from './lua/convert';
 import { LuaScriptError, LuaVm, type LuaRef, type LuaVmOptions } from './lua/vm';
 import type { LlmRequest } from './types';
 
@@ -59,6 +60,9 @@ export interface AdapterStream {
   close(): void;
 }
 
+// The body of a request is only ever sent as JSON text: it is read from Lua straight into text.
+const BODY_AS_JSON: ReadonlySet<string> = new Set(['body']);
+
 /** A loaded Lua adapter: builds wire requests and turns wire events into deltas. */
 export class LuaAdapter {
   private readonly vm: LuaVm;
@@ -82,7 +86,7 @@ export class LuaAdapter {
 
   /** Calls request(req, provider) and checks what it returned. */
   buildRequest(req: LlmRequest, provider: AdapterProvider): WireRequest {
-    const out = this.vm.call('request', [toAdapterRequest(req, provider), provider]);
+    const out = this.vm.call('request', [toAdapterRequest(req, provider), provider], BODY_AS_JSON);
     return this.checkWireRequest(out);
   }
 
@@ -120,7 +124,8 @@ export class LuaAdapter {
     }
     const body = out['body'];
     const method = typeof out['method'] === 'string' ? out['method'].toUpperCase() : 'POST';
-    return { url, method, headers, body: typeof body === 'string' ? body : JSON.stringify(body ?? {}), framing };
+    const text = body instanceof JsonText ? body.text : typeof body === 'string' ? body : JSON.stringify(body ?? {});
+    return { url, method, headers, body: text, framing };
   }
 
   private checkDeltas(out: unknown): Delta[] {
@@ -179,7 +184,8 @@ function toAdapterRequest(req: LlmRequest, provider: AdapterProvider): Record<st
       tool_calls: m.toolCalls?.map((c) => ({ id: c.id, name: c.name, args: isRecord(c.args) ? c.args : {}, args_text: c.argsText })),
       tool_call_id: m.toolCallId,
     })),
-    tools: req.tools?.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
+    // The same tools come with every request: their tables are kept in the Lua state while the adapter leaves them alone.
+    tools: req.tools && new Reusable(req.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))),
     max_tokens: maxTokens,
     temperature: req.temperature,
     stream: true,

@@ -5,7 +5,7 @@ import { defineLlmConfig } from './config-defs';
 import { LlmAbortError, LlmError, noProviderError } from './errors';
 import { LuaProvider, type ProviderSettings } from './provider';
 import { loadRetryPolicy, type RetryPolicy } from './retry';
-import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
+import type { LlmRequest, LlmResult, StreamHooks } from './types';
 
 const PROVIDER_KEY = /^llm\.provider\.([a-z0-9_-]+)\.[a-z0-9_]+$/;
 const PROVIDER_NAME = /^[a-z0-9_-]+$/;
@@ -44,8 +44,11 @@ export interface ProviderManagerOptions {
  */
 export class ProviderManager {
   private readonly adapters: AdapterStore;
-  // Provider settings and the failover chain are read from config once, until an llm.* setting changes.
+  // Provider settings, the providers built from them and the failover chain are read from config once,
+  // until an llm.* setting changes (an adapter file is still checked at every request).
   private readonly settingsCache = new Map<string, ProviderSettings>();
+  private readonly providerCache = new Map<string, LuaProvider>();
+  private readonly chainCache = new Map<string, string[]>();
   private namesCache: string[] | undefined;
   private retryCache: RetryPolicy | undefined;
 
@@ -58,6 +61,8 @@ export class ProviderManager {
     config.onChange(({ key }) => {
       if (!key.startsWith('llm.')) return;
       this.settingsCache.clear();
+      this.providerCache.clear();
+      this.chainCache.clear();
       this.namesCache = undefined;
       this.retryCache = undefined;
     });
@@ -88,14 +93,32 @@ export class ProviderManager {
     throw exhausted(failures);
   }
 
+  /**
+   * Builds the request the next complete() will send first, ahead of time (a turn does it while its stage
+   * handlers work); the call uses it only if it asks for the same. Errors are left for the call to report.
+   */
+  prepare(req: LlmRequest, provider?: string): void {
+    let first: LuaProvider;
+    try {
+      first = this.provider(this.chain(provider)[0] as string);
+    } catch {
+      return;
+    }
+    first.prepare(req);
+  }
+
   /** Builds the provider named `name` from its settings; throws a config LlmError naming what is missing. */
-  provider(name: string): LlmProvider {
+  provider(name: string): LuaProvider {
     let settings = this.settingsCache.get(name);
     if (!settings) this.settingsCache.set(name, (settings = this.readSettings(name)));
     const adapter = this.adapters.load(settings.adapter, name);
-    return new LuaProvider(settings, adapter, this.retryPolicy(), ({ provider, attempt, waitMs, error }) =>
+    const cached = this.providerCache.get(name);
+    if (cached?.adapter === adapter) return cached;
+    const provider = new LuaProvider(settings, adapter, this.retryPolicy(), ({ provider, attempt, waitMs, error }) =>
       this.options.log?.warn({ provider, attempt, waitMs, kind: error.kind, status: error.status }, `${error.message}; retrying in ${waitMs} ms`),
     );
+    this.providerCache.set(name, provider);
+    return provider;
   }
 
   /** Every configured provider (one with any `llm.provider.<name>.*` key stored), without secrets. */
@@ -140,6 +163,13 @@ export class ProviderManager {
 
   /** The providers tried, in order: the requested (or default) one, then the fallbacks. */
   chain(requested?: string): string[] {
+    const key = requested ?? '';
+    let chain = this.chainCache.get(key);
+    if (!chain) this.chainCache.set(key, (chain = this.readChain(requested)));
+    return chain;
+  }
+
+  private readChain(requested: string | undefined): string[] {
     const known = this.providerNames();
     let first = requested ?? this.readString('llm.default');
     if (first === undefined) {

@@ -2,6 +2,7 @@ import type { AdapterProvider, LuaAdapter, WireRequest } from './adapter';
 import { runAttempt } from './attempt';
 import { LlmAbortError, LlmError } from './errors';
 import { LuaScriptError } from './lua/vm';
+import { PreparedRequest } from './prepared';
 import { retryDelay, sleep, type RetryPolicy } from './retry';
 import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
 
@@ -23,9 +24,11 @@ export type RetryListener = (facts: { provider: string; attempt: number; waitMs:
 
 /** A provider driven by a Lua adapter, retried with backoff while nothing has reached the caller. */
 export class LuaProvider implements LlmProvider {
+  private prepared: PreparedRequest | undefined;
+
   constructor(
     private readonly settings: ProviderSettings,
-    private readonly adapter: LuaAdapter,
+    readonly adapter: LuaAdapter,
     private readonly policy: RetryPolicy,
     private readonly onRetry?: RetryListener,
   ) {}
@@ -34,9 +37,23 @@ export class LuaProvider implements LlmProvider {
     return this.settings.name;
   }
 
+  /**
+   * Builds the wire request for `req` now, for a complete() soon after with the same request (by value and by
+   * object); a different request, or one that failed to build, is built again when it is sent.
+   */
+  prepare(req: LlmRequest): void {
+    try {
+      this.prepared = new PreparedRequest(req, this.buildWireRequest(req));
+    } catch {
+      this.prepared = undefined; // the call itself reports the error
+    }
+  }
+
   /** Answers a request; retries 408/409/429/5xx, network errors and timeouts until the policy's attempts run out. */
   async complete(req: LlmRequest, hooks: StreamHooks): Promise<LlmResult> {
-    const wire = this.buildWireRequest(req);
+    const prepared = this.prepared;
+    this.prepared = undefined;
+    const wire = prepared?.matches(req) ? prepared.wire : this.buildWireRequest(req);
     for (let attempt = 1; ; attempt++) {
       if (hooks.signal?.aborted) throw new LlmAbortError(this.name, undefined, hooks.signal.reason);
       try {

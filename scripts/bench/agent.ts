@@ -169,6 +169,8 @@ async function startHomed(dataDir: string, llm: FakeLlm): Promise<ChildProcess> 
       HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
       HOMEAGENT_LLM_MODEL: 'bench',
       HOMEAGENT_LLM_API_KEY: 'bench-key',
+      // The memory loops' own model calls would take answers scripted for the measured turns.
+      HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: false }, consolidation: { enabled: false } }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { RequestType, type Message } from 'vscode-jsonrpc';
-import { CappedMessageReader, createWireConnection, WireViolation } from '../../protocol/wire';
+import { BatchingMessageWriter, CappedMessageReader, createWireConnection, flushQueuedWrites, WireViolation } from '../../protocol/wire';
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8');
@@ -79,4 +79,23 @@ test('two connections over the capped wire call each other, with requests pipeli
   assert.deepEqual(answers.map((x) => x.n), Array.from({ length: 1000 }, (_, n) => n * 2));
   a.dispose();
   b.dispose();
+});
+
+test('frames written in one tick leave in one write at its end, or at once when flushQueuedWrites is called', async () => {
+  const writes: string[] = [];
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => writes.push(chunk.toString('utf8')));
+  const writer = new BatchingMessageWriter(sink);
+  void writer.write({ jsonrpc: '2.0', method: 'a' } as Message);
+  void writer.write({ jsonrpc: '2.0', method: 'b' } as Message);
+  assert.deepEqual(writes, [], 'held until the end of the tick');
+  await new Promise((resolve) => process.nextTick(resolve));
+  assert.equal(writes.length, 1, 'both frames in one write');
+  assert.equal(writes[0], [frame('{"jsonrpc":"2.0","method":"a"}'), frame('{"jsonrpc":"2.0","method":"b"}')].map((b) => b.toString('utf8')).join(''));
+  void writer.write({ jsonrpc: '2.0', method: 'c' } as Message);
+  flushQueuedWrites();
+  assert.equal(writes.length, 2, 'sent before the tick ends');
+  assert.equal(writes[1], frame('{"jsonrpc":"2.0","method":"c"}').toString('utf8'));
+  await new Promise((resolve) => process.nextTick(resolve));
+  assert.equal(writes.length, 2, 'nothing is sent twice');
 });

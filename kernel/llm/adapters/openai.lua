@@ -36,6 +36,19 @@ local function url_of(base)
   return base .. "/chat/completions"
 end
 
+-- request() runs before every model call: its loops count up rather than call an iterator per item,
+-- and the URL is worked out once per base URL (each of those calls costs in fengari).
+local urls = {}
+local function cached_url_of(base)
+  local key = base or ""
+  local url = urls[key]
+  if url == nil then
+    url = url_of(base)
+    urls[key] = url
+  end
+  return url
+end
+
 local function wire_message(m)
   if m.role == "tool" then
     return { role = "tool", tool_call_id = m.tool_call_id, content = m.content }
@@ -43,7 +56,8 @@ local function wire_message(m)
   local out = { role = m.role, content = m.content }
   if m.tool_calls and #m.tool_calls > 0 then
     local calls = json.array()
-    for i, c in ipairs(m.tool_calls) do
+    for i = 1, #m.tool_calls do
+      local c = m.tool_calls[i]
       local arguments = c.args_text
       if arguments == nil or arguments == "" then arguments = json.encode(c.args or {}) end
       calls[i] = { id = c.id, type = "function", ["function"] = { name = c.name, arguments = arguments } }
@@ -56,7 +70,8 @@ end
 
 function M.request(req, provider)
   local messages = json.array()
-  for i, m in ipairs(req.messages) do messages[i] = wire_message(m) end
+  local list = req.messages
+  for i = 1, #list do messages[i] = wire_message(list[i]) end
   local body = {
     model = provider.model,
     messages = messages,
@@ -74,15 +89,16 @@ function M.request(req, provider)
   end
   if req.temperature then body.temperature = req.temperature end
   if req.tools and #req.tools > 0 then
-    local tools = json.array()
-    for i, t in ipairs(req.tools) do
+    local tools, list = json.array(), req.tools
+    for i = 1, #list do
+      local t = list[i]
       tools[i] = { type = "function", ["function"] = { name = t.name, description = t.description, parameters = t.parameters } }
     end
     body.tools = tools
   end
   local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }
   if provider.api_key and provider.api_key ~= "" then headers.authorization = "Bearer " .. provider.api_key end
-  return { url = url_of(provider.base_url), method = "POST", headers = headers, body = body, framing = "sse" }
+  return { url = cached_url_of(provider.base_url), method = "POST", headers = headers, body = body, framing = "sse" }
 end
 
 local function error_delta(e)

@@ -1,74 +1,25 @@
-// fengari's internal modules require each other in a cycle that only resolves when its main module loads
-// first; loading one of them before it leaves half-built exports (lobject.TValue undefined).
-import '../../../protocol/lua/fengari';
 import type { LuaState } from '../../../protocol/lua/fengari-api';
+import { sameJson } from '../same-json';
+import { internals, type Internals, type StackAccess, type Table, type TString, type TValue } from './fengari-internals';
+import { KeptTables, Reusable } from './table-cache';
+import { JsonText, TableJsonWriter } from './table-json';
 
-// Building a Lua table through the public API costs a fresh string, a copy and a hex hash for every key
-// (`lua_setfield`), which is most of the per-chunk cost of an adapter. fengari 0.1.5's own table code can
-// take one cached key string per distinct key instead, so a chunk's tables are built directly with it.
-// Only used when these internals look as expected; otherwise convert.ts keeps to the public API.
-
-interface TValue {
-  type: number;
-  value: unknown;
-}
-
-interface TableEntry {
-  key: TValue;
-  value: TValue;
-  n: TableEntry | undefined;
-}
-
-interface Table {
-  f: TableEntry | undefined;
-  metatable: object | null;
-}
-
-interface Internals {
-  TValue: new (type: number, value: unknown) => TValue;
-  luaH_new(L: LuaState): object;
-  luaH_setint(table: object, key: number, value: TValue): void;
-  luaH_setfrom(L: LuaState, table: object, key: TValue, value: TValue): void;
-  luaS_bless(L: LuaState, bytes: Uint8Array): object;
-  types: { string: number; shortString: number; int: number; float: number; boolean: number; table: number; nil: number; lightuserdata: number };
-}
-
-interface StackAccess {
-  stack: TValue[];
-  top: number;
-}
-
-function loadInternals(): Internals | undefined {
-  try {
-    const lobject = require('fengari/src/lobject.js') as Record<string, unknown>;
-    const ltable = require('fengari/src/ltable.js') as Record<string, unknown>;
-    const lstring = require('fengari/src/lstring.js') as Record<string, unknown>;
-    const defs = require('fengari/src/defs.js') as { constant_types?: Record<string, number> };
-    const t = defs.constant_types;
-    const fns = [lobject['TValue'], ltable['luaH_new'], ltable['luaH_setint'], ltable['luaH_setfrom'], lstring['luaS_bless']];
-    if (t === undefined || fns.some((fn) => typeof fn !== 'function')) return undefined;
-    const types = { string: t['LUA_TLNGSTR'], shortString: t['LUA_TSHRSTR'], int: t['LUA_TNUMINT'], float: t['LUA_TNUMFLT'], boolean: t['LUA_TBOOLEAN'], table: t['LUA_TTABLE'], nil: t['LUA_TNIL'], lightuserdata: t['LUA_TLIGHTUSERDATA'] };
-    if (Object.values(types).some((v) => typeof v !== 'number')) return undefined;
-    return {
-      TValue: lobject['TValue'] as Internals['TValue'],
-      luaH_new: ltable['luaH_new'] as Internals['luaH_new'],
-      luaH_setint: ltable['luaH_setint'] as Internals['luaH_setint'],
-      luaH_setfrom: ltable['luaH_setfrom'] as Internals['luaH_setfrom'],
-      luaS_bless: lstring['luaS_bless'] as Internals['luaS_bless'],
-      types: types as Internals['types'],
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-const internals = loadInternals();
+export { JsonText, Reusable };
 
 const KEY_CACHE_LIMIT = 4096;
 
-/** Builds JSON-like values as Lua values straight in fengari's structures, reusing one key string per distinct key. */
+/**
+ * Builds JSON-like values as Lua values straight in fengari's structures (one key string per distinct key),
+ * reads them back the same way, and keeps the tables of Reusable values between calls (table-cache.ts).
+ */
 export class FastTableBuilder {
   private readonly keys = new Map<string, TValue>();
+  private readonly kept: KeptTables;
+  private readonly json: TableJsonWriter;
+  // False once the Reusable value being built holds something its JSON text does not show (NaN, a class instance).
+  private plain = true;
+  // The last Reusable handed over and its key: an equal value (walked, not written out) has the same key.
+  private lastReused: { value: unknown; depth: number; key: string | undefined } | undefined;
 
   private constructor(
     private readonly L: LuaState,
@@ -77,7 +28,10 @@ export class FastTableBuilder {
     private readonly jsonNull: object,
     private readonly encode: (text: string) => Uint8Array,
     private readonly decode: (bytes: Uint8Array) => string,
-  ) {}
+  ) {
+    this.kept = new KeptTables(lib.types.table);
+    this.json = new TableJsonWriter(lib.types, arrayMetatable, jsonNull, decode, this.kept, KEY_CACHE_LIMIT);
+  }
 
   /** A builder for this state, or undefined when fengari's internals are not the ones this was written for. */
   static create(
@@ -97,6 +51,18 @@ export class FastTableBuilder {
     return tv === undefined ? null : this.read(tv, 0, maxDepth);
   }
 
+  /**
+   * Reads the table on top of the stack like readTop, except that the tables under the keys in `asJson`
+   * come back as JsonText: the text JSON.stringify would make of them, written straight from the Lua table.
+   */
+  readTopWithJson(maxDepth: number, asJson: ReadonlySet<string>): unknown {
+    const state = this.L as unknown as StackAccess;
+    const tv = state.stack[state.top - 1];
+    if (tv === undefined || tv.type !== this.lib.types.table) return this.readTop(maxDepth);
+    this.kept.beginRead();
+    return this.readTable(tv.value as Table, 0, maxDepth, asJson);
+  }
+
   private read(tv: TValue, depth: number, maxDepth: number): unknown {
     const { types } = this.lib;
     switch (tv.type) {
@@ -110,7 +76,7 @@ export class FastTableBuilder {
         return Number.isFinite(tv.value) ? (tv.value as number) : null;
       case types.string:
       case types.shortString:
-        return this.decode((tv.value as { realstring: Uint8Array }).realstring);
+        return this.decode((tv.value as TString).realstring);
       case types.lightuserdata:
         return tv.value === this.jsonNull ? null : undefined;
       case types.table:
@@ -121,7 +87,7 @@ export class FastTableBuilder {
     }
   }
 
-  private readTable(table: Table, depth: number, maxDepth: number): unknown {
+  private readTable(table: Table, depth: number, maxDepth: number, asJson?: ReadonlySet<string>): unknown {
     const { types } = this.lib;
     const marked = table.metatable === this.arrayMetatable;
     const keys: (string | number)[] = [];
@@ -129,11 +95,15 @@ export class FastTableBuilder {
     let sequence = true;
     for (let e = table.f; e !== undefined; e = e.n) {
       const k = e.key;
+      const v = e.value as TValue;
       let key: string | number;
       if (k.type === types.int || k.type === types.float) key = k.value as number;
-      else if (k.type === types.string || k.type === types.shortString) key = this.decode((k.value as { realstring: Uint8Array }).realstring);
+      else if (k.type === types.string || k.type === types.shortString) key = this.decode((k.value as TString).realstring);
       else continue;
-      const value = this.read(e.value, depth + 1, maxDepth);
+      const value =
+        asJson !== undefined && typeof key === 'string' && v.type === types.table && asJson.has(key)
+          ? new JsonText(this.json.write(v, depth + 1, maxDepth) as string)
+          : this.read(v, depth + 1, maxDepth);
       if (value === undefined) continue;
       if (typeof key !== 'number' || !Number.isInteger(key) || key < 1) sequence = false;
       keys.push(key);
@@ -168,12 +138,14 @@ export class FastTableBuilder {
       case 'string':
         return new TValue(types.string, this.lib.luaS_bless(this.L, this.encode(value)));
       case 'number':
+        if (!Number.isFinite(value)) this.plain = false;
         return (value | 0) === value ? new TValue(types.int, value) : new TValue(types.float, value);
       case 'boolean':
         return new TValue(types.boolean, value);
       case 'object': {
         if (value === null) return new TValue(types.nil, null);
         if (value === this.jsonNull) return new TValue(types.lightuserdata, value);
+        if (value instanceof Reusable) return this.reuse(value, depth, maxDepth);
         if (depth >= maxDepth) throw new Error(`value nested deeper than ${maxDepth} levels`);
         const table = this.lib.luaH_new(this.L);
         if (Array.isArray(value)) {
@@ -181,12 +153,18 @@ export class FastTableBuilder {
             const item = value[i] as unknown;
             if (item !== null && item !== undefined) this.lib.luaH_setint(table, i + 1, this.build(item, depth + 1, maxDepth));
           }
-          (table as { metatable: object | null }).metatable = this.arrayMetatable;
+          table.metatable = this.arrayMetatable;
         } else {
+          const prototype = Object.getPrototypeOf(value) as unknown;
+          if (prototype !== Object.prototype && prototype !== null) this.plain = false;
           const object = value as Record<string, unknown>;
           for (const key in object) {
             const item = object[key];
-            if (item === null || item === undefined || typeof item === 'function') continue;
+            if (item === null || item === undefined) continue;
+            if (typeof item === 'function') {
+              this.plain = false; // it could be a toJSON that makes the JSON text say something else
+              continue;
+            }
             this.lib.luaH_setfrom(this.L, table, this.keyOf(key), this.build(item, depth + 1, maxDepth));
           }
         }
@@ -197,6 +175,21 @@ export class FastTableBuilder {
     }
   }
 
+  // The kept tables of an equal value (same JSON text) when nothing in them changed, else fresh ones, kept.
+  private reuse(reusable: Reusable, depth: number, maxDepth: number): TValue {
+    const last = this.lastReused;
+    const key = last !== undefined && last.depth === depth && sameJson(reusable.value, last.value) ? last.key : keyOf(reusable.value, depth);
+    this.lastReused = { value: reusable.value, depth, key };
+    const table = key === undefined ? undefined : this.kept.take(key);
+    if (table) return new this.lib.TValue(this.lib.types.table, table);
+    const outer = this.plain;
+    this.plain = true;
+    const built = this.build(reusable.value, depth, maxDepth);
+    if (this.plain && key !== undefined) this.kept.keep(key, built);
+    this.plain = outer;
+    return built;
+  }
+
   // One key string per distinct key: its hash is computed once and cached on it.
   private keyOf(key: string): TValue {
     let tv = this.keys.get(key);
@@ -205,5 +198,16 @@ export class FastTableBuilder {
       if (this.keys.size < KEY_CACHE_LIMIT && key.length <= 64) this.keys.set(key, tv);
     }
     return tv;
+  }
+}
+
+// What a kept tree is found by: the JSON text of the value and the depth it was built at (the depth limit
+// applies to the tree as a whole); undefined for a value JSON cannot write.
+function keyOf(value: unknown, depth: number): string | undefined {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : `${depth}:${text}`;
+  } catch {
+    return undefined;
   }
 }

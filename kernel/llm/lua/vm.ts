@@ -102,8 +102,11 @@ export class LuaVm {
     if (!this.closed) lauxlib.luaL_unref(this.L, lua.LUA_REGISTRYINDEX, ref.id);
   }
 
-  /** Calls the script's function `name` with JSON-like arguments (or refs) and returns its first result as JavaScript. */
-  call(name: string, args: readonly unknown[]): unknown {
+  /**
+   * Calls the script's function `name` with JSON-like arguments (or refs) and returns its first result as JavaScript.
+   * Tables under the `asJson` keys of a returned table may come back as JsonText instead of objects.
+   */
+  call(name: string, args: readonly unknown[], asJson?: ReadonlySet<string>): unknown {
     const L = this.L;
     if (this.closed) throw new LuaScriptError(this.options.label, this.options.file, undefined, 'the script was unloaded');
     const ref = this.functionRef(name);
@@ -121,7 +124,7 @@ export class LuaVm {
     }
     this.runProtected(args.length);
     try {
-      return this.convert.toJs(-1);
+      return asJson === undefined ? this.convert.toJs(-1) : this.convert.topToJs(asJson);
     } catch (error) {
       throw new LuaScriptError(this.options.label, this.options.file, undefined, `${name} returned ${(error as Error).message}`);
     } finally {
