@@ -5,21 +5,20 @@ import { KernelEvents, OutputNotification, type KernelStatus, type StageName } f
 import { Agent } from './agent/agent';
 import { createChildTools } from './agent/child-tools';
 import { AGENT_DEFS } from './agent/config-defs';
-import { ConsolidationLoop } from './agent/consolidation/consolidation-loop';
-import { Verdicts } from './agent/consolidation/verdicts';
+import type { ConsolidationLoop } from './agent/consolidation/consolidation-loop';
 import { SessionContexts } from './agent/context/session-contexts';
-import { DistillLoop } from './agent/distill/distill-loop';
+import type { DistillLoop } from './agent/distill/distill-loop';
 import { createMemoryTools } from './agent/memory-tools';
-import { loadConsolidationPolicy, loadDistillPolicy, MEMORY_DEFS } from './agent/memory-policy';
+import { MEMORY_DEFS } from './agent/memory-policy';
+import { MemoryService } from './agent/memory-service';
 import { loadAgentPolicy, type AgentPolicy } from './agent/policy';
-import { RecallService } from './agent/recall-service';
+import type { RecallService } from './agent/recall-service';
 import { SessionStore } from './agent/sessions';
 import { StageHost, type StageHandlerRef } from './agent/stage-host';
 import { ToolRouter, type PluginToolRef } from './agent/tool-router';
 import type { TurnDeps } from './agent/turn';
 import { IOManager } from './io/io-manager';
-import { KnowledgeBase } from './knowledge';
-import { MemoryStore } from './memory';
+import type { MemoryStore } from './memory';
 import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
@@ -33,9 +32,6 @@ import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
 import { Supervisor } from './supervisor/supervisor';
-
-/** How often the memory's text and document files are checked for a person's edits. */
-const MEMORY_SYNC_MS = 5_000;
 
 export const KERNEL_VERSION = (JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
@@ -67,16 +63,10 @@ export class Kernel {
   readonly tools: ToolRouter;
   readonly agent: Agent;
   readonly packages: PackageAdmin;
-  readonly memory: MemoryStore;
   /** The LLM every turn, the memory loops and llm/complete use. */
   readonly llm: TurnDeps['llm'];
-  readonly recall: RecallService;
-  readonly distill: DistillLoop;
-  readonly consolidation: ConsolidationLoop;
-  /** Settles once the knowledge base has opened (or failed to: the agent then runs without it). */
-  knowledgeReady: Promise<void> = Promise.resolve();
-  private readonly verdicts: Verdicts;
-  private memorySync: NodeJS.Timeout | undefined;
+  /** Memory, knowledge, distillLoop and the _consolidation_ loop. */
+  readonly memories: MemoryService;
   private agentPolicy: AgentPolicy;
   private services!: KernelServices;
 
@@ -100,17 +90,23 @@ export class Kernel {
       if (change.scope === CORE_SCOPE && (change.key.startsWith('core.agent.') || change.key.startsWith('core.context.'))) this.agentPolicy = loadAgentPolicy((key) => this.config.getValue(CORE_SCOPE, key));
     });
     this.sessions = new SessionStore(path.join(this.tree.data, 'agent.db'));
-    // Memory: the graph and its text layer open now; the knowledge base opens in start() (it may index).
-    this.memory = MemoryStore.open(
-      { graph: this.paths.memoryGraph, text: this.paths.memoryText, documents: this.paths.memoryDocuments },
-      this.log.child({ subsystem: 'memory' }),
-    );
-    this.recall = new RecallService(this.memory, this.log.child({ subsystem: 'recall' }));
+    // Memory: the graph, the knowledge base, the loops that fill and tidy them.
+    seedProviderFromEnv(this.config, options.env ?? process.env);
+    const llm = (this.llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) }));
+    this.memories = new MemoryService({
+      paths: this.paths,
+      dataDir: this.tree.data,
+      sessions: this.sessions,
+      io: this.io,
+      llm,
+      idleForMs: () => this.agent.idleForMs(),
+      readCore: (key) => this.config.getValue(CORE_SCOPE, key),
+      env: options.env ?? process.env,
+      log: this.log,
+    });
     const memoryTools = createMemoryTools(this.recall);
     this.stages = new StageHost((stage) => this.stageHandlers(stage), () => this.agentPolicy.stageTimeoutMs);
     this.tools = new ToolRouter(() => this.pluginTools(), () => [...createChildTools(), ...memoryTools], () => this.agentPolicy.toolTimeoutMs);
-    seedProviderFromEnv(this.config, options.env ?? process.env);
-    const llm = (this.llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) }));
     const kernel = this;
     const turnDeps: TurnDeps = {
       stages: this.stages,
@@ -123,19 +119,7 @@ export class Kernel {
     // 7–8. plugin registry (built-ins, then third-party) and their supervisor
     this.supervisor = this.createSupervisor(options.builtinDir ?? BUILTIN_PLUGIN_DIR);
     this.packages = this.services.packages;
-    // 9. the agent: eventLoop, interceptLoop, distillLoop and the _consolidation_ loop
-    const readCore = (key: string): unknown => this.config.getValue(CORE_SCOPE, key);
-    const env = options.env ?? process.env;
-    this.verdicts = new Verdicts(path.join(this.tree.data, 'agent.db'));
-    this.consolidation = new ConsolidationLoop({
-      memory: this.memory,
-      compact: async () => this.recall.knowledgeOpen?.compact?.(),
-      io: this.io,
-      verdicts: this.verdicts,
-      idleForMs: () => this.agent.idleForMs(),
-      policy: () => loadConsolidationPolicy(readCore, env),
-      log: this.log.child({ subsystem: 'consolidation' }),
-    });
+    // 9. the agent: eventLoop, interceptLoop (distillLoop and the _consolidation_ loop are in MemoryService)
     this.agent = new Agent({
       io: this.io,
       sessions: this.sessions,
@@ -146,24 +130,30 @@ export class Kernel {
         const { target, ...params } = output;
         this.supervisor.plugins.get(target)?.process?.channel.notify(OutputNotification.type, params);
       },
-      loopback: (input, output) => this.consolidation.handleLoopback(input, output),
+      loopback: (input, output) => this.memories.consolidation.handleLoopback(input, output),
       log: this.log.child({ subsystem: 'agent' }),
     });
-    this.distill = new DistillLoop({
-      sessions: this.sessions,
-      memory: {
-        record: (extraction, provenance, jobKey) => {
-          const result = this.memory.record(extraction, provenance, jobKey);
-          if (result.written.length > 0) this.consolidation.nudge();
-          return result;
-        },
-      },
-      llm,
-      io: this.io,
-      idleForMs: () => this.agent.idleForMs(),
-      policy: () => loadDistillPolicy(readCore, env),
-      log: this.log.child({ subsystem: 'distill' }),
-    });
+  }
+
+  get memory(): MemoryStore {
+    return this.memories.memory;
+  }
+
+  get recall(): RecallService {
+    return this.memories.recall;
+  }
+
+  get consolidation(): ConsolidationLoop {
+    return this.memories.consolidation;
+  }
+
+  get distill(): DistillLoop {
+    return this.memories.distill;
+  }
+
+  /** Settles once the knowledge base has opened (or failed to). */
+  get knowledgeReady(): Promise<void> {
+    return this.memories.knowledgeReady;
   }
 
   /** Ready plugins that handle a stage, with the permission to. */
@@ -196,43 +186,20 @@ export class Kernel {
     await sweepStaging(this.paths.pluginDir);
     await this.supervisor.startAll();
     await this.adoptRestored();
-    this.knowledgeReady = this.openKnowledge().then(() => this.keepDataPrivate());
+    this.memories.start(() => this.keepDataPrivate());
     this.agent.start();
-    this.distill.start();
-    this.consolidation.start();
-    this.memorySync = setInterval(() => this.syncMemoryFiles(), MEMORY_SYNC_MS);
-    this.memorySync.unref();
     this.bus.publish(KernelEvents.KernelReady, 'kernel', {});
   }
 
   /** Stops every plugin in reverse order and closes the database. */
   async stop(): Promise<void> {
     this.bus.publish(KernelEvents.KernelStopping, 'kernel', {});
-    clearInterval(this.memorySync);
-    await this.distill.stop();
-    await this.consolidation.stop();
+    await this.memories.stopLoops();
     await this.agent.stop();
     await this.supervisor.stopAll();
-    await this.knowledgeReady;
-    await this.recall.knowledgeOpen?.close();
-    this.memory.close();
-    this.verdicts.close();
+    await this.memories.close();
     this.sessions.close();
     this.config.close();
-  }
-
-  /** Opens the knowledge base (loading or rebuilding its index) and hands it to the agent. */
-  private async openKnowledge(): Promise<void> {
-    try {
-      const knowledge = await KnowledgeBase.open({
-        dir: this.paths.knowledge,
-        indexDir: path.join(this.tree.data, 'index'),
-        log: this.log.child({ subsystem: 'knowledge' }),
-      });
-      this.recall.attachKnowledge(knowledge);
-    } catch (error) {
-      this.log.error(`the knowledge base could not be opened; the agent runs without it: ${(error as Error).message}`);
-    }
   }
 
   /** The databases and memory folders are the owner's alone, also when an older homed or a person made them readable. */
@@ -241,16 +208,6 @@ export class Kernel {
       makePrivate(privatePaths(this.tree, this.paths));
     } catch (error) {
       this.log.warn(`could not make the data files owner-only: ${(error as Error).message}`);
-    }
-  }
-
-  /** Picks up a person's edits to the memory's text and document files. */
-  private syncMemoryFiles(): void {
-    try {
-      const { changed } = this.memory.syncFiles();
-      if (changed.length > 0) this.log.info({ files: changed }, 'memory files edited by hand were read back');
-    } catch (error) {
-      this.log.warn(`memory files could not be read back: ${(error as Error).message}`);
     }
   }
 
