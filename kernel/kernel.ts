@@ -17,7 +17,8 @@ import { SessionStore } from './agent/sessions';
 import { StageHost, type StageHandlerRef } from './agent/stage-host';
 import { ToolRouter, type PluginToolRef } from './agent/tool-router';
 import type { TurnDeps } from './agent/turn';
-import { IOManager } from './io/io-manager';
+import { IOManager, type OutputEvent } from './io/io-manager';
+import { splitOutput } from './io/output-pieces';
 import type { MemoryStore } from './memory';
 import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
@@ -126,13 +127,23 @@ export class Kernel {
       turn: turnDeps,
       policy: () => this.agentPolicy,
       contexts: new SessionContexts(this.sessions, this.recall, () => this.agentPolicy.context),
-      deliver: (output) => {
-        const { target, ...params } = output;
-        this.supervisor.plugins.get(target)?.process?.channel.notify(OutputNotification.type, params);
-      },
+      deliver: (output) => this.deliverOutput(output),
       loopback: (input, output) => this.memories.consolidation.handleLoopback(input, output),
       log: this.log.child({ subsystem: 'agent' }),
     });
+  }
+
+  /** Sends an output to its plugin, in pieces when its text is too big for one wire message; a plugin that is not ready is logged, not waited for. */
+  private deliverOutput(output: OutputEvent): void {
+    const { target, ...params } = output;
+    const plugin = this.supervisor.plugins.get(target);
+    const proc = plugin?.process;
+    if (!plugin || !proc || plugin.state !== 'ready') {
+      const state = plugin ? plugin.state : 'not installed';
+      if (params.kind !== 'delta') this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: plugin "${target}" is ${state}; the turn is kept in its session`);
+      return;
+    }
+    for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification.type, piece);
   }
 
   get memory(): MemoryStore {

@@ -18,6 +18,7 @@ import {
 import { createWireConnection } from '../protocol/wire';
 import { HostContext } from './context';
 import { loadPluginDefinition } from './load';
+import { OutputJoiner } from './output-pieces';
 import type { PluginDefinition } from './sdk';
 
 const WIRE_FD = 3;
@@ -61,8 +62,10 @@ function main(): void {
 
   connection.onNotification(EventDeliverNotification.type, (event) => context?.deliver(event));
 
-  connection.onNotification(OutputNotification.type, (output) => {
-    if (plugin?.output && context) plugin.output(output, context);
+  const outputs = new OutputJoiner();
+  connection.onNotification(OutputNotification.type, (piece) => {
+    const output = outputs.take(piece);
+    if (output && plugin?.output && context) plugin.output(output, context);
   });
 
   connection.onRequest(ToolInvokeRequest.type, async (params) => {

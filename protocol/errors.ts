@@ -24,6 +24,12 @@ export const ErrorCodes = {
   LlmUnavailable: -33010,
   /** A turn failed; the message says why. */
   TurnFailed: -33011,
+  /** The disk holding the data dir is full: nothing more can be stored. */
+  DiskFull: -33012,
+  /** homed stopped (a crash, kill -9, power loss) while a turn ran; what it had said is kept. */
+  CutOff: -33013,
+  /** The answer passed core.agent.max_answer_chars; it was cut there. */
+  AnswerTooLong: -33014,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -41,6 +47,9 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.QueueFull]: 'HA_ERR_QUEUE_FULL',
   [ErrorCodes.LlmUnavailable]: 'HA_ERR_LLM_UNAVAILABLE',
   [ErrorCodes.TurnFailed]: 'HA_ERR_TURN_FAILED',
+  [ErrorCodes.DiskFull]: 'HA_ERR_DISK_FULL',
+  [ErrorCodes.CutOff]: 'HA_ERR_CUT_OFF',
+  [ErrorCodes.AnswerTooLong]: 'HA_ERR_ANSWER_TOO_LONG',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */

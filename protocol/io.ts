@@ -25,11 +25,34 @@ export interface InterruptParams {
   session: string;
   /** Text handed to the running turn (or that starts a new turn when idle); none means "stop". */
   text?: string;
+  /**
+   * Stop only this input of the caller's (its `inputId` from io/input): its turn if it runs, else it leaves
+   * the queue. Without it a stop ends every running turn and waiting input of the session.
+   */
+  inputId?: string;
 }
 /** plugin → kernel (needs `interrupt`): acted on ahead of queued work, even while other plugins flood the kernel. */
 export namespace InterruptNotification {
   export const method = 'io/interrupt' as const;
   export const type = new NotificationType<InterruptParams>(method);
+}
+
+/** What an interrupt hit. */
+export interface InterruptResult {
+  /** A turn of the session was running: it was stopped (no text) or handed the text. */
+  running: boolean;
+  /** Inputs of the session that were waiting and were ended, each answered as interrupted (no text only). */
+  dropped_queued: number;
+  /** The text started a turn of its own (nothing was running), or joined one waiting to start. */
+  queued?: boolean;
+}
+/**
+ * plugin → kernel (needs `interrupt`): the same interrupt as a request, answered with what it hit. It is
+ * acted on as soon as its frame is read, like the notification; only its answer waits its turn.
+ */
+export namespace InterruptRequest {
+  export const method = 'io/interrupt' as const;
+  export const type = new RequestType<InterruptParams, InterruptResult, void>(method);
 }
 
 export const OUTPUT_KINDS = ['delta', 'done', 'error', 'notice'] as const;
@@ -52,6 +75,11 @@ export interface OutputParams {
   interrupted?: boolean;
   /** Whether a before_output handler kept the answer from being sent (the `done` then has no text). */
   skipped?: boolean;
+  /**
+   * The text goes on in the next io/output of the same session and input: an output too big for one wire
+   * message is sent in pieces, and the plugin host joins them before the plugin sees the output.
+   */
+  more?: boolean;
 }
 /** kernel → plugin: output for a session whose input came from this plugin. */
 export namespace OutputNotification {

@@ -1,4 +1,6 @@
+import { DEFAULT_CHECKPOINT_MS } from './checkpointer';
 import { DEFAULT_CONTEXT_POLICY, type ContextPolicy } from './context/relevance-context';
+import { DEFAULT_LANE_LIMITS, type LaneLimits } from './lanes';
 
 /** How the agent runs turns; defaults in one place, overridable from config. */
 export interface AgentPolicy {
@@ -13,6 +15,12 @@ export interface AgentPolicy {
   /** The system prompt. */
   systemPrompt: string;
   children: { maxDepth: number; maxRunning: number; timeoutMs: number };
+  /** Turns running at once and inputs waiting, per lane and in all. */
+  lanes: LaneLimits;
+  /** Longest answer in characters; past it the stream stops and the turn ends with an error. */
+  maxAnswerChars: number;
+  /** Interval between two checkpoints of a streaming answer. */
+  checkpointMs: number;
 }
 
 export const DEFAULT_AGENT_POLICY: AgentPolicy = {
@@ -23,6 +31,9 @@ export const DEFAULT_AGENT_POLICY: AgentPolicy = {
   systemPrompt:
     'You are HomeAgent, a personal assistant running on its owner\'s home server. Answer concisely, in the language of the question. Use the tools when they help.',
   children: { maxDepth: 2, maxRunning: 4, timeoutMs: 120_000 },
+  lanes: DEFAULT_LANE_LIMITS,
+  maxAnswerChars: 1_000_000,
+  checkpointMs: DEFAULT_CHECKPOINT_MS,
 };
 
 /** The policy from config keys (`core.agent.*`), defaults for what is unset. */
@@ -51,5 +62,13 @@ export function loadAgentPolicy(read: (key: string) => unknown): AgentPolicy {
       maxRunning: num('core.agent.child_max_running', d.children.maxRunning),
       timeoutMs: num('core.agent.child_timeout', d.children.timeoutMs),
     },
+    lanes: {
+      ...d.lanes,
+      personTurns: num('core.agent.max_concurrent_turns', d.lanes.personTurns),
+      backgroundTurns: num('core.agent.max_background_turns', d.lanes.backgroundTurns),
+      perLane: num('core.agent.max_queued_per_session', d.lanes.perLane),
+    },
+    maxAnswerChars: num('core.agent.max_answer_chars', d.maxAnswerChars),
+    checkpointMs: num('core.agent.checkpoint_interval', d.checkpointMs),
   };
 }

@@ -2,13 +2,25 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LlmMessage, LlmToolCall } from '../llm/types';
+import { InputJournal } from './input-journal';
+
+/** How a stored answer ended short: stopped by a person, cut off by homed stopping, or cut at the answer cap. */
+export type MessageFlag = 'interrupted' | 'cut_off' | 'capped';
+
+/** A message to store, with how it ended when it ended short. */
+export type StoredMessage = LlmMessage & { flag?: MessageFlag };
 
 /** Conversations by session id, persisted so history survives a restart. */
 export class SessionStore {
   private readonly db: Database.Database;
+  /** Inputs written ahead of their turns, so a crash loses no word a person sent. */
+  readonly journal: InputJournal;
+  /** Where the store lives (named in disk-full errors). */
+  readonly file: string;
 
   constructor(file: string) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.file = file;
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -21,6 +33,26 @@ export class SessionStore {
         tool_calls TEXT, tool_call_id TEXT, at INTEGER NOT NULL, PRIMARY KEY (session, seq));
       CREATE TABLE IF NOT EXISTS distilled (session TEXT PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL);
     `);
+    const columns = this.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[];
+    if (!columns.some((c) => c.name === 'flag')) this.db.exec('ALTER TABLE messages ADD COLUMN flag TEXT');
+    this.journal = new InputJournal(this.db);
+    this.insertMessage = this.db.prepare(
+      'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at, flag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.nextSeq = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session = ?');
+    this.upsertSession = this.db.prepare(
+      `INSERT INTO sessions (id, home, created_at, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET home = COALESCE(excluded.home, sessions.home), updated_at = excluded.updated_at`,
+    );
+  }
+
+  private readonly insertMessage: Database.Statement;
+  private readonly nextSeq: Database.Statement;
+  private readonly upsertSession: Database.Statement;
+
+  /** The open database, for the read-only views of sessions (list, show). */
+  get database(): Database.Database {
+    return this.db;
   }
 
   /** The plugin that last brought a person's input to this session: where turns it did not start report. */
@@ -76,26 +108,30 @@ export class SessionStore {
     return messages;
   }
 
-  /** Appends a turn's messages in one transaction, and records the session's home plugin; answers the first message's sequence number. */
-  append(session: string, messages: LlmMessage[], home?: string): number {
-    const now = Date.now();
-    const next = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session = ?');
-    const insert = this.db.prepare(
-      'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    );
-    const upsert = this.db.prepare(
-      `INSERT INTO sessions (id, home, created_at, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET home = COALESCE(excluded.home, sessions.home), updated_at = excluded.updated_at`,
-    );
-    return this.db.transaction(() => {
-      const first = (next.get(session) as { seq: number }).seq + 1;
-      let seq = first - 1;
-      for (const m of messages) {
-        insert.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, now);
-      }
-      upsert.run(session, home ?? null, now, now);
-      return first;
-    }).immediate();
+  /**
+   * Appends a turn's messages in one transaction, records the session's home plugin and, when the turn
+   * answered a journalled input, removes that input from the journal in the same transaction (its words are
+   * now in the conversation); answers the first message's sequence number.
+   */
+  append(session: string, messages: StoredMessage[], home?: string, inputId?: string): number {
+    return this.db.transaction(() => this.appendNow(session, messages, home, inputId)).immediate();
+  }
+
+  /** append's body, for callers already inside a transaction. */
+  appendNow(session: string, messages: StoredMessage[], home?: string, inputId?: string, at = Date.now()): number {
+    const first = (this.nextSeq.get(session) as { seq: number }).seq + 1;
+    let seq = first - 1;
+    for (const m of messages) {
+      this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null);
+    }
+    this.upsertSession.run(session, home ?? null, at, at);
+    if (inputId !== undefined) this.journal.remove(inputId);
+    return first;
+  }
+
+  /** Runs `fn` in one write transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
   }
 
   /** Records the home plugin of a session without adding messages. */

@@ -33,6 +33,8 @@ export interface TurnOutcome {
   skipped: boolean;
   /** What this turn adds to the session's history. */
   messages: LlmMessage[];
+  /** The answer passed the policy's `maxAnswerChars` and was cut there. */
+  capped: boolean;
 }
 
 export interface TurnSetup {
@@ -48,6 +50,8 @@ export interface TurnSetup {
 }
 
 const INTERRUPT_PREFIX = '[interrupt]';
+/** How an answer cut at the cap ends in the conversation. */
+const CAPPED_MARK = '[cut off: the answer passed core.agent.max_answer_chars]';
 
 /** One turn of the agent: stages → LLM → tool calls → stages → output, bounded in rounds. */
 export class Turn {
@@ -56,6 +60,9 @@ export class Turn {
   private llmCall: AbortController | undefined;
   private readonly pending: string[] = [];
   private stopped = false;
+  /** Characters streamed so far, across rounds; the answer cap counts these. */
+  private streamed = 0;
+  private capped = false;
 
   constructor(
     readonly setup: TurnSetup,
@@ -74,10 +81,14 @@ export class Turn {
     return this.setup.session;
   }
 
-  /** Path (a) and (b): aborts the in-flight LLM request; text is handed to the next round, no text stops the turn. */
-  interrupt(text?: string): void {
+  /**
+   * Path (a) and (b): aborts the in-flight LLM request; text is handed to the next round, no text stops the
+   * turn. Past `maxPending` waiting texts, a new one joins the last, so a flood stays one bounded message.
+   */
+  interrupt(text?: string, maxPending = Number.POSITIVE_INFINITY): void {
     if (text !== undefined && text.trim() !== '') {
-      this.pending.push(text);
+      if (this.pending.length >= maxPending) this.pending[this.pending.length - 1] += `\n${text}`;
+      else this.pending.push(text);
       this.llmCall?.abort();
       return;
     }
@@ -127,6 +138,13 @@ export class Turn {
       const patched = pre.snapshot.context_messages;
       const messages = patched && patched !== shown ? fromContext(patched) : unchanged;
       const answer = await this.callLlm(messages);
+      if (answer.kind === 'aborted' && this.capped) {
+        const cut: LlmMessage = { role: 'assistant', content: `${answer.partial} ${CAPPED_MARK}` };
+        context.push(cut);
+        added.push(cut);
+        final = answer.partial;
+        break;
+      }
       if (answer.kind === 'aborted') {
         if (answer.partial) {
           const cut: LlmMessage = { role: 'assistant', content: `${answer.partial} [cut off by an interrupt]` };
@@ -162,10 +180,17 @@ export class Turn {
       }
     }
     const out = await this.stage('before_output', { session, final_text: final });
-    const text = out.snapshot.final_text ?? final;
+    let text = out.snapshot.final_text ?? final;
+    const max = this.deps.policy.maxAnswerChars;
+    if (text.length > max) {
+      // An answer that did not stream (or that a stage made longer) is held to the same cap.
+      text = text.slice(0, max);
+      this.capped = true;
+    }
     const last = added[added.length - 1];
-    if (!interrupted && !(last?.role === 'assistant' && !last.toolCalls && last.content === text)) added.push({ role: 'assistant', content: text });
-    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added };
+    const stored = last?.role === 'assistant' && !last.toolCalls && (last.content === text || (this.capped && last.content.startsWith(text)));
+    if (!interrupted && !stored) added.push({ role: 'assistant', content: this.capped ? `${text} ${CAPPED_MARK}` : text });
+    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added, capped: this.capped };
   }
 
   /** Interrupt texts that arrived too late for this turn's last LLM call: they start a turn of their own. */
@@ -188,8 +213,13 @@ export class Turn {
         {
           signal: call.signal,
           onText: (delta) => {
-            partial += delta;
-            this.sink.delta(delta);
+            if (this.capped) return;
+            const room = this.deps.policy.maxAnswerChars - this.streamed;
+            const piece = delta.length > room ? delta.slice(0, room) : delta;
+            partial += piece;
+            this.streamed += piece.length;
+            if (piece) this.sink.delta(piece);
+            if (piece.length < delta.length) this.capAnswer(call);
           },
         },
       );
@@ -200,6 +230,15 @@ export class Turn {
     } finally {
       this.llmCall = undefined;
     }
+  }
+
+  /** The answer reached its cap: the stream stops, sub-agents end, the turn ends with what it has. */
+  private capAnswer(call: AbortController): void {
+    this.capped = true;
+    this.stopped = true;
+    call.abort();
+    this.stopAll.abort();
+    this.children.cancelAll();
   }
 
   private llmRequest(messages: LlmMessage[]): LlmRequest {

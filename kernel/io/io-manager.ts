@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCodes, haError, type OutputParams } from '../../protocol';
+import { ErrorCodes, haError, type InterruptResult, type OutputParams } from '../../protocol';
 import { BoundedChannel } from './channel';
 
 /** The kernel's own loop-back source: memory disambiguation and maintenance, whose output reaches no person. */
@@ -25,6 +25,8 @@ export interface InterruptEvent {
   source: string;
   session: string;
   text?: string;
+  /** Stop only this input of `source` (its own id for it). */
+  inputId?: string;
   at: number;
 }
 
@@ -34,55 +36,57 @@ export interface OutputEvent extends OutputParams {
   target: string;
 }
 
-export interface IOLimits {
-  queue: number;
-  interrupts: number;
-  outputs: number;
+/** What takes input and interrupts: the agent, once it runs. */
+export interface AgentDoor {
+  /** Queues an input in its session's lane (written ahead first); answers how many wait ahead of it, or throws. */
+  accept(input: InputEvent): number;
+  /** Acts on an interrupt at once; answers what it hit. */
+  interrupt(interrupt: InterruptEvent): InterruptResult;
 }
 
-/** Sizes from the plan: ordered input 256, interrupts 64, output 256. */
-export const DEFAULT_IO_LIMITS: IOLimits = { queue: 256, interrupts: 64, outputs: 256 };
+/** Output waiting for the delivering loop; past it, output is delivered at once rather than dropped. */
+export const OUTPUT_CHANNEL_SIZE = 256;
 
-/** The three channels between the world (plugins) and the agent. A full channel answers its sender with an error. */
+/**
+ * The door between the world (plugins) and the agent: inputs go to their session's lane, interrupts are
+ * acted on at once, outputs wait in a bounded channel for the plugin that shows them. A refused input
+ * answers its sender with an error; nothing is dropped silently.
+ */
 export class IOManager {
-  readonly queue: BoundedChannel<InputEvent>;
-  readonly interrupts: BoundedChannel<InterruptEvent>;
-  readonly outputs: BoundedChannel<OutputEvent>;
+  readonly outputs = new BoundedChannel<OutputEvent>('output', OUTPUT_CHANNEL_SIZE);
+  private door: AgentDoor | undefined;
   private readonly inputListeners: ((input: InputEvent) => void)[] = [];
 
-  constructor(limits: IOLimits = DEFAULT_IO_LIMITS) {
-    this.queue = new BoundedChannel('queue', limits.queue);
-    this.interrupts = new BoundedChannel('interrupt', limits.interrupts);
-    this.outputs = new BoundedChannel('output', limits.outputs);
+  /** Connects the agent; until then every input is refused. */
+  attach(door: AgentDoor): void {
+    this.door = door;
   }
 
-  /** Queues a person's input; answers its position, or throws HA_ERR_QUEUE_FULL. */
+  /** Hands a person's input to the agent; answers its id and how many wait ahead of it in its session. */
   submitInput(input: Omit<InputEvent, 'id' | 'receivedAt' | 'via'> & { via?: InputEvent['via'] }): { id: string; position: number } {
     const event: InputEvent = { via: 'input', ...input, id: randomUUID(), receivedAt: Date.now() };
-    const position = this.queue.size;
-    if (!this.queue.offer(event)) {
-      throw haError(ErrorCodes.QueueFull, `the agent's input queue is full (${this.queue.capacity} waiting); try again shortly`, {
-        plugin: input.source,
-      });
-    }
+    const position = this.agentDoor(input.source).accept(event);
     for (const listener of this.inputListeners) listener(event);
     return { id: event.id, position };
   }
 
-  /** Calls `listener` for every input accepted into the queue. */
+  /** Calls `listener` for every input the agent accepted. */
   onInput(listener: (input: InputEvent) => void): void {
     this.inputListeners.push(listener);
   }
 
-  /** Hands an interrupt to the agent ahead of queued input; throws HA_ERR_QUEUE_FULL when 64 are already waiting. */
-  submitInterrupt(interrupt: Omit<InterruptEvent, 'at'>): void {
-    if (!this.interrupts.offer({ ...interrupt, at: Date.now() })) {
-      throw haError(ErrorCodes.QueueFull, `the interrupt channel is full (${this.interrupts.capacity} waiting)`, { plugin: interrupt.source });
-    }
+  /** Acts on an interrupt ahead of queued work; answers whether a turn was running and how many queued inputs it ended. */
+  submitInterrupt(interrupt: Omit<InterruptEvent, 'at'>): InterruptResult {
+    return this.agentDoor(interrupt.source).interrupt({ ...interrupt, at: Date.now() });
   }
 
   /** Queues output for a plugin; false if the output channel is full (the delivering loop is stuck). */
   emit(output: OutputEvent): boolean {
     return this.outputs.offer(output);
+  }
+
+  private agentDoor(source: string): AgentDoor {
+    if (!this.door) throw haError(ErrorCodes.ShuttingDown, 'the agent is not running yet; send it again in a moment', { plugin: source });
+    return this.door;
   }
 }

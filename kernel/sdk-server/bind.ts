@@ -1,5 +1,5 @@
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
-import { InterruptNotification, LOG_LEVELS, LogNotification, type InterruptParams } from '../../protocol';
+import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LOG_LEVELS, LogNotification, type InterruptParams, type InterruptResult } from '../../protocol';
 import type { RecallService } from '../agent/recall-service';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
@@ -40,7 +40,17 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindIoMethods(connection, caller, services.io);
   bindMemoryMethods(connection, caller, services.recall);
   bindLlmMethods(connection, caller, services.llm);
+  // The interrupt itself was acted on when its frame was read (interceptPriorityMessage); this only answers.
+  connection.onRequest(InterruptRequest.type, (params) => {
+    const answer = typeof params === 'object' && params !== null ? interruptAnswers.get(params) : undefined;
+    if (answer === undefined) throw haError(ErrorCodes.InvalidValue, 'io/interrupt needs params {session, text?}', { plugin: caller.name, method: InterruptRequest.method });
+    if (answer instanceof Error) throw answer;
+    return answer;
+  });
 }
+
+/** What each interrupt request hit, by its params object, from the moment it was read until it is answered. */
+const interruptAnswers = new WeakMap<object, InterruptResult | Error>();
 
 /**
  * Interrupts are taken off the wire as soon as their frame is complete, ahead of whatever the
@@ -48,18 +58,32 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
  */
 export function interceptPriorityMessage(caller: PluginSupervisor, message: Message, services: KernelServices): boolean {
   const { method, params } = message as { method?: string; params?: InterruptParams; id?: unknown };
-  if (method !== InterruptNotification.method || 'id' in message) return false;
+  if (method !== InterruptNotification.method) return false;
+  // A request is acted on now and answered in order: the answer is kept for its handler.
+  const isRequest = 'id' in message;
+  const keep = (answer: InterruptResult | Error): void => {
+    if (isRequest && typeof params === 'object' && params !== null) interruptAnswers.set(params, answer);
+  };
   try {
     requirePermission(caller, InterruptNotification.method, 'interrupt');
-    if (typeof params?.session !== 'string' || params.session === '' || (params.text !== undefined && typeof params.text !== 'string')) {
+    if (typeof params?.session !== 'string' || params.session === '' || (params.text !== undefined && typeof params.text !== 'string') || (params.inputId !== undefined && typeof params.inputId !== 'string')) {
       caller.note('warn', 'dropped an io/interrupt without a session id or with a non-text text');
-      return true;
+      keep(haError(ErrorCodes.InvalidValue, 'io/interrupt needs a session id and, if any, a text', { plugin: caller.name, method: InterruptRequest.method }));
+      return !isRequest;
     }
-    services.io.submitInterrupt({ source: caller.name, session: params.session, ...(params.text !== undefined ? { text: params.text } : {}) });
+    keep(
+      services.io.submitInterrupt({
+        source: caller.name,
+        session: params.session,
+        ...(params.text !== undefined ? { text: params.text } : {}),
+        ...(params.inputId !== undefined ? { inputId: params.inputId } : {}),
+      }),
+    );
   } catch (error) {
     caller.note('warn', `interrupt not delivered: ${(error as Error).message}`);
+    keep(error as Error);
   }
-  return true;
+  return !isRequest;
 }
 
 function safeJson(value: unknown): string {

@@ -19,7 +19,7 @@ async function activate(ctx: PluginContext): Promise<void> {
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
-    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, chat) },
+    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, chat, ctx.kernel) },
     log: ctx.log,
   });
   ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });

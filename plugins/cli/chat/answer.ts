@@ -10,31 +10,24 @@ import type { ChatRouter } from './router';
  * Sends `params` as io/input and resolves with the answer once its `done` arrives; a turn that ends in
  * `error` rejects with that error's code, name and message.
  *
- * A client that disconnects mid-answer has nobody left to read it: its turn is stopped with an
- * io/interrupt (at once if it is running, else as soon as its first output shows it started), and the
- * rest of its outputs are dropped.
+ * A client that disconnects mid-answer has nobody left to read it: its input is stopped at once with an
+ * io/interrupt naming it (the running turn ends, or the input leaves the queue before it runs, even while
+ * the model has not sent its first token), and the rest of its outputs are dropped.
  */
 export function answerInput(io: PluginIO, router: ChatRouter, params: ChatSayParams, call: SocketCall): Promise<ChatSayResult | null> {
   if (call.signal.aborted) return Promise.resolve(null);
   const inputId = randomUUID();
   return new Promise((resolve, reject) => {
-    let running = false;
     let abandoned = false;
-    const stopTurn = (): void => io.interrupt({ session: params.session });
     const onAbort = (): void => {
       abandoned = true;
-      if (running) stopTurn();
+      io.interrupt({ session: params.session, inputId });
       resolve(null);
     };
     const settle = (): void => call.signal.removeEventListener('abort', onAbort);
 
     router.expect(inputId, (output) => {
-      if (abandoned) {
-        if (!running && output.kind !== 'done' && output.kind !== 'error') stopTurn();
-        running = true;
-        return;
-      }
-      running = true;
+      if (abandoned) return;
       if (output.kind === 'delta' || output.kind === 'notice') {
         call.stream({ kind: output.kind, text: output.text ?? '' });
       } else if (output.kind === 'done') {

@@ -1,6 +1,6 @@
 // The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
-import type { PluginIO } from '../../../plugin-host';
-import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSubscribeParams } from '../../../protocol';
+import type { KernelClient, PluginIO } from '../../../plugin-host';
+import { InterruptRequest, SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSubscribeParams } from '../../../protocol';
 import { row, type MethodTable, type SocketCall } from '../methods';
 import { answerInput } from './answer';
 import type { ChatRouter } from './router';
@@ -11,8 +11,8 @@ export const MAX_CHAT_TEXT = 100_000;
 const SESSION = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const TEXT = { type: 'string', minLength: 1, maxLength: MAX_CHAT_TEXT } as const;
 
-/** Builds the chat rows over the plugin's IO channels and its output router. */
-export function createChatMethods(io: PluginIO, router: ChatRouter): MethodTable {
+/** Builds the chat rows over the plugin's IO channels, its kernel client and its output router. */
+export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: KernelClient): MethodTable {
   return {
     [SocketMethods.ChatSay]: row<ChatSayParams>(
       { type: 'object', required: ['session', 'text'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
@@ -25,9 +25,14 @@ export function createChatMethods(io: PluginIO, router: ChatRouter): MethodTable
     ),
     [SocketMethods.ChatInterrupt]: row<ChatInterruptParams>(
       { type: 'object', required: ['session'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
-      (p) => {
-        io.interrupt(p.text === undefined ? { session: p.session } : { session: p.session, text: p.text });
-        return Promise.resolve({ sent: true });
+      async (p, call) => {
+        const params = p.text === undefined ? { session: p.session } : { session: p.session, text: p.text };
+        // A notification wants no answer: the plain interrupt notification is the fastest path.
+        if (call.notification) {
+          io.interrupt(params);
+          return { sent: true };
+        }
+        return { sent: true, ...(await kernel.request(InterruptRequest.type, params)) };
       },
     ),
     [SocketMethods.ChatSubscribe]: row<ChatSubscribeParams>(

@@ -210,7 +210,7 @@ describe('hostile plugins installed from .hmap packages', () => {
     const submit = io.submitInterrupt.bind(io);
     io.submitInterrupt = (interrupt) => {
       interrupts.push(interrupt);
-      submit(interrupt);
+      return submit(interrupt);
     };
     ctx.after(() => {
       io.submitInterrupt = submit;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ErrorCodes } from '../../../protocol';
 import { BoundedChannel } from '../../../kernel/io/channel';
-import { IOManager } from '../../../kernel/io/io-manager';
+import { IOManager, type InputEvent } from '../../../kernel/io/io-manager';
 
 test('a bounded channel keeps order, hands items to a waiting taker, and refuses when full', async () => {
   const channel = new BoundedChannel<number>('test', 3);
@@ -17,15 +17,33 @@ test('a bounded channel keeps order, hands items to a waiting taker, and refuses
   assert.equal(channel.size, 1);
 });
 
-test('a full input queue answers the sender with HA_ERR_QUEUE_FULL; nothing is dropped silently', () => {
-  const io = new IOManager({ queue: 2, interrupts: 1, outputs: 2 });
+test('before the agent is attached every input and interrupt is refused with a clear error, and listeners hear nothing', () => {
+  const io = new IOManager();
+  const heard: InputEvent[] = [];
+  io.onInput((input) => heard.push(input));
+  assert.throws(() => io.submitInput({ source: 'cli', session: 's', text: 'a' }), (error: { code: number; message: string }) => error.code === ErrorCodes.ShuttingDown && /not running yet/.test(error.message));
+  assert.throws(() => io.submitInterrupt({ source: 'timer', session: 's' }), (error: { code: number }) => error.code === ErrorCodes.ShuttingDown);
+  assert.equal(heard.length, 0);
+});
+
+test('the door hands inputs to the agent with an id, tells listeners only of accepted ones, and passes refusals on', () => {
+  const io = new IOManager();
+  const accepted: InputEvent[] = [];
+  io.attach({
+    accept: (input) => {
+      if (input.text === 'refuse') throw new Error('full');
+      accepted.push(input);
+      return accepted.length - 1;
+    },
+    interrupt: (interrupt) => ({ running: interrupt.text === undefined, dropped_queued: 2 }),
+  });
+  const heard: string[] = [];
+  io.onInput((input) => heard.push(input.text));
   assert.equal(io.submitInput({ source: 'cli', session: 's', text: 'a' }).position, 0);
   assert.equal(io.submitInput({ source: 'cli', session: 's', text: 'b' }).position, 1);
-  assert.throws(
-    () => io.submitInput({ source: 'cli', session: 's', text: 'c' }),
-    (error: { code: number; message: string }) => error.code === ErrorCodes.QueueFull && /input queue is full \(2 waiting\)/.test(error.message),
-  );
-  io.submitInterrupt({ source: 'timer', session: 's', text: 'x' });
-  assert.throws(() => io.submitInterrupt({ source: 'timer', session: 's' }), (error: { code: number }) => error.code === ErrorCodes.QueueFull);
-  assert.equal(io.queue.size, 2);
+  assert.throws(() => io.submitInput({ source: 'cli', session: 's', text: 'refuse' }), /full/);
+  assert.deepEqual(heard, ['a', 'b']);
+  assert.equal(accepted[0]!.via, 'input');
+  assert.notEqual(accepted[0]!.id, accepted[1]!.id);
+  assert.deepEqual(io.submitInterrupt({ source: 'cli', session: 's' }), { running: true, dropped_queued: 2 });
 });

@@ -1,7 +1,7 @@
 // Stands in for the kernel's agent behind the cli plugin's io channels: records io/input and
 // io/interrupt, answers each input by streaming a scripted reply into the real ChatRouter.
-import type { PluginContext } from '../../../plugin-host';
-import type { InputParams, InterruptParams, OutputParams } from '../../../protocol';
+import type { KernelClient, PluginContext } from '../../../plugin-host';
+import { InterruptRequest, type InputParams, type InterruptParams, type InterruptResult, type OutputParams } from '../../../protocol';
 import type { ChatRouter } from '../../../plugins/cli/chat/router';
 
 /** How the agent answers one message. */
@@ -43,12 +43,29 @@ export class ScriptedAgent {
       void this.play(params.session, this.reply(params.text), params.inputId);
       return Promise.resolve({ accepted: true as const, position: 0 });
     },
-    interrupt: (params) => {
-      this.interrupts.push(params);
-      if (params.text !== undefined) return;
-      for (const turn of this.running) if (turn.session === params.session) turn.stop();
-    },
+    interrupt: (params) => void this.stop(params),
   };
+
+  /** The kernel client, as `ctx.kernel`: io/interrupt as a request answers what it stopped. */
+  readonly kernel: KernelClient = {
+    request: <P, R>(type: { method: string }, params: P): Promise<R> => {
+      if (type.method !== InterruptRequest.method) return Promise.reject(new Error(`the scripted agent serves no ${type.method}`));
+      return Promise.resolve(this.stop(params as InterruptParams) as R);
+    },
+    notify: () => undefined,
+  };
+
+  private stop(params: InterruptParams): InterruptResult {
+    this.interrupts.push(params);
+    if (params.text !== undefined) return { running: false, dropped_queued: 0, queued: true };
+    let running = false;
+    for (const turn of this.running) {
+      if (turn.session !== params.session || (params.inputId !== undefined && turn.inputId !== params.inputId)) continue;
+      turn.stop();
+      running = true;
+    }
+    return { running, dropped_queued: 0 };
+  }
 
   /** Plays a turn nobody of this plugin asked for (a timer firing while idle). */
   unsolicited(session: string, reply: ScriptedReply): Promise<void> {

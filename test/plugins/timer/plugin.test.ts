@@ -24,7 +24,7 @@ function watchInterrupts(t: TestContext): InterruptEvent[] {
   const original = IOManager.prototype.submitInterrupt;
   IOManager.prototype.submitInterrupt = function (this: IOManager, interrupt) {
     seen.push({ ...interrupt, at: Date.now() });
-    original.call(this, interrupt);
+    return original.call(this, interrupt);
   };
   t.after(() => {
     IOManager.prototype.submitInterrupt = original;

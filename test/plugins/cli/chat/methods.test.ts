@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { PluginContext } from '../../../../plugin-host';
-import { ErrorCodes, haError, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
+import type { KernelClient } from '../../../../plugin-host';
+import { ErrorCodes, haError, InterruptRequest, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
 import { HomedAnswerError, HomedClient } from '../../../../plugins/cli/client';
 import { createChatMethods } from '../../../../plugins/cli/chat/methods';
 import { Mailbox } from '../../../../plugins/cli/chat/mailbox';
@@ -40,7 +41,7 @@ async function rig(t: TestContext, mailbox = new Mailbox()): Promise<Rig> {
     },
     interrupt: (params) => void interrupts.push(params),
   };
-  const server = await startSocketServer({ path: path.join(dir, 'homed.sock'), maxClients: 8, methods: createChatMethods(io, router), log: silentLog });
+  const server = await startSocketServer({ path: path.join(dir, 'homed.sock'), maxClients: 8, methods: createChatMethods(io, router, interruptAnswers(interrupts)), log: silentLog });
   t.after(() => server.close());
   return {
     router,
@@ -54,6 +55,18 @@ async function rig(t: TestContext, mailbox = new Mailbox()): Promise<Rig> {
     },
     input: (n) => waitFor(() => inputs[n - 1], { what: `io/input number ${n}` }),
     refuseInputs: (error) => (refusal = error),
+  };
+}
+
+/** The kernel's side of io/interrupt as a request: recorded, answered as if one turn ran and two inputs waited. */
+function interruptAnswers(interrupts: InterruptParams[]): KernelClient {
+  return {
+    request: <P, R>(type: { method: string }, params: P): Promise<R> => {
+      assert.equal(type.method, InterruptRequest.method);
+      interrupts.push(params as InterruptParams);
+      return Promise.resolve({ running: true, dropped_queued: 2 } as R);
+    },
+    notify: () => undefined,
   };
 }
 
@@ -145,7 +158,7 @@ describe('chat/say', () => {
       },
       interrupt: () => undefined,
     };
-    const server = await startSocketServer({ path: path.join(dir, 's.sock'), maxClients: 2, methods: createChatMethods(io, router), log: silentLog });
+    const server = await startSocketServer({ path: path.join(dir, 's.sock'), maxClients: 2, methods: createChatMethods(io, router, interruptAnswers([])), log: silentLog });
     t.after(() => server.close());
     const client = await HomedClient.connect(server.path);
     t.after(() => client.close());
@@ -169,7 +182,7 @@ describe('chat/say', () => {
 });
 
 describe('a client that disconnects mid-answer', () => {
-  it('gets its running turn stopped with io/interrupt, and the rest of the answer is dropped', async (t) => {
+  it('gets its running turn stopped with io/interrupt naming its input, and the rest of the answer is dropped', async (t) => {
     const r = await rig(t);
     const raw = await connectRaw(r.path);
     raw.write('{"id":1,"method":"chat/say","params":{"session":"cli:bob","text":"tell me a story"}}\n');
@@ -178,7 +191,7 @@ describe('a client that disconnects mid-answer', () => {
     assert.deepEqual(await raw.nextAnswer(), { id: 1, stream: { kind: 'delta', text: 'Once' } });
     raw.close();
     await waitFor(() => r.interrupts.length === 1, { what: 'the interrupt' });
-    assert.deepEqual(r.interrupts, [{ session: 'cli:bob' }]);
+    assert.deepEqual(r.interrupts, [{ session: 'cli:bob', inputId }]);
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'delta', text: ' upon' });
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'done', text: 'Once upon', interrupted: true });
     assert.equal(r.router.mailbox.count('cli:bob'), 0, 'an abandoned answer does not go to the mailbox');
@@ -186,27 +199,27 @@ describe('a client that disconnects mid-answer', () => {
     assert.equal(r.interrupts.length, 1);
   });
 
-  it('stops a turn that had not started yet as soon as its first output shows it runs', async (t) => {
+  it('stops its input at once even before any output (waiting for the first token, or still queued), naming only that input', async (t) => {
     const r = await rig(t);
     const raw = await connectRaw(r.path);
     raw.write('{"id":1,"method":"chat/say","params":{"session":"cli:bob","text":"queued"}}\n');
     const { inputId } = await r.input(1);
     raw.close();
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(r.interrupts.length, 0, 'no interrupt for a turn still queued: it would stop someone else\'s turn');
+    await waitFor(() => r.interrupts.length === 1, { what: 'the interrupt' });
+    assert.deepEqual(r.interrupts, [{ session: 'cli:bob', inputId }], 'the stop names this input, so nobody else\'s turn in the session is stopped');
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'delta', text: 'Hm' });
-    assert.deepEqual(r.interrupts, [{ session: 'cli:bob' }]);
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'done', text: 'Hm', interrupted: true });
     assert.equal(r.interrupts.length, 1);
+    assert.equal(r.router.mailbox.count('cli:bob'), 0);
   });
 });
 
 describe('chat/interrupt', () => {
-  it('hands its session and text to io/interrupt, as a notification or a request', async (t) => {
+  it('hands its session and text to io/interrupt; as a request it answers what the interrupt hit', async (t) => {
     const r = await rig(t);
     const client = await r.connect();
     client.notify('chat/interrupt', { session: 'cli:alice' });
-    assert.deepEqual(await client.request('chat/interrupt', { session: 'cli:alice', text: 'also buy milk' }), { sent: true });
+    assert.deepEqual(await client.request('chat/interrupt', { session: 'cli:alice', text: 'also buy milk' }), { sent: true, running: true, dropped_queued: 2 });
     assert.deepEqual(r.interrupts, [{ session: 'cli:alice' }, { session: 'cli:alice', text: 'also buy milk' }]);
   });
 });
