@@ -269,6 +269,7 @@ export class Kernel {
       packages: undefined as unknown as PackageAdmin,
       recall: () => this.recall,
       llm: () => this.llm,
+      sessions: this.sessions,
     };
     this.services = services;
     services.supervisor = new Supervisor(

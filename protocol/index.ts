@@ -15,3 +15,4 @@ export * from './memory';
 export * from './knowledge';
 export * from './admin';
 export * from './socket';
+export * from './sessions';

@@ -30,6 +30,8 @@ export const SocketMethods = {
   KnowledgeAdd: 'knowledge/add',
   KnowledgeRemove: 'knowledge/remove',
   KnowledgeReindex: 'knowledge/reindex',
+  SessionsList: 'sessions/list',
+  SessionsShow: 'sessions/show',
   /** Request: one message for the agent; streams ChatStreamItems, then a ChatSayResult. */
   ChatSay: 'chat/say',
   /** Notification: stop the running turn of a session, or hand it text. */

@@ -50,6 +50,8 @@ export interface TurnSetup {
 }
 
 const INTERRUPT_PREFIX = '[interrupt]';
+/** LLM calls one turn restarts to take in interrupt texts; later texts wait for the next round (or a turn of their own). */
+const MAX_INTERRUPT_RESTARTS = 2;
 /** How an answer cut at the cap ends in the conversation. */
 const CAPPED_MARK = '[cut off: the answer passed core.agent.max_answer_chars]';
 
@@ -63,6 +65,7 @@ export class Turn {
   /** Characters streamed so far, across rounds; the answer cap counts these. */
   private streamed = 0;
   private capped = false;
+  private restarts = 0;
 
   constructor(
     readonly setup: TurnSetup,
@@ -89,7 +92,11 @@ export class Turn {
     if (text !== undefined && text.trim() !== '') {
       if (this.pending.length >= maxPending) this.pending[this.pending.length - 1] += `\n${text}`;
       else this.pending.push(text);
-      this.llmCall?.abort();
+      // A flood of texts must not restart the model call after call.
+      if (this.llmCall && !this.llmCall.signal.aborted && this.restarts < MAX_INTERRUPT_RESTARTS) {
+        this.restarts++;
+        this.llmCall.abort();
+      }
       return;
     }
     this.stopped = true;

@@ -1,6 +1,7 @@
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LOG_LEVELS, LogNotification, type InterruptParams, type InterruptResult } from '../../protocol';
 import type { RecallService } from '../agent/recall-service';
+import type { SessionStore } from '../agent/sessions';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
@@ -13,6 +14,7 @@ import { bindLlmMethods, type LlmService } from './llm-methods';
 import { bindMemoryMethods } from './memory-methods';
 import { bindPackageMethods, type PackageAdmin } from './package-methods';
 import { requirePermission } from './permissions';
+import { bindSessionMethods } from './session-methods';
 
 /** The kernel services the SDK server exposes. */
 export interface KernelServices extends AdminServices {
@@ -24,6 +26,8 @@ export interface KernelServices extends AdminServices {
   recall: () => RecallService;
   /** The kernel's providers, for llm/complete. */
   llm: () => LlmService | undefined;
+  /** Conversations, for sessions/list and sessions/show. */
+  sessions: SessionStore;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -40,6 +44,7 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindIoMethods(connection, caller, services.io);
   bindMemoryMethods(connection, caller, services.recall);
   bindLlmMethods(connection, caller, services.llm);
+  bindSessionMethods(connection, caller, services.sessions);
   // The interrupt itself was acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
     const answer = typeof params === 'object' && params !== null ? interruptAnswers.get(params) : undefined;

@@ -14,6 +14,8 @@ import {
   PluginsInstallRequest,
   PluginsLogsRequest,
   PluginsRemoveRequest,
+  SessionsListRequest,
+  SessionsShowRequest,
   SocketMethods,
   type PluginAction,
 } from '../../protocol';
@@ -115,6 +117,19 @@ export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME)
       },
     ),
     [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
+    [SocketMethods.SessionsList]: row<{ all?: boolean }>(
+      { type: 'object', additionalProperties: false, properties: { all: { type: 'boolean' } } },
+      (p) => kernel.request(SessionsListRequest.type, p),
+    ),
+    [SocketMethods.SessionsShow]: row<{ session: string; limit?: number }>(
+      {
+        type: 'object',
+        required: ['session'],
+        additionalProperties: false,
+        properties: { session: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 10000 } },
+      },
+      (p) => kernel.request(SessionsShowRequest.type, p),
+    ),
   };
 }
 

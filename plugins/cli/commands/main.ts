@@ -7,6 +7,7 @@ import { knowledgeCommands } from './knowledge';
 import { memoryCommands } from './memory';
 import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
+import { sessionCommands } from './sessions';
 import { statusCommand } from './status';
 import { UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
@@ -23,7 +24,7 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];

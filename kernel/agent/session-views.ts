@@ -1,0 +1,99 @@
+// What `homectl sessions list|show` reads: every conversation with its counts, and one conversation as
+// stored, with the inputs that got no answer (still in the journal) put among its messages by time.
+import type Database from 'better-sqlite3';
+import { SESSION_ENTRY_MAX_CHARS, type SessionEntry, type SessionEntryFlag, type SessionSummary, type SessionsShowResult } from '../../protocol';
+import { CONSOLIDATION_SOURCE } from '../io/io-manager';
+
+/** Characters of all entries in one sessions/show answer; older entries beyond it are left out and counted. */
+const SHOW_MAX_CHARS = 512 * 1024;
+
+interface SummaryRow {
+  session: string;
+  owner: string | null;
+  turns: number;
+  lastActivity: number;
+  cutOff: number;
+  interrupted: number;
+  unanswered: number;
+  open: number;
+}
+
+const SUMMARY_SQL = `
+  WITH ids AS (SELECT id AS session FROM sessions UNION SELECT DISTINCT session FROM inputs)
+  SELECT ids.session AS session,
+    (SELECT home FROM sessions s WHERE s.id = ids.session) AS owner,
+    (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.role = 'user') AS turns,
+    MAX(COALESCE((SELECT updated_at FROM sessions s WHERE s.id = ids.session), 0),
+        COALESCE((SELECT MAX(updated_at) FROM inputs i WHERE i.session = ids.session), 0)) AS lastActivity,
+    (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.flag = 'cut_off') AS cutOff,
+    (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.flag = 'interrupted') AS interrupted,
+    (SELECT COUNT(*) FROM inputs i WHERE i.session = ids.session AND i.state IN ('failed', 'dropped')) AS unanswered,
+    (SELECT COUNT(*) FROM inputs i WHERE i.session = ids.session AND i.state IN ('queued', 'running')) AS open
+  FROM ids`;
+
+/** Every session, newest activity first; the kernel's own loop-back session only with `all`. */
+export function listSessions(db: Database.Database, all = false): SessionSummary[] {
+  const rows = db.prepare(`${SUMMARY_SQL} ORDER BY lastActivity DESC`).all() as SummaryRow[];
+  return rows.filter((row) => all || row.session !== CONSOLIDATION_SOURCE).map(toSummary);
+}
+
+/** One session's entries, oldest first: the newest `limit`, within the answer's size bound. */
+export function showSession(db: Database.Database, session: string, limit = 200): SessionsShowResult | undefined {
+  const summary = db.prepare(`${SUMMARY_SQL} WHERE ids.session = ?`).get(session) as SummaryRow | undefined;
+  if (!summary) return undefined;
+  const messages = db
+    .prepare('SELECT role, content, tool_calls AS toolCalls, flag, at, seq FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?')
+    .all(session, limit) as { role: SessionEntry['role']; content: string; toolCalls: string | null; flag: string | null; at: number; seq: number }[];
+  const inputs = db
+    .prepare("SELECT text, state, error, received_at AS at FROM inputs WHERE session = ? ORDER BY received_at DESC LIMIT ?")
+    .all(session, limit) as { text: string; state: string; error: string | null; at: number }[];
+  const timeline: (SessionEntry & { order: number })[] = [
+    ...messages.map((m) => ({ ...messageEntry(m), order: m.seq })),
+    ...inputs.map((i) => ({ ...inputEntry(i), order: Number.POSITIVE_INFINITY })),
+  ];
+  // Stored messages keep their order; an unanswered input goes after the messages stored before it.
+  timeline.sort((a, b) => a.at - b.at || (a.order === b.order ? 0 : a.order < b.order ? -1 : 1));
+  const kept: SessionEntry[] = [];
+  let chars = 0;
+  for (let i = timeline.length - 1; i >= 0 && kept.length < limit; i--) {
+    const { order: _order, ...entry } = timeline[i]!;
+    chars += entry.text.length + (entry.error?.length ?? 0);
+    if (chars > SHOW_MAX_CHARS && kept.length > 0) break;
+    kept.push(entry);
+  }
+  kept.reverse();
+  const total = (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session = ?').get(session) as { n: number }).n + inputs.length;
+  return { summary: toSummary(summary), entries: kept, omitted: Math.max(0, total - kept.length) };
+}
+
+function toSummary(row: SummaryRow): SessionSummary {
+  return {
+    session: row.session,
+    owner: row.owner,
+    turns: row.turns,
+    last_activity: row.lastActivity,
+    cut_off: row.cutOff,
+    interrupted: row.interrupted,
+    unanswered: row.unanswered,
+    open: row.open,
+  };
+}
+
+function messageEntry(m: { role: SessionEntry['role']; content: string; toolCalls: string | null; flag: string | null; at: number }): SessionEntry {
+  const entry: SessionEntry = { role: m.role, at: m.at, text: shorten(m.content) };
+  if (m.toolCalls) entry.tools = (JSON.parse(m.toolCalls) as { name: string }[]).map((call) => call.name);
+  if (m.flag) entry.flag = m.flag as SessionEntryFlag;
+  return entry;
+}
+
+function inputEntry(i: { text: string; state: string; error: string | null; at: number }): SessionEntry {
+  const flag: SessionEntryFlag = i.state === 'queued' ? 'waiting' : (i.state as SessionEntryFlag);
+  const entry: SessionEntry = { role: 'user', at: i.at, text: shorten(i.text), flag };
+  if (i.error) entry.error = i.error;
+  return entry;
+}
+
+function shorten(text: string): string {
+  if (text.length <= SESSION_ENTRY_MAX_CHARS) return text;
+  return `${text.slice(0, SESSION_ENTRY_MAX_CHARS)} … (${(text.length - SESSION_ENTRY_MAX_CHARS).toLocaleString('en-US')} more characters)`;
+}

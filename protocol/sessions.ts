@@ -1,0 +1,77 @@
+import { RequestType } from 'vscode-jsonrpc';
+
+/** One conversation, as `homectl sessions list` shows it. */
+export interface SessionSummary {
+  /** Session id, e.g. `cli:alice`. */
+  session: string;
+  /** Plugin that last brought a person's input to it (where its answers go), if any. */
+  owner: string | null;
+  /** Turns stored (a turn starts at a person's message). */
+  turns: number;
+  /** Last activity (ms since epoch). */
+  last_activity: number;
+  /** Answers cut off because homed stopped while they ran. */
+  cut_off: number;
+  /** Answers stopped by an interrupt. */
+  interrupted: number;
+  /** Inputs that got no answer (the turn failed, or a stop ended them before they ran). */
+  unanswered: number;
+  /** Inputs waiting or running now. */
+  open: number;
+}
+
+/** sessions/list: which conversations to list. */
+export interface SessionsListParams {
+  /** Also the kernel's own sessions (`_consolidation_`). */
+  all?: boolean;
+}
+export interface SessionsListResult {
+  /** Newest activity first. */
+  sessions: SessionSummary[];
+}
+/** plugin → kernel (needs `admin`): every conversation with its last activity, turn count and owner. */
+export namespace SessionsListRequest {
+  export const method = 'sessions/list' as const;
+  export const type = new RequestType<SessionsListParams, SessionsListResult, void>(method);
+}
+
+/** How an entry of a conversation ended, when it did not end as a plain answer. */
+export type SessionEntryFlag = 'interrupted' | 'cut_off' | 'capped' | 'failed' | 'dropped' | 'waiting' | 'running';
+
+/** One line of a conversation. */
+export interface SessionEntry {
+  /** `user`, `assistant`, `tool` or `system` (interrupt texts); an input that got no answer is `user` with a flag. */
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  /** When it was stored (ms since epoch). */
+  at: number;
+  /** Its text, shortened past `SESSION_ENTRY_MAX_CHARS` with a note of how much was left out. */
+  text: string;
+  /** Tools the assistant called in this message. */
+  tools?: string[];
+  /** How it ended short, if it did. */
+  flag?: SessionEntryFlag;
+  /** Why an input got no answer. */
+  error?: string;
+}
+
+/** sessions/show: which conversation, how much of it. */
+export interface SessionsShowParams {
+  session: string;
+  /** The newest this many entries (default 200). */
+  limit?: number;
+}
+export interface SessionsShowResult {
+  summary: SessionSummary;
+  /** Oldest first. */
+  entries: SessionEntry[];
+  /** Older entries left out by `limit` or by the answer's size bound. */
+  omitted: number;
+}
+/** plugin → kernel (needs `admin`): a conversation with cut-off, interrupted and unanswered turns marked. */
+export namespace SessionsShowRequest {
+  export const method = 'sessions/show' as const;
+  export const type = new RequestType<SessionsShowParams, SessionsShowResult, void>(method);
+}
+
+/** Longest text of one entry in sessions/show; the rest is left out and said so. */
+export const SESSION_ENTRY_MAX_CHARS = 20_000;
