@@ -6,6 +6,7 @@ import { benchContext } from './context';
 import { benchCrash } from './crash';
 import { benchGraph } from './graph';
 import { benchKnowledge } from './knowledge';
+import { benchLanes } from './lanes';
 import { benchLuaAdapter } from './lua-adapter';
 import { benchMemory } from './memory';
 import { benchPackages } from './packages';
@@ -17,7 +18,7 @@ import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
 import { msSince } from './stats';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph'] as const;
 
 let broken = 0;
 
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
   if (chosen.has('memory')) rows.push(...((await step('4 memory', () => benchMemory())) ?? []));
   if (chosen.has('lua')) rows.push(...((await step('5 Lua adapters', () => benchLua())) ?? []));
   if (chosen.has('agent')) rows.push(...((await step('5 agent', () => benchAgent())) ?? []));
+  if (chosen.has('lanes')) rows.push(...((await step('9 lanes', () => benchLanes())) ?? []));
   if (chosen.has('context')) rows.push(...((await step('6 RelevanceContext', async () => benchContext())) ?? []));
   if (chosen.has('packages')) rows.push(...((await step('packages', () => benchPackages())) ?? []));
   if (chosen.has('pluginmgr')) rows.push(...((await step('pluginmgr', () => benchPluginmgr())) ?? []));

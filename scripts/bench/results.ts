@@ -4,7 +4,7 @@ export interface BenchRow {
   section: string;
   figure: string;
   value: number;
-  unit: 'ms' | 'µs' | 'msg/s' | 'MB' | '%';
+  unit: 'ms' | 'µs' | 'msg/s' | 'turns/s' | 'MB' | '%';
   /** What the baseline is. */
   baselineName: string;
   baseline: number;
@@ -21,6 +21,7 @@ export interface BenchRow {
 export type Target =
   | { kind: 'none' }
   | { kind: 'ratio-at-most'; max: number }
+  | { kind: 'ratio-at-least'; min: number }
   | { kind: 'value-at-most'; max: number }
   | { kind: 'value-at-least'; min: number };
 
@@ -45,6 +46,8 @@ function describeTarget(target: Target, value: number, ratio: number, unit: stri
       return { target: '', met: null };
     case 'ratio-at-most':
       return { target: `≤ ${target.max}× baseline`, met: ratio <= target.max };
+    case 'ratio-at-least':
+      return { target: `≥ ${target.min}× baseline`, met: ratio >= target.min };
     case 'value-at-most':
       return { target: `≤ ${target.max} ${unit}`, met: value <= target.max };
     case 'value-at-least':
