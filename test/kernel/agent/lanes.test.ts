@@ -107,9 +107,11 @@ describe('per-session lanes', () => {
     assert.deepEqual(unanswered.map((row) => [row.text, row.state]), [['hang two', 'dropped'], ['hang three', 'dropped']]);
   });
 
-  test('a stop naming one input ends only that input; the session goes on', async () => {
+  test('a stop naming one input ends only that input; the session goes on; a waiting input is told it waits', async () => {
     const running = await send(t, 'stop-one', 'slow first');
     const waiting = await send(t, 'stop-one', 'slow second');
+    const notices = (await outputs(t)).filter((o) => o.inputId === waiting && o.kind === 'notice').map((o) => o.text);
+    assert.deepEqual(notices, ['[waiting] 1 earlier message of this session is answered first']);
     const hit = (await callTool(t, 'chat-client', 'stop', { session: 'stop-one', inputId: waiting })) as InterruptResult;
     assert.deepEqual(hit, { running: false, dropped_queued: 1 });
     assert.equal((await finalOf(t, running)).text, 'answered:first');
