@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
-import { ErrorCodes, ErrorNames, haError, type InterruptResult, type OutputParams } from '../../protocol';
+import { ErrorCodes, ErrorNames, haError, type InterruptResult } from '../../protocol';
 import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
+import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
 import type { SessionContexts } from './context/session-contexts';
 import { diskFullError, freeBytes, isDiskFull, MIN_FREE_BYTES } from './disk-space';
@@ -21,7 +22,7 @@ export interface AgentDeps {
   /** Hands an output to its plugin. */
   deliver(output: OutputEvent): void;
   /** Output of the kernel's own loop-back turns (`_consolidation_`), which reaches no person. */
-  loopback?(input: InputEvent, output: Omit<OutputParams, 'session' | 'inputId'>): void;
+  loopback?(input: InputEvent, output: TurnOutput): void;
   /** A person's turn ended and was stored (the distill loop has new conversation). */
   afterTurn?(session: string): void;
   log: Logger;
@@ -38,6 +39,7 @@ const MAX_PENDING_INTERRUPTS = 16;
  */
 export class Agent implements AgentDoor {
   private readonly lanes: Lanes<InputEvent>;
+  private readonly outputs: AgentOutputs;
   /** The turn of each running input, by input id. */
   private readonly turns = new Map<string, Turn>();
   private state: 'starting' | 'running' | 'stopping' = 'starting';
@@ -46,6 +48,7 @@ export class Agent implements AgentDoor {
   private readonly cutOff: CutOffTurn[];
 
   constructor(private readonly deps: AgentDeps) {
+    this.outputs = new AgentOutputs(deps);
     this.cutOff = recoverCutOffTurns(deps.sessions);
     for (const turn of this.cutOff) deps.log.warn({ session: turn.row.session }, 'a turn was cut off when homed stopped; kept and marked in its session');
     this.lanes = new Lanes(
@@ -77,7 +80,7 @@ export class Agent implements AgentDoor {
     this.state = 'running';
     for (const turn of this.cutOff.splice(0)) {
       const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.homeOf(turn.row.session);
-      if (target) this.emit({ ...cutOffNotice(turn), target, session: turn.row.session });
+      if (target) this.outputs.emit({ ...cutOffNotice(turn), target, session: turn.row.session });
     }
     this.lanes.resume();
     void this.outputLoop();
@@ -105,10 +108,10 @@ export class Agent implements AgentDoor {
     if (input.source !== CONSOLIDATION_SOURCE) this.writeAhead(input);
     const ahead = this.lanes.offer(lane, classOf(input), input);
     if (ahead > 0) {
-      this.answer(input, { kind: 'notice', text: `[waiting] ${ahead} earlier message${ahead === 1 ? '' : 's'} of this session ${ahead === 1 ? 'is' : 'are'} answered first` });
+      this.outputs.answer(input, { kind: 'notice', text: `[waiting] ${ahead} earlier message${ahead === 1 ? '' : 's'} of this session ${ahead === 1 ? 'is' : 'are'} answered first` });
     } else if (this.state === 'running' && this.lanes.running(lane) !== input) {
       const max = classOf(input) === 'person' ? this.deps.policy().lanes.personTurns : this.deps.policy().lanes.backgroundTurns;
-      this.answer(input, { kind: 'notice', text: `[waiting] ${max} turns are running (core.agent.max_concurrent_turns); this one starts when one ends` });
+      this.outputs.answer(input, { kind: 'notice', text: `[waiting] ${max} turns are running (core.agent.max_concurrent_turns); this one starts when one ends` });
     }
     return ahead;
   }
@@ -194,7 +197,7 @@ export class Agent implements AgentDoor {
     const loopback = input.source === CONSOLIDATION_SOURCE;
     if (loopback && this.lanes.waiting('person') > 0) {
       // A person is waiting: the kernel's own question yields and is asked again later.
-      this.answer(input, { kind: 'done', text: '', interrupted: true });
+      this.outputs.answer(input, { kind: 'done', text: '', interrupted: true });
       return;
     }
     const home = input.via === 'input' && !loopback ? input.source : undefined;
@@ -209,9 +212,9 @@ export class Agent implements AgentDoor {
       {
         delta: (text) => {
           checkpoint.add(text);
-          this.answer(input, { kind: 'delta', text });
+          this.outputs.answer(input, { kind: 'delta', text });
         },
-        notice: (text) => this.answer(input, { kind: 'notice', text }),
+        notice: (text) => this.outputs.answer(input, { kind: 'notice', text }),
       },
     );
     this.turns.set(input.id, turn);
@@ -222,7 +225,7 @@ export class Agent implements AgentDoor {
       const seq = this.store(input, outcome, home);
       this.deps.contexts.recordTurn(input.session, seq, outcome.messages);
       if (!loopback) this.deps.afterTurn?.(input.session);
-      this.answer(input, finalOutput(outcome, policy().maxAnswerChars));
+      this.outputs.answer(input, finalOutput(outcome, policy().maxAnswerChars));
       if (!outcome.skipped) turn.afterOutput(outcome.text);
     } catch (error) {
       checkpoint.stop();
@@ -274,11 +277,11 @@ export class Agent implements AgentDoor {
     }
     // A turn an interrupt started says what it was about, so a failed reminder is not lost on its reader.
     const about = input.via === 'interrupt' ? { text: input.text } : {};
-    this.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: error.message, ...about });
+    this.outputs.answer(input, { kind: 'error', code: name ?? ErrorNames[ErrorCodes.TurnFailed]!, error: error.message, ...about });
   }
 
   /** Ends an input that never ran: journalled as failed or dropped, and answered. */
-  private refuse(input: InputEvent, state: 'failed' | 'dropped', output: Omit<OutputParams, 'session' | 'inputId'>): void {
+  private refuse(input: InputEvent, state: 'failed' | 'dropped', output: TurnOutput): void {
     if (input.source !== CONSOLIDATION_SOURCE) {
       try {
         this.deps.sessions.journal.ended(input.id, state, output.error ?? 'stopped by an interrupt before it ran');
@@ -286,7 +289,7 @@ export class Agent implements AgentDoor {
         this.deps.log.warn({ session: input.session }, `could not mark an ended input: ${(error as Error).message}`);
       }
     }
-    this.answer(input, output);
+    this.outputs.answer(input, output);
   }
 
   private interruptSafely(interrupt: InterruptEvent): void {
@@ -295,24 +298,6 @@ export class Agent implements AgentDoor {
     } catch (error) {
       this.deps.log.warn({ session: interrupt.session, source: interrupt.source }, `interrupt dropped: ${(error as Error).message}`);
     }
-  }
-
-  /** Sends output for an input to the plugin that should show it; the loop-back source's output reaches no one. */
-  private answer(input: InputEvent, output: Omit<OutputParams, 'session' | 'inputId'>): void {
-    if (input.source === CONSOLIDATION_SOURCE) {
-      this.deps.loopback?.(input, output);
-      return;
-    }
-    const target = input.via === 'input' ? input.source : this.deps.sessions.homeOf(input.session);
-    if (!target) return;
-    const event: OutputEvent = { ...output, target, session: input.session };
-    if (input.via === 'input' && input.inputId !== undefined) event.inputId = input.inputId;
-    this.emit(event);
-  }
-
-  private emit(event: OutputEvent): void {
-    // A full output channel means a burst larger than it; deliver at once rather than drop a word.
-    if (!this.deps.io.emit(event)) this.deps.deliver(event);
   }
 }
 
@@ -323,18 +308,4 @@ function laneOf(session: string, via: InputEvent['via'], source?: string): strin
 
 function classOf(input: InputEvent): LaneClass {
   return input.via === 'interrupt' || input.source === CONSOLIDATION_SOURCE ? 'background' : 'person';
-}
-
-/** The final output of a finished turn: `done`, or an error when the answer was cut at its cap. */
-function finalOutput(outcome: TurnOutcome, maxAnswerChars: number): Omit<OutputParams, 'session' | 'inputId'> {
-  if (outcome.skipped) return { kind: 'done', skipped: true };
-  if (outcome.capped) {
-    return {
-      kind: 'error',
-      code: ErrorNames[ErrorCodes.AnswerTooLong]!,
-      error: `the answer passed ${maxAnswerChars.toLocaleString('en-US')} characters (core.agent.max_answer_chars) and was cut there; what came before is kept in the session. Ask for a shorter answer, or raise the setting`,
-      text: outcome.text,
-    };
-  }
-  return { kind: 'done', text: outcome.text, ...(outcome.interrupted ? { interrupted: true } : {}) };
 }

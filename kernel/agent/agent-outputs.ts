@@ -1,0 +1,55 @@
+// Where a turn's output goes: the plugin that sent the input, or for a turn an interrupt started, the
+// plugin that last brought a person's input to the session; the kernel's loop-back output reaches no one.
+import { ErrorCodes, ErrorNames, type OutputParams } from '../../protocol';
+import { CONSOLIDATION_SOURCE, type InputEvent, type IOManager, type OutputEvent } from '../io/io-manager';
+import type { SessionStore } from './sessions';
+import type { TurnOutcome } from './turn';
+
+/** An output before it is addressed. */
+export type TurnOutput = Omit<OutputParams, 'session' | 'inputId'>;
+
+/** What addressing needs from the kernel. */
+export interface OutputDeps {
+  io: IOManager;
+  sessions: SessionStore;
+  deliver(output: OutputEvent): void;
+  loopback?(input: InputEvent, output: TurnOutput): void;
+}
+
+/** Addresses each output of a turn and queues it for delivery. */
+export class AgentOutputs {
+  constructor(private readonly deps: OutputDeps) {}
+
+  /** Sends output for an input to the plugin that should show it. */
+  answer(input: InputEvent, output: TurnOutput): void {
+    if (input.source === CONSOLIDATION_SOURCE) {
+      this.deps.loopback?.(input, output);
+      return;
+    }
+    const target = input.via === 'input' ? input.source : this.deps.sessions.homeOf(input.session);
+    if (!target) return;
+    const event: OutputEvent = { ...output, target, session: input.session };
+    if (input.via === 'input' && input.inputId !== undefined) event.inputId = input.inputId;
+    this.emit(event);
+  }
+
+  /** Queues an addressed output. */
+  emit(event: OutputEvent): void {
+    // A full output channel means a burst larger than it; deliver at once rather than drop a word.
+    if (!this.deps.io.emit(event)) this.deps.deliver(event);
+  }
+}
+
+/** The final output of a finished turn: `done`, or an error when the answer was cut at its cap. */
+export function finalOutput(outcome: TurnOutcome, maxAnswerChars: number): TurnOutput {
+  if (outcome.skipped) return { kind: 'done', skipped: true };
+  if (outcome.capped) {
+    return {
+      kind: 'error',
+      code: ErrorNames[ErrorCodes.AnswerTooLong]!,
+      error: `the answer passed ${maxAnswerChars.toLocaleString('en-US')} characters (core.agent.max_answer_chars) and was cut there; what came before is kept in the session. Ask for a shorter answer, or raise the setting`,
+      text: outcome.text,
+    };
+  }
+  return { kind: 'done', text: outcome.text, ...(outcome.interrupted ? { interrupted: true } : {}) };
+}
