@@ -245,6 +245,7 @@ export class Kernel {
       },
       rss_bytes: process.memoryUsage.rss(),
       node: process.version,
+      turns: this.agent.load(),
     };
   }
 

@@ -135,6 +135,8 @@ export interface KernelStatus {
   rss_bytes: number;
   /** Node.js version. */
   node: string;
+  /** Turns running now and messages waiting for theirs. */
+  turns: { running: number; waiting: number };
 }
 /** plugin → kernel (admin): kernel status. */
 export namespace KernelStatusRequest {

@@ -9,6 +9,7 @@ export function renderStatus(s: KernelStatus, socketPath: string): string {
   return renderTable([
     ['homed', `${s.version}, pid ${s.pid}, up ${formatDuration(s.uptime_ms)}`],
     ['plugins', `${s.plugins.ready} ready / ${s.plugins.enabled} enabled / ${s.plugins.total} known`],
+    ['turns', `${s.turns.running} running, ${s.turns.waiting} waiting`],
     ['data dir', s.dataDir],
     ['socket', socketPath],
     ['memory', formatBytes(s.rss_bytes)],
