@@ -33,7 +33,7 @@ test('retries stop after the policy\'s attempts, and the error says so', async (
   const error = await expectLlmError(() => manager.complete(ask()));
   assert.equal(error.status, 503);
   assert.equal(error.attempts, 3);
-  assert.match(error.message, /^LLM provider "p" answered HTTP 503 .*\(gave up after 3 attempts\)$/);
+  assert.match(error.message, /^LLM provider "p" answered HTTP 503 .*\(gave up after 3 attempts in \d+(\.\d)? m?s\)$/);
   assert.equal(fake.pending, 1);
 });
 
