@@ -2,6 +2,8 @@
 // not progress), and the whole attempt past llm.provider.<name>.deadline. Each ends with an error that says
 // which provider, what happened, how long it waited and what to do.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import type { FakeWire } from '../../fake-llm/server';
 import { ask, expectLlmError, setupLlm } from './helpers';
@@ -145,4 +147,29 @@ test('the timeout counts from the last progress, not from the start: a slow but 
   const result = await manager.complete(ask());
   assert.equal(result.text, 'a b c d e f g h');
   assert.equal(result.finishReason, 'stop');
+});
+
+test('a model that thinks before it answers makes progress: the adapter\'s progress deltas keep the timeout away', async (t) => {
+  const { fake, manager, addProvider, dataDir } = await setupLlm(t, { attempts: 1, firstTokenNoticeMs: NO_NOTICE });
+  addProvider('p', 'anthropic', { timeout: '1s' });
+  const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+  const thinking = Array.from({ length: 6 }, () => event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'hmm ' } }));
+  const stream = [
+    event('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm', usage: { input_tokens: 5, output_tokens: 1 } } }),
+    event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
+    ...thinking,
+    event('content_block_stop', { index: 0 }),
+    event('content_block_start', { index: 1, content_block: { type: 'text', text: '' } }),
+    event('content_block_delta', { index: 1, delta: { type: 'text_delta', text: 'thought it through' } }),
+    event('content_block_stop', { index: 1 }),
+    event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 9 } }),
+    event('message_stop', {}),
+  ].join('');
+  const file = path.join(dataDir, 'thinking.sse');
+  fs.writeFileSync(file, stream);
+  // 14 events 300 ms apart: 3.9 s in all, 2.1 s before the first text, never 1 s without a delta.
+  fake.enqueue({ replay: file, chunkDelayMs: 300 });
+  const result = await manager.complete(ask());
+  assert.equal(result.text, 'thought it through');
+  assert.equal(fake.requests[0]!.chunksWritten, 14);
 });
