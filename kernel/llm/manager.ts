@@ -100,8 +100,9 @@ export class ProviderManager {
   }
 
   /**
-   * Builds the request the next complete() will send first, ahead of time (a turn does it while its stage
-   * handlers work); the call uses it only if it asks for the same. Errors are left for the call to report.
+   * Builds a request for the first provider ahead of time (a turn does it while its stage handlers work); a
+   * later complete() that asks exactly the same sends it, whatever other requests run meanwhile. Errors are
+   * left for the call to report.
    */
   prepare(req: LlmRequest, provider?: string): void {
     let first: LuaProvider;
