@@ -57,6 +57,8 @@ export class ResultBuilder {
         return undefined;
       case 'error':
         return delta;
+      case 'progress':
+        return undefined;
     }
   }
 

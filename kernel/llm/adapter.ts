@@ -13,7 +13,7 @@ import type { LlmRequest } from './types';
 //
 // Deltas: {type="text", text=…} | {type="tool_call", index=…, id=…, name=…, args=<fragment> | args_object=<table>, done=true?}
 //         {type="finish", reason=<stop|length|tool_calls|content_filter|…>, raw=<wire reason>} | {type="usage", input=…, output=…}
-//         {type="error", message=…, kind=…, retryable=…}
+//         {type="error", message=…, kind=…, retryable=…} | {type="progress"} (the model works on the answer, e.g. thinking)
 
 /** The provider's settings as an adapter sees them (`provider.base_url` …). */
 export interface AdapterProvider {
@@ -45,7 +45,9 @@ export type Delta =
   | { type: 'tool_call'; index?: string; id?: string; name?: string; args?: string; argsObject?: unknown; done: boolean }
   | { type: 'finish'; reason: string; raw?: string }
   | { type: 'usage'; input?: number; output?: number }
-  | { type: 'error'; message: string; kind?: string; retryable?: boolean };
+  | { type: 'error'; message: string; kind?: string; retryable?: boolean }
+  /** The model is working on the answer (thinking, say) without a part of it to show: progress for the timeout. */
+  | { type: 'progress' };
 
 /** How an adapter reads an HTTP error body. */
 export interface HttpErrorInfo {
@@ -164,8 +166,10 @@ export class LuaAdapter {
         if (typeof item['retryable'] === 'boolean') delta.retryable = item['retryable'];
         return delta;
       }
+      case 'progress':
+        return { type: 'progress' };
       default:
-        throw this.fail(`event() returned a delta of unknown type ${JSON.stringify(item['type'])}; use text, tool_call, finish, usage or error`);
+        throw this.fail(`event() returned a delta of unknown type ${JSON.stringify(item['type'])}; use text, tool_call, finish, usage, error or progress`);
     }
   }
 

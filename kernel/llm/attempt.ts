@@ -1,10 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import { ResultBuilder } from './accumulate';
 import type { AdapterStream, LuaAdapter, WireEvent, WireRequest } from './adapter';
+import { AttemptWatch, type WatchLimits } from './attempt-watch';
 import { LlmAbortError, LlmError } from './errors';
+import { expiryError } from './expiry';
 import { createFrameParser, type FramedEvent } from './framing';
-import { IdleTimeoutError, readErrorBody, readWholeBody, sendRequest, type HttpReply } from './http';
+import { readErrorBody, readWholeBody, sendRequest, type HttpReply } from './http';
 import { LuaScriptError } from './lua/vm';
+import { firstTokenNotice, tellPerson } from './notices';
 import { isRetryableStatus, parseRetryAfter } from './retry';
 import type { LlmResult, StreamHooks } from './types';
 
@@ -14,7 +17,12 @@ export interface Attempt {
   model: string;
   adapter: LuaAdapter;
   wire: WireRequest;
-  idleTimeoutMs: number;
+  /** The no-progress timeout, the whole-attempt deadline and when a slow start is told. */
+  limits: WatchLimits;
+  /** This attempt's number (1 for the first), for the notices. */
+  number: number;
+  /** How many attempts the retry policy allows this provider. */
+  of: number;
   hooks: StreamHooks;
 }
 
@@ -24,15 +32,27 @@ export interface Attempt {
  */
 export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
   const builder = new ResultBuilder(attempt.hooks.onText);
+  const watch = new AttemptWatch(attempt.limits, attempt.hooks.signal, ({ waitedMs, headers }) =>
+    tellPerson(attempt.hooks, firstTokenNotice({ provider: attempt.provider, waitedMs, headers, attempt: attempt.number, attempts: attempt.of, timeoutMs: attempt.limits.idleMs })),
+  );
+  try {
+    return await exchange(attempt, builder, watch);
+  } finally {
+    watch.stop();
+  }
+}
+
+async function exchange(attempt: Attempt, builder: ResultBuilder, watch: AttemptWatch): Promise<LlmResult> {
   let reply: HttpReply;
   try {
-    reply = await sendRequest(attempt.wire, attempt.hooks.signal ? { signal: attempt.hooks.signal, idleTimeoutMs: attempt.idleTimeoutMs } : { idleTimeoutMs: attempt.idleTimeoutMs });
+    reply = await sendRequest(attempt.wire, { signal: watch.signal, onConnect: () => watch.connected() });
   } catch (error) {
-    throw transportError(error, attempt, builder, undefined);
+    throw transportError(error, attempt, builder, undefined, watch);
   }
-  if (reply.status < 200 || reply.status > 299) throw await httpError(reply, attempt);
-  if (isWholeJson(reply)) await readWholeAnswer(reply, attempt, builder);
-  else await streamBody(reply, attempt, builder);
+  watch.headers();
+  if (reply.status < 200 || reply.status > 299) throw await httpError(reply, attempt, watch);
+  if (isWholeJson(reply)) await readWholeAnswer(reply, attempt, builder, watch);
+  else await streamBody(reply, attempt, builder, watch);
   if (!builder.finished) {
     throw new LlmError(`LLM provider "${attempt.provider}" ended its stream before saying it had finished`, {
       kind: 'stream',
@@ -45,7 +65,7 @@ export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
   return builder.build(attempt.provider, attempt.model);
 }
 
-async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBuilder): Promise<void> {
+async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBuilder, watch: AttemptWatch): Promise<void> {
   const parser = createFrameParser(attempt.wire.framing);
   const decoder = new TextDecoder();
   const stream = attempt.adapter.openStream();
@@ -54,7 +74,7 @@ async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBui
   let handlerError: unknown;
   const handle = (events: FramedEvent[]): boolean => {
     try {
-      return handleEvents(events, attempt, builder, stream.handle);
+      return handleEvents(events, attempt, builder, stream.handle, watch);
     } catch (error) {
       handlerError = error;
       throw error;
@@ -62,6 +82,7 @@ async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBui
   };
   try {
     for await (const chunk of reply.body as AsyncIterable<Buffer>) {
+      watch.bytes(chunk.length);
       // After OpenAI's `[DONE]` the rest is drained unread, so the connection can be reused.
       if (!done) done = handle(parser.push(decoder.decode(chunk, { stream: true })));
     }
@@ -71,7 +92,7 @@ async function streamBody(reply: HttpReply, attempt: Attempt, builder: ResultBui
     if (error === handlerError || error instanceof LlmError) throw error;
     // The answer was whole (the provider had said why it stopped): a connection lost after that costs only the usage.
     if (builder.finished && !attempt.hooks.signal?.aborted) return;
-    throw transportError(error, attempt, builder, reply);
+    throw transportError(error, attempt, builder, reply, watch);
   } finally {
     stream.close();
   }
@@ -84,23 +105,24 @@ function isWholeJson(reply: HttpReply): boolean {
   return type.startsWith('application/json');
 }
 
-async function readWholeAnswer(reply: HttpReply, attempt: Attempt, builder: ResultBuilder): Promise<void> {
+async function readWholeAnswer(reply: HttpReply, attempt: Attempt, builder: ResultBuilder, watch: AttemptWatch): Promise<void> {
   let text: string;
   try {
-    text = await readWholeBody(reply.body);
+    // A whole answer has no keep-alives: every byte of it is the answer coming.
+    text = await readWholeBody(reply.body, () => watch.progress(true));
   } catch (error) {
-    throw transportError(error, attempt, builder, reply);
+    throw transportError(error, attempt, builder, reply, watch);
   }
   const stream = attempt.adapter.openStream();
   try {
-    handleEvents([{ event: undefined, data: text.trim() }], attempt, builder, stream.handle);
+    handleEvents([{ event: undefined, data: text.trim() }], attempt, builder, stream.handle, watch);
   } finally {
     stream.close();
   }
 }
 
-// Returns true at OpenAI's `data: [DONE]`, after which nothing more is read.
-function handleEvents(events: FramedEvent[], attempt: Attempt, builder: ResultBuilder, handle: AdapterStream['handle']): boolean {
+// Returns true at OpenAI's `data: [DONE]`, after which nothing more is read. Each delta of real content is progress.
+function handleEvents(events: FramedEvent[], attempt: Attempt, builder: ResultBuilder, handle: AdapterStream['handle'], watch: AttemptWatch): boolean {
   for (const framed of events) {
     if (framed.data === '[DONE]') {
       builder.finishIfUnfinished('stop');
@@ -121,7 +143,10 @@ function handleEvents(events: FramedEvent[], attempt: Attempt, builder: ResultBu
     }
     for (const delta of deltas) {
       const failure = builder.apply(delta);
-      if (failure === undefined) continue;
+      if (failure === undefined) {
+        if (delta.type !== 'text' || delta.text !== '') watch.progress(delta.type !== 'usage');
+        continue;
+      }
       const code = failure.kind === undefined ? '' : ` (${failure.kind})`;
       const facts = { kind: 'provider' as const, provider: attempt.provider, retryable: failure.retryable ?? false, streamed: builder.streamed, partial: builder.build(attempt.provider, attempt.model) };
       throw new LlmError(`LLM provider "${attempt.provider}" reported an error in its stream${code}: ${failure.message}`, failure.kind === undefined ? facts : { ...facts, code: failure.kind });
@@ -144,8 +169,8 @@ function toWireEvent(framed: FramedEvent): WireEvent {
   return framed.event === undefined ? { text: framed.data } : { event: framed.event, text: framed.data };
 }
 
-async function httpError(reply: HttpReply, attempt: Attempt): Promise<LlmError> {
-  const text = await readErrorBody(reply.body);
+async function httpError(reply: HttpReply, attempt: Attempt, watch: AttemptWatch): Promise<LlmError> {
+  const text = await readErrorBody(reply.body, () => watch.progress(false));
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -172,14 +197,12 @@ async function httpError(reply: HttpReply, attempt: Attempt): Promise<LlmError> 
   return new LlmError(`LLM provider "${attempt.provider}" answered HTTP ${reply.status}${code === undefined ? '' : ` (${code})`}: ${message}`, facts);
 }
 
-function transportError(error: unknown, attempt: Attempt, builder: ResultBuilder, reply: HttpReply | undefined): Error {
+function transportError(error: unknown, attempt: Attempt, builder: ResultBuilder, reply: HttpReply | undefined, watch: AttemptWatch): Error {
   const partial = builder.build(attempt.provider, attempt.model);
   if (attempt.hooks.signal?.aborted) return new LlmAbortError(attempt.provider, partial, attempt.hooks.signal.reason);
-  if (error instanceof IdleTimeoutError || reply?.timedOut()) {
-    return new LlmError(
-      `LLM provider "${attempt.provider}" sent nothing for ${formatSeconds(attempt.idleTimeoutMs)} (llm.provider.${attempt.provider}.timeout)`,
-      { kind: 'timeout', provider: attempt.provider, retryable: true, streamed: builder.streamed, partial, cause: error },
-    );
+  if (watch.expiry !== undefined) {
+    const { idleMs, deadlineMs } = attempt.limits;
+    return expiryError(watch.expiry, { provider: attempt.provider, url: attempt.wire.url, idleMs, deadlineMs, streamed: builder.streamed, partial });
   }
   const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   const message = reply === undefined
@@ -205,8 +228,4 @@ function genericMessage(data: unknown, text: string, status: number): string {
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-function formatSeconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }

@@ -46,9 +46,16 @@ export const LLM_DEFS: readonly ConfigDef[] = [
   def(
     'llm.provider.*.timeout',
     'duration',
-    '连接、等待响应头或两段流式数据之间，最长允许多久收不到任何数据。',
-    'Longest time with nothing arriving from the provider: to connect, for the headers, or between two streamed chunks.',
+    '最长允许多久没有进展：连不上、收不到响应头，或收不到回答的任何部分（保活注释、空数据块和 ping 不算进展）。超时后按重试策略重试。',
+    'Longest time without progress: no connection, no response headers, or no part of the answer (keep-alive comments, empty chunks and pings do not count). A timed-out attempt is retried per the retry policy.',
     { default: 120 * SECOND, min: SECOND },
+  ),
+  def(
+    'llm.provider.*.deadline',
+    'duration',
+    '一次尝试从发出请求到回答结束的最长时间，无论数据是否仍在到达；超过后不再重试此提供方，转向下一个提供方。',
+    'Longest time one attempt may take, from sending the request to the end of the answer, however steadily it streams; past it the provider is not retried and the next one is tried.',
+    { default: 600 * SECOND, min: SECOND },
   ),
 ];
 

@@ -10,14 +10,27 @@ export type LlmErrorKind =
   | 'http'
   /** The provider could not be reached, or the connection broke. */
   | 'network'
-  /** The provider sent nothing for longer than its timeout. */
+  /** The provider sent no part of an answer for longer than its timeout (`stall` says how far it got). */
   | 'timeout'
+  /** The attempt went on past the provider's whole-request deadline. */
+  | 'deadline'
   /** The stream ended before the provider said it had finished. */
   | 'stream'
   /** The provider reported an error inside a stream that had started fine. */
   | 'provider'
   /** Every provider in the chain failed. */
   | 'exhausted';
+
+/** For kind `timeout`: how far the request had got when the provider's timeout ran out. */
+export type LlmStall =
+  /** No connection to the provider could be made. */
+  | 'connect'
+  /** Connected and sent, but no response headers came back. */
+  | 'headers'
+  /** Headers came, then nothing of the answer (at most keep-alive comments, empty chunks or pings). */
+  | 'first-token'
+  /** Part of the answer came, then no more of it. */
+  | 'answer';
 
 /** The facts an LlmError carries. */
 export interface LlmErrorFacts {
@@ -36,6 +49,10 @@ export interface LlmErrorFacts {
   streamed?: boolean;
   /** What had arrived before the failure. */
   partial?: LlmResult;
+  /** For kind `timeout`: how far the request had got. */
+  stall?: LlmStall;
+  /** For kinds `timeout` and `deadline`: how long the attempt waited, in ms. */
+  waitedMs?: number;
   /** Each provider's failure, for kind `exhausted`. */
   failures?: LlmError[];
   cause?: unknown;
@@ -50,6 +67,10 @@ export class LlmError extends Error {
   readonly code: string | undefined;
   readonly retryAfterMs: number | undefined;
   readonly failures: LlmError[];
+  /** For kind `timeout`: how far the request had got. */
+  readonly stall: LlmStall | undefined;
+  /** For kinds `timeout` and `deadline`: how long the attempt waited, in ms. */
+  readonly waitedMs: number | undefined;
   retryable: boolean;
   streamed: boolean;
   /** Attempts made on this provider before giving up. */
@@ -67,6 +88,8 @@ export class LlmError extends Error {
     this.streamed = facts.streamed ?? false;
     this.partial = facts.partial;
     this.failures = facts.failures ?? [];
+    this.stall = facts.stall;
+    this.waitedMs = facts.waitedMs;
   }
 }
 

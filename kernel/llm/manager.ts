@@ -3,6 +3,7 @@ import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { AdapterStore } from './adapter-store';
 import { defineLlmConfig } from './config-defs';
 import { LlmAbortError, LlmError, noProviderError } from './errors';
+import { failoverNotice, tellPerson } from './notices';
 import { LuaProvider, type ProviderSettings } from './provider';
 import { loadRetryPolicy, type RetryPolicy } from './retry';
 import type { LlmRequest, LlmResult, StreamHooks } from './types';
@@ -10,6 +11,7 @@ import type { LlmRequest, LlmResult, StreamHooks } from './types';
 const PROVIDER_KEY = /^llm\.provider\.([a-z0-9_-]+)\.[a-z0-9_]+$/;
 const PROVIDER_NAME = /^[a-z0-9_-]+$/;
 const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_DEADLINE_MS = 600_000;
 
 /** A provider as UIs may show it: no secret, only whether one is set. */
 export interface ProviderInfo {
@@ -19,6 +21,8 @@ export interface ProviderInfo {
   model?: string;
   maxTokens?: number;
   timeoutMs: number;
+  /** Longest time for one whole attempt. */
+  deadlineMs: number;
   hasApiKey: boolean;
   /** It is `llm.default`. */
   isDefault: boolean;
@@ -87,15 +91,18 @@ export class ProviderManager {
         if (hooks.signal?.aborted) throw new LlmAbortError(name, error.partial, hooks.signal.reason);
         failures.push(error);
         const next = chain[chain.indexOf(name) + 1];
-        if (next !== undefined) this.options.log?.warn({ provider: name, kind: error.kind, status: error.status, next }, `${error.message}; trying LLM provider "${next}"`);
+        if (next === undefined) continue;
+        this.options.log?.warn({ provider: name, kind: error.kind, status: error.status, next }, `${error.message}; trying LLM provider "${next}"`);
+        tellPerson(hooks, failoverNotice(error, next));
       }
     }
     throw exhausted(failures);
   }
 
   /**
-   * Builds the request the next complete() will send first, ahead of time (a turn does it while its stage
-   * handlers work); the call uses it only if it asks for the same. Errors are left for the call to report.
+   * Builds a request for the first provider ahead of time (a turn does it while its stage handlers work); a
+   * later complete() that asks exactly the same sends it, whatever other requests run meanwhile. Errors are
+   * left for the call to report.
    */
   prepare(req: LlmRequest, provider?: string): void {
     let first: LuaProvider;
@@ -130,6 +137,7 @@ export class ProviderManager {
         name,
         adapter: this.readString(`llm.provider.${name}.adapter`) ?? 'openai',
         timeoutMs: this.readNumber(`llm.provider.${name}.timeout`) ?? DEFAULT_TIMEOUT_MS,
+        deadlineMs: this.readNumber(`llm.provider.${name}.deadline`) ?? DEFAULT_DEADLINE_MS,
         hasApiKey: (this.readString(`llm.provider.${name}.api_key`) ?? '') !== '',
         isDefault: name === defaultName,
       };
@@ -204,6 +212,7 @@ export class ProviderManager {
       adapter: this.readString(`llm.provider.${name}.adapter`) ?? 'openai',
       model,
       timeoutMs: this.readNumber(`llm.provider.${name}.timeout`) ?? DEFAULT_TIMEOUT_MS,
+      deadlineMs: this.readNumber(`llm.provider.${name}.deadline`) ?? DEFAULT_DEADLINE_MS,
     };
     const baseUrl = this.readString(`llm.provider.${name}.base_url`);
     const apiKey = this.readString(`llm.provider.${name}.api_key`);

@@ -2,7 +2,8 @@ import type { AdapterProvider, LuaAdapter, WireRequest } from './adapter';
 import { runAttempt } from './attempt';
 import { LlmAbortError, LlmError } from './errors';
 import { LuaScriptError } from './lua/vm';
-import { PreparedRequest } from './prepared';
+import { formatSeconds, retryNotice, tellPerson } from './notices';
+import { PreparedRequests } from './prepared';
 import { retryDelay, sleep, type RetryPolicy } from './retry';
 import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
 
@@ -15,16 +16,22 @@ export interface ProviderSettings {
   model: string;
   apiKey?: string;
   maxTokens?: number;
-  /** Idle timeout: longest time with nothing arriving. */
+  /** Longest time without progress (no connection, no headers, no part of the answer). */
   timeoutMs: number;
+  /** Longest time for one whole attempt. */
+  deadlineMs: number;
 }
 
 /** Hears each retry (for the log). */
 export type RetryListener = (facts: { provider: string; attempt: number; waitMs: number; error: LlmError }) => void;
 
-/** A provider driven by a Lua adapter, retried with backoff while nothing has reached the caller. */
+/**
+ * A provider driven by a Lua adapter, retried with backoff while nothing has reached the caller. Requests run
+ * concurrently: everything of one request lives in its complete() call (the adapter's per-stream state in its
+ * own Lua table), and requests built ahead are matched to their calls by what they ask.
+ */
 export class LuaProvider implements LlmProvider {
-  private prepared: PreparedRequest | undefined;
+  private readonly prepared = new PreparedRequests();
 
   constructor(
     private readonly settings: ProviderSettings,
@@ -42,42 +49,49 @@ export class LuaProvider implements LlmProvider {
    * object); a different request, or one that failed to build, is built again when it is sent.
    */
   prepare(req: LlmRequest): void {
+    let wire: WireRequest;
     try {
-      this.prepared = new PreparedRequest(req, this.buildWireRequest(req));
+      wire = this.buildWireRequest(req);
     } catch {
-      this.prepared = undefined; // the call itself reports the error
+      return; // the call itself reports the error
     }
+    this.prepared.add(req, wire);
   }
 
-  /** Answers a request; retries 408/409/429/5xx, network errors and timeouts until the policy's attempts run out. */
+  /**
+   * Answers a request; retries 408/409/429/5xx, network errors and timeouts until the policy's attempts run
+   * out, telling the person (hooks.onNotice) of each retry and of a slow first token.
+   */
   async complete(req: LlmRequest, hooks: StreamHooks): Promise<LlmResult> {
-    const prepared = this.prepared;
-    this.prepared = undefined;
-    const wire = prepared?.matches(req) ? prepared.wire : this.buildWireRequest(req);
+    const wire = this.prepared.take(req) ?? this.buildWireRequest(req);
+    const { timeoutMs, deadlineMs } = this.settings;
+    const limits = { idleMs: timeoutMs, deadlineMs, firstTokenNoticeMs: this.policy.firstTokenNoticeMs };
+    const startedAt = performance.now();
     for (let attempt = 1; ; attempt++) {
       if (hooks.signal?.aborted) throw new LlmAbortError(this.name, undefined, hooks.signal.reason);
       try {
-        return await runAttempt({ provider: this.name, model: this.settings.model, adapter: this.adapter, wire, idleTimeoutMs: this.settings.timeoutMs, hooks });
+        return await runAttempt({ provider: this.name, model: this.settings.model, adapter: this.adapter, wire, limits, number: attempt, of: this.policy.attempts, hooks });
       } catch (error) {
         if (!(error instanceof LlmError)) throw error;
         error.attempts = attempt;
-        const waitMs = this.retryWait(error, attempt);
+        const waitMs = this.retryWait(error, attempt, performance.now() - startedAt);
         if (waitMs === undefined) throw error;
         this.onRetry?.({ provider: this.name, attempt, waitMs, error });
+        tellPerson(hooks, retryNotice(error, attempt + 1, this.policy.attempts, waitMs));
         await sleep(waitMs, hooks.signal, this.name);
       }
     }
   }
 
   // How long to wait before trying again, or undefined to give up (and say why in the message).
-  private retryWait(error: LlmError, attempt: number): number | undefined {
+  private retryWait(error: LlmError, attempt: number, elapsedMs: number): number | undefined {
     if (!error.retryable) return undefined;
     if (error.streamed) {
       error.message += '; not retried, because part of the answer had already been shown';
       return undefined;
     }
     if (attempt >= this.policy.attempts) {
-      if (attempt > 1) error.message += ` (gave up after ${attempt} attempts)`;
+      if (attempt > 1) error.message += ` (gave up after ${attempt} attempts in ${formatSeconds(elapsedMs)})`;
       return undefined;
     }
     if (error.retryAfterMs !== undefined && error.retryAfterMs > this.policy.maxRetryAfterMs) {

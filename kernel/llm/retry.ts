@@ -1,7 +1,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { LlmAbortError } from './errors';
 
-/** How one provider is retried before the next one is tried; defaults here, overridable from config and, for tests, HOMEAGENT_LLM_RETRY. */
+/**
+ * How one provider is retried before the next one is tried, and when a wait is worth a notice to the person;
+ * defaults here, overridable from config and, for tests, HOMEAGENT_LLM_RETRY. (The per-provider limits on one
+ * attempt, `llm.provider.<name>.timeout` and `.deadline`, are provider settings.)
+ */
 export interface RetryPolicy {
   /** Attempts per provider, the first included. */
   attempts: number;
@@ -14,11 +18,14 @@ export interface RetryPolicy {
   jitter: number;
   /** Longest retry-after the kernel waits for; a provider asking for more is failed over at once. */
   maxRetryAfterMs: number;
+  /** A wait for the model's first token longer than this is told to the person (once per attempt). */
+  firstTokenNoticeMs: number;
 }
 
 // OpenAI's and Anthropic's SDKs retry twice with 0.5–8 s backoff; a person is waiting on the answer,
-// so three attempts, 1 s doubling, and no wait over 30 s before moving to the next provider.
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, baseMs: 1000, factor: 2, maxMs: 20_000, jitter: 0.2, maxRetryAfterMs: 30_000 };
+// so three attempts, 1 s doubling, and no wait over 30 s before moving to the next provider. Hosted models
+// usually start answering within a second or two; after 5 s of silence the person hears why nothing shows.
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, baseMs: 1000, factor: 2, maxMs: 20_000, jitter: 0.2, maxRetryAfterMs: 30_000, firstTokenNoticeMs: 5000 };
 
 /** Tells whether an HTTP status is worth retrying: 408, 409, 429 and every 5xx. */
 export function isRetryableStatus(status: number): boolean {
@@ -73,6 +80,7 @@ export function loadRetryPolicy(read: (key: string) => unknown, env: NodeJS.Proc
     maxMs: num('llm.retry.max_delay', d.maxMs),
     jitter: d.jitter,
     maxRetryAfterMs: num('llm.retry.max_retry_after', d.maxRetryAfterMs),
+    firstTokenNoticeMs: d.firstTokenNoticeMs,
   };
   const override = env['HOMEAGENT_LLM_RETRY'];
   if (override) {

@@ -69,6 +69,11 @@ export interface StreamHooks {
   signal?: AbortSignal;
   /** Each piece of text as it arrives; once called, a failure is no longer retried or failed over. */
   onText?(delta: string): void;
+  /**
+   * A line for the person while the request waits or retries: each retry (what happened, which attempt of how
+   * many, when the next comes), each failover to another provider, and a long wait for the first token.
+   */
+  onNotice?(text: string): void;
 }
 
 /** Something that can answer an LlmRequest. */

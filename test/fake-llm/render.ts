@@ -24,10 +24,27 @@ export interface FakeScript {
   tokenDelayMs?: number;
   /** Wait after the headers before the first chunk. */
   firstTokenDelayMs?: number;
+  /** Wait before the response headers (a server that answers only once its model is loaded). */
+  headersDelayMs?: number;
   /** Destroys the connection after this many chunks (a provider dropping mid-answer). */
   cutAfterChunks?: number;
+  /** Stops after this many chunks (0: right after the headers) and holds the connection open until the client goes, sending only `keepAlive`s if given. */
+  stallAfterChunks?: number;
+  /** Keep-alives sent during every wait of the stream: before the first token, between tokens, and while stalled. */
+  keepAlive?: FakeKeepAlive;
   /** Answers with an HTTP error instead. */
   error?: { status: number; body?: unknown; retryAfter?: number | string; headers?: Record<string, string> };
+}
+
+/** What a stream sends while it waits, so a client sees bytes but no part of the answer. */
+export interface FakeKeepAlive {
+  /** Time between two keep-alives. */
+  everyMs: number;
+  /**
+   * `comment` (default): an SSE comment line `: keep-alive` (a blank line in NDJSON); `empty`: a chunk with no
+   * content in the wire's own shape (OpenAI's empty delta, Anthropic's `ping` event, Ollama's empty message).
+   */
+  kind?: 'comment' | 'empty';
 }
 
 /** Media type of each wire's stream. */
@@ -59,6 +76,19 @@ export function renderScript(wire: FakeWire, script: FakeScript, model: string):
       return renderAnthropic(pieces, calls, script.finishReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn'), usage, model);
     case 'ollama':
       return renderOllama(pieces, calls, script.finishReason ?? 'stop', usage, model);
+  }
+}
+
+/** One keep-alive in a wire's format. */
+export function renderKeepAlive(wire: FakeWire, kind: FakeKeepAlive['kind'], model: string): string {
+  if (kind !== 'empty') return wire === 'ollama' ? '\n' : ': keep-alive\n\n';
+  switch (wire) {
+    case 'openai':
+      return sse({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1727346171, model, choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }] });
+    case 'anthropic':
+      return sse({ type: 'ping' }, 'ping');
+    case 'ollama':
+      return `${JSON.stringify({ model, created_at: '2025-07-07T20:22:19.184789Z', message: { role: 'assistant', content: '' }, done: false })}\n`;
   }
 }
 

@@ -1,14 +1,16 @@
 // A fake LLM provider for tests and benchmarks: a real node:http server on 127.0.0.1 that speaks the
 // OpenAI chat-completions (SSE), Anthropic messages (SSE) and Ollama chat (NDJSON) wire formats, plays
-// queued answers (recorded stream files or scripts), and records every request and every connection.
+// queued answers (recorded stream files, scripts, hangs, or answers made from the request), and records
+// every request and every connection.
+import { setMaxListeners } from 'node:events';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { renderErrorBody, renderScript, STREAM_TYPES, type FakeScript, type FakeWire } from './render';
+import { renderErrorBody, renderKeepAlive, renderScript, STREAM_TYPES, type FakeScript, type FakeWire } from './render';
 
-export type { FakeScript, FakeToolCall, FakeWire } from './render';
+export type { FakeKeepAlive, FakeScript, FakeToolCall, FakeWire } from './render';
 
 /** Replays a recorded file as the body: `.sse` event by event, `.ndjson` line by line, anything else whole. */
 export interface FakeReplay {
@@ -30,8 +32,16 @@ export interface FakeRaw {
   body: string | object;
 }
 
+/** Never sends the response headers: the request is held until the client goes (or the fake closes). */
+export interface FakeHang {
+  hang: 'no-headers';
+}
+
 /** What the fake answers one request with. */
-export type FakeResponse = FakeScript | FakeReplay | FakeRaw;
+export type FakeResponse = FakeScript | FakeReplay | FakeRaw | FakeHang;
+
+/** Makes the answer from the request itself (e.g. echo its last user message with lastUserText); queued or as the default like a response. */
+export type FakeResponder = (request: FakeRequest) => FakeResponse;
 
 /** One TCP connection a client opened; times are performance.now() in this process. */
 export interface FakeConnection {
@@ -69,6 +79,8 @@ export interface FakeRequest {
   firstChunkAt: number | undefined;
   /** When each chunk was written. */
   chunkTimes: number[];
+  /** Keep-alives written (not counted in chunksWritten). */
+  keepAlivesWritten: number;
   connection: FakeConnection;
 }
 
@@ -79,11 +91,17 @@ export interface FakeLlm {
   /** The base URL a provider of that wire is configured with (`…/v1` for OpenAI). */
   baseUrl(wire: FakeWire): string;
   /** Queues answers, served in order to the next requests. */
-  enqueue(...responses: FakeResponse[]): void;
+  enqueue(...responses: (FakeResponse | FakeResponder)[]): void;
   /** The answer used when the queue is empty (default: an HTTP 400 saying nothing was queued). */
-  setDefault(response: FakeResponse | undefined): void;
+  setDefault(response: FakeResponse | FakeResponder | undefined): void;
   /** Answers still queued. */
   readonly pending: number;
+  /** Requests being answered right now (held hangs and stalls included). */
+  readonly active: number;
+  /** The most requests ever answered at once. */
+  readonly maxActive: number;
+  /** Resolves once no request is being answered (a held one ends when its client goes). */
+  whenIdle(timeoutMs?: number): Promise<void>;
   readonly requests: readonly FakeRequest[];
   readonly connections: readonly FakeConnection[];
   /** Resolves once `count` requests have arrived. */
@@ -101,13 +119,17 @@ const WIRES: Record<string, FakeWire> = {
 
 /** Starts a fake LLM server on 127.0.0.1 at a random port. */
 export async function startFakeLlm(): Promise<FakeLlm> {
-  const queue: FakeResponse[] = [];
-  let fallback: FakeResponse | undefined;
+  const queue: (FakeResponse | FakeResponder)[] = [];
+  let fallback: FakeResponse | FakeResponder | undefined;
+  let active = 0;
+  let maxActive = 0;
   const requests: FakeRequest[] = [];
   const connections: FakeConnection[] = [];
   const bySocket = new WeakMap<Socket, { connection: FakeConnection; writing: boolean }>();
   const waiters: { count: number; resolve: () => void }[] = [];
+  let idleWaiters: (() => void)[] = [];
   const stop = new AbortController();
+  setMaxListeners(0, stop.signal); // one listener per request being answered
 
   const server = http.createServer((req, res) => {
     void serve(req, res).catch(() => res.destroy());
@@ -160,6 +182,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       chunksWritten: 0,
       firstChunkAt: undefined,
       chunkTimes: [],
+      keepAlivesWritten: 0,
       connection: state.connection,
     };
     requests.push(record);
@@ -167,19 +190,25 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
+    active++;
+    maxActive = Math.max(maxActive, active);
     try {
       await answer(record, res);
     } finally {
+      active--;
       state.writing = false;
+      if (active === 0) for (const resolve of idleWaiters.splice(0)) resolve();
     }
   }
 
   async function answer(record: FakeRequest, res: http.ServerResponse): Promise<void> {
     if (record.wire === undefined) return writeWhole(record, res, 404, {}, { error: `fake-llm: no endpoint ${record.path}` });
-    const response = queue.shift() ?? fallback;
+    const next = queue.shift() ?? fallback;
+    const response = typeof next === 'function' ? next(record) : next;
     if (response === undefined) {
       return writeWhole(record, res, 400, {}, renderErrorBody(record.wire, 400, `fake-llm: no response queued for request #${record.index} (${record.path})`));
     }
+    if ('hang' in response) return void (await untilGone(watchGone(res)));
     if ('replay' in response) return replay(record, res, response);
     if ('body' in response && 'status' in response) return writeWhole(record, res, response.status, response.headers ?? {}, response.body);
     return play(record, res, response);
@@ -196,6 +225,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     const chunks = renderScript(wire, script, model);
     const options: StreamOptions = { firstDelayMs: script.firstTokenDelayMs ?? 0, delayMs: script.tokenDelayMs ?? 0 };
     if (script.cutAfterChunks !== undefined) options.cutAfter = script.cutAfterChunks;
+    if (script.stallAfterChunks !== undefined) options.stallAfter = script.stallAfterChunks;
+    if (script.headersDelayMs !== undefined) options.headersDelayMs = script.headersDelayMs;
+    if (script.keepAlive !== undefined) options.keepAlive = { text: renderKeepAlive(wire, script.keepAlive.kind, model), everyMs: script.keepAlive.everyMs };
     return writeStream(record, res, 200, { 'content-type': STREAM_TYPES[wire] }, chunks, options);
   }
 
@@ -213,12 +245,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
   }
 
   async function writeStream(record: FakeRequest, res: http.ServerResponse, status: number, headers: Record<string, string>, chunks: (string | Buffer)[], options: StreamOptions): Promise<void> {
+    const gone = watchGone(res);
+    if (options.headersDelayMs !== undefined && !(await pause(options.headersDelayMs, gone))) return;
     res.writeHead(status, { 'cache-control': 'no-cache', ...headers });
     res.flushHeaders();
     for (let i = 0; i < chunks.length; i++) {
-      const wait = i === 0 ? options.firstDelayMs : options.delayMs;
-      if (wait > 0 && !(await pause(wait))) return;
-      if (res.destroyed || stop.signal.aborted) return;
+      if (options.stallAfter !== undefined && i >= options.stallAfter) return void (await wait(Infinity, record, res, options, gone));
+      const delayMs = i === 0 ? options.firstDelayMs : options.delayMs;
+      if (delayMs > 0 && !(await wait(delayMs, record, res, options, gone))) return;
+      if (res.destroyed || gone.aborted) return;
       if (options.cutAfter !== undefined && i >= options.cutAfter) return cut(record, res);
       const chunk = chunks[i] as string | Buffer;
       // Before a cut, what was written must reach the client: destroy() drops unflushed writes.
@@ -228,9 +263,26 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       record.chunkTimes.push(performance.now());
       record.chunksWritten++;
     }
+    if (options.stallAfter !== undefined) return void (await wait(Infinity, record, res, options, gone));
     if (options.cutAfter !== undefined && chunks.length >= options.cutAfter) return cut(record, res);
     res.end();
     record.finishedAt = performance.now();
+  }
+
+  // Waits `ms` (Infinity: until the client goes), writing the keep-alives the options ask for; false once the client or the fake went.
+  async function wait(ms: number, record: FakeRequest, res: http.ServerResponse, options: StreamOptions, gone: AbortSignal): Promise<boolean> {
+    const keepAlive = options.keepAlive;
+    if (keepAlive === undefined) return ms === Infinity ? untilGone(gone) : pause(ms, gone);
+    const until = performance.now() + ms;
+    for (;;) {
+      const left = until - performance.now();
+      if (left <= 0) return true;
+      if (!(await pause(Math.min(keepAlive.everyMs, left), gone))) return false;
+      if (left > keepAlive.everyMs && !res.destroyed) {
+        res.write(keepAlive.text);
+        record.keepAlivesWritten++;
+      }
+    }
   }
 
   function cut(record: FakeRequest, res: http.ServerResponse): void {
@@ -247,14 +299,27 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     record.finishedAt = performance.now();
   }
 
-  // Resolves false when the server is closing.
-  async function pause(ms: number): Promise<boolean> {
+  // Resolves false when `signal` (the client gone, or the fake closing) aborts first.
+  async function pause(ms: number, signal: AbortSignal = stop.signal): Promise<boolean> {
     try {
-      await delay(ms, undefined, { signal: stop.signal });
+      await delay(ms, undefined, { signal });
       return true;
     } catch {
       return false;
     }
+  }
+
+  // Aborts when the response's connection closes or the fake closes.
+  function watchGone(res: http.ServerResponse): AbortSignal {
+    const gone = new AbortController();
+    const onStop = (): void => gone.abort();
+    stop.signal.addEventListener('abort', onStop, { once: true });
+    res.once('close', () => {
+      stop.signal.removeEventListener('abort', onStop);
+      gone.abort();
+    });
+    if (res.destroyed || stop.signal.aborted) gone.abort();
+    return gone.signal;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -273,6 +338,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     get pending() {
       return queue.length;
     },
+    get active() {
+      return active;
+    },
+    get maxActive() {
+      return maxActive;
+    },
     requests,
     connections,
     waitForRequests: (count, timeoutMs = 5000) =>
@@ -281,6 +352,17 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         : new Promise<void>((resolve, reject) => {
             const timer = setTimeout(() => reject(new Error(`fake-llm: ${requests.length} of ${count} requests arrived within ${timeoutMs} ms`)), timeoutMs);
             waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
+          }),
+    whenIdle: (timeoutMs = 5000) =>
+      active === 0
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            const done = (): void => (clearTimeout(timer), resolve());
+            const timer = setTimeout(() => {
+              idleWaiters = idleWaiters.filter((w) => w !== done);
+              reject(new Error(`fake-llm: still answering ${active} request(s) after ${timeoutMs} ms`));
+            }, timeoutMs);
+            idleWaiters.push(done);
           }),
     close: async () => {
       stop.abort();
@@ -294,6 +376,32 @@ interface StreamOptions {
   firstDelayMs: number;
   delayMs: number;
   cutAfter?: number;
+  stallAfter?: number;
+  headersDelayMs?: number;
+  keepAlive?: { text: string; everyMs: number };
+}
+
+/** Resolves (false) when `signal` aborts. */
+function untilGone(signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    signal.addEventListener('abort', () => resolve(false), { once: true });
+  });
+}
+
+/** The text of the last user message of a request, whatever its wire (a string, or Anthropic's text blocks); undefined without one. */
+export function lastUserText(request: FakeRequest): string | undefined {
+  const messages = (request.body as { messages?: unknown } | undefined)?.messages;
+  if (!Array.isArray(messages)) return undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as { role?: unknown; content?: unknown };
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string') return message.content;
+    if (Array.isArray(message.content)) {
+      return message.content.map((block: { type?: unknown; text?: unknown }) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+    }
+  }
+  return undefined;
 }
 
 function parseJson(text: string): unknown {

@@ -108,8 +108,10 @@ function M.event(ev, state)
       return { { type = "text", text = delta.text } }
     elseif delta.type == "input_json_delta" then
       return { { type = "tool_call", index = d.index, args = delta.partial_json } }
+    elseif delta.type == "thinking_delta" then
+      return { { type = "progress" } } -- not part of the answer, but the model is working on it
     end
-    return nil -- thinking_delta, signature_delta, citations: not part of the answer text
+    return nil -- signature_delta, citations: not part of the answer text
   elseif kind == "content_block_start" then
     local block = d.content_block or {}
     if block.type == "tool_use" then

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import { ConfigRegistry } from '../../../kernel/config';
 import { LlmError, ProviderManager, type LlmRequest, type RetryPolicy } from '../../../kernel/llm';
+import { BUILTIN_ADAPTER_DIR } from '../../../kernel/llm/adapter-store';
 import { startFakeLlm, type FakeLlm, type FakeWire } from '../../fake-llm/server';
 
 /** The repository root (this file runs from dist/test/kernel/llm). */
@@ -53,6 +54,22 @@ export async function setupLlm(t: TestContext, retry: Partial<RetryPolicy> = FAS
       for (const [field, value] of Object.entries(settings)) config.set('core', `llm.provider.${name}.${field}`, value);
     },
   };
+}
+
+// The shipped OpenAI adapter, counting its request() calls in a header.
+const COUNTING = fs
+  .readFileSync(path.join(BUILTIN_ADAPTER_DIR, 'openai.lua'), 'utf8')
+  .replace('function M.request(req, provider)', 'local built = 0\nfunction M.request(req, provider)\n  built = built + 1')
+  .replace('local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }', 'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }');
+
+/** setupLlm with provider "p" on an adapter `counting` (in the data dir) that numbers the requests it builds in header x-built. */
+export async function setupCounting(t: TestContext, retry?: Partial<RetryPolicy>): Promise<LlmSetup & { builds(): number }> {
+  const setup = await setupLlm(t, retry);
+  fs.mkdirSync(path.join(setup.dataDir, 'adapters'));
+  fs.writeFileSync(path.join(setup.dataDir, 'adapters', 'counting.lua'), COUNTING);
+  setup.addProvider('p', 'openai', { adapter: 'counting' });
+  const builds = (): number => Number(setup.fake.requests[setup.fake.requests.length - 1]!.headers['x-built']);
+  return { ...setup, builds };
 }
 
 /** A one-message request. */

@@ -5,14 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { LlmRequest } from '../../../kernel/llm';
-import { BUILTIN_ADAPTER_DIR } from '../../../kernel/llm/adapter-store';
-import { expectLlmError, setupLlm } from './helpers';
-
-// The shipped OpenAI adapter, counting its request() calls in a header.
-const COUNTING = fs
-  .readFileSync(path.join(BUILTIN_ADAPTER_DIR, 'openai.lua'), 'utf8')
-  .replace('function M.request(req, provider)', 'local built = 0\nfunction M.request(req, provider)\n  built = built + 1')
-  .replace('local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }', 'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }');
+import { expectLlmError, setupCounting } from './helpers';
 
 function request(text: string, extra: Partial<LlmRequest> = {}): LlmRequest {
   return {
@@ -23,15 +16,6 @@ function request(text: string, extra: Partial<LlmRequest> = {}): LlmRequest {
     tools: [{ name: 'add', description: 'adds', parameters: { type: 'object', properties: { a: { type: 'number' } } } }],
     ...extra,
   };
-}
-
-async function setupCounting(t: Parameters<typeof setupLlm>[0]): Promise<Awaited<ReturnType<typeof setupLlm>> & { builds(): number }> {
-  const setup = await setupLlm(t);
-  fs.mkdirSync(path.join(setup.dataDir, 'adapters'));
-  fs.writeFileSync(path.join(setup.dataDir, 'adapters', 'counting.lua'), COUNTING);
-  setup.addProvider('p', 'openai', { adapter: 'counting' });
-  const builds = (): number => Number(setup.fake.requests[setup.fake.requests.length - 1]!.headers['x-built']);
-  return { ...setup, builds };
 }
 
 test('a request built ahead is the one sent when the call asks for the same', async (t) => {

@@ -128,9 +128,9 @@ test('describe lists providers without their secrets', async (t) => {
   config.set('core', 'llm.default', 'work');
   config.set('core', 'llm.fallbacks', 'home');
   const info = manager.describe();
-  assert.deepEqual(info.map((p) => [p.name, p.adapter, p.hasApiKey, p.isDefault, p.fallbackRank, p.maxTokens, p.timeoutMs]), [
-    ['home', 'ollama', false, false, 1, undefined, 120_000],
-    ['work', 'openai', true, true, undefined, 500, 120_000],
+  assert.deepEqual(info.map((p) => [p.name, p.adapter, p.hasApiKey, p.isDefault, p.fallbackRank, p.maxTokens, p.timeoutMs, p.deadlineMs]), [
+    ['home', 'ollama', false, false, 1, undefined, 120_000, 600_000],
+    ['work', 'openai', true, true, undefined, 500, 120_000, 600_000],
   ]);
   assert.ok(!JSON.stringify(info).includes('sk-work-secret'), 'no api key in describe()');
 });
@@ -195,6 +195,7 @@ test('the llm definitions have both languages and category llm', (t) => {
     'llm.provider.*.adapter',
     'llm.provider.*.api_key',
     'llm.provider.*.base_url',
+    'llm.provider.*.deadline',
     'llm.provider.*.max_tokens',
     'llm.provider.*.model',
     'llm.provider.*.timeout',

@@ -33,7 +33,7 @@ test('retries stop after the policy\'s attempts, and the error says so', async (
   const error = await expectLlmError(() => manager.complete(ask()));
   assert.equal(error.status, 503);
   assert.equal(error.attempts, 3);
-  assert.match(error.message, /^LLM provider "p" answered HTTP 503 .*\(gave up after 3 attempts\)$/);
+  assert.match(error.message, /^LLM provider "p" answered HTTP 503 .*\(gave up after 3 attempts in \d+(\.\d)? m?s\)$/);
   assert.equal(fake.pending, 1);
 });
 
@@ -146,8 +146,10 @@ test('retryDelay doubles up to the cap, with bounded jitter, and uses a retry-af
 
 test('the retry policy comes from config, with HOMEAGENT_LLM_RETRY on top', () => {
   const values: Record<string, unknown> = { 'llm.retry.attempts': 5, 'llm.retry.base_delay': 250 };
-  const policy = loadRetryPolicy((key) => values[key], { HOMEAGENT_LLM_RETRY: '{"maxMs": 40, "attempts": 2}' });
+  const policy = loadRetryPolicy((key) => values[key], { HOMEAGENT_LLM_RETRY: '{"maxMs": 40, "attempts": 2, "firstTokenNoticeMs": 250}' });
   assert.equal(policy.attempts, 2);
+  assert.equal(policy.firstTokenNoticeMs, 250, 'tests shrink the first-token notice the same way');
+  assert.equal(DEFAULT_RETRY_POLICY.firstTokenNoticeMs, 5000);
   assert.equal(policy.baseMs, 250);
   assert.equal(policy.maxMs, 40);
   assert.equal(policy.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs);

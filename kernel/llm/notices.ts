@@ -1,0 +1,47 @@
+// The lines a person reads while a request waits or retries (StreamHooks.onNotice), and the wording of waits.
+import type { LlmError } from './errors';
+import type { StreamHooks } from './types';
+
+/** Longest excerpt of a provider's error in a notice; the whole message goes to the log and to the final error. */
+const EXCERPT_CHARS = 200;
+
+/** Passes a notice to the caller; a listener that throws does not end the request (it may run from a timer). */
+export function tellPerson(hooks: StreamHooks, text: string): void {
+  if (hooks.onNotice === undefined) return;
+  try {
+    hooks.onNotice(text);
+  } catch {
+    // The request goes on: a notice is a courtesy, not part of the answer.
+  }
+}
+
+/** `LLM provider "p" answered HTTP 503 (…): … — trying again in 2 s (attempt 2 of 3)`. */
+export function retryNotice(error: LlmError, nextAttempt: number, attempts: number, waitMs: number): string {
+  return `${excerpt(error.message)}; trying again in ${formatSeconds(waitMs)} (attempt ${nextAttempt} of ${attempts})`;
+}
+
+/** `LLM provider "p" failed (…); asking LLM provider "backup" instead`. */
+export function failoverNotice(error: LlmError, next: string): string {
+  return `${excerpt(error.message)}; asking LLM provider "${next}" instead`;
+}
+
+/** What the person hears when the model has not started answering after `waitedMs`. */
+export function firstTokenNotice(facts: { provider: string; waitedMs: number; headers: boolean; attempt: number; attempts: number; timeoutMs: number }): string {
+  const where = facts.headers ? 'it has the request and has not started answering' : 'it has not replied to the request yet';
+  const attempt = facts.attempts > 1 ? `attempt ${facts.attempt} of ${facts.attempts}; ` : '';
+  return `still waiting for LLM provider "${facts.provider}": ${where} after ${formatSeconds(facts.waitedMs)} (${attempt}gives up after ${formatSeconds(facts.timeoutMs)} without progress)`;
+}
+
+/** A duration for people: `40 ms`, `0.3 s`, `1.5 s`, `12 s`, `120 s`. */
+export function formatSeconds(ms: number): string {
+  if (ms < 100) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds >= 10 || Number.isInteger(seconds)) return `${Math.round(seconds)} s`;
+  return `${seconds.toFixed(1)} s`;
+}
+
+// The first line of a message, without control characters (a provider's error text reaches a terminal), cut short.
+function excerpt(message: string): string {
+  const line = (message.split('\n')[0] ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+  return line.length > EXCERPT_CHARS ? `${line.slice(0, EXCERPT_CHARS - 1)}…` : line;
+}
