@@ -219,6 +219,7 @@ export class Turn {
         this.llmRequest(messages),
         {
           signal: call.signal,
+          onNotice: (text) => this.sink.notice(text),
           onText: (delta) => {
             if (this.capped) return;
             const room = this.deps.policy.maxAnswerChars - this.streamed;
