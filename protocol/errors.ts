@@ -24,6 +24,8 @@ export const ErrorCodes = {
   LlmUnavailable: -33010,
   /** A turn failed; the message says why. */
   TurnFailed: -33011,
+  /** A message is over the wire's body cap (core.wire.max_body_bytes, 4 MiB): it was refused by its sender, never sent. */
+  MessageTooLarge: -33012,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -41,6 +43,7 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.QueueFull]: 'HA_ERR_QUEUE_FULL',
   [ErrorCodes.LlmUnavailable]: 'HA_ERR_LLM_UNAVAILABLE',
   [ErrorCodes.TurnFailed]: 'HA_ERR_TURN_FAILED',
+  [ErrorCodes.MessageTooLarge]: 'HA_ERR_MESSAGE_TOO_LARGE',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */
