@@ -1,5 +1,5 @@
 // What plugin authors import.
-export { definePlugin } from './sdk';
+export { definePlugin, MAX_MESSAGE_BYTES } from './sdk';
 export type {
   KernelClient,
   PluginConfig,

@@ -15,7 +15,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from '../protocol';
-import { createWireConnection } from '../protocol/wire';
+import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsFromEnv } from '../protocol/wire';
 import { HostContext } from './context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
@@ -25,7 +25,9 @@ const WIRE_FD = 3;
 
 function main(): void {
   const wire = new net.Socket({ fd: WIRE_FD, readable: true, writable: true });
-  const { connection } = createWireConnection(wire, wire);
+  // The kernel's caps, so this end never sends what the kernel refuses (the writer refuses it here instead).
+  const { connection, reader } = createWireConnection(wire, wire, wireLimitsFromEnv(process.env));
+  reader.onError(exitOnWireError);
   let plugin: PluginDefinition | undefined;
   let context: HostContext | undefined;
 
@@ -101,6 +103,16 @@ function describePlugin(plugin: PluginDefinition): InitializeResult {
     subscriptions: Object.keys(plugin.events ?? {}),
     config: plugin.config ?? [],
   };
+}
+
+/**
+ * A frame from the kernel that cannot be read ends reading for good, heartbeats included: rather than wait to be
+ * killed as unresponsive, the host says why on stderr and exits at once, and the kernel restarts it.
+ */
+function exitOnWireError(error: Error): void {
+  if (!(error instanceof WireViolation)) return; // a broken pipe: exitWhenKernelGoes handles it
+  process.stderr.write(`${WIRE_ERROR_MARK}${error.message}\n`);
+  process.exit(WIRE_ERROR_EXIT_CODE);
 }
 
 /** No orphans: the host ends when its wire to the kernel closes or its parent is gone. */

@@ -16,6 +16,15 @@ import type {
   StageSnapshot,
   ToolInvokeParams,
 } from '../protocol';
+import { wireLimitsFromEnv } from '../protocol/wire';
+
+/**
+ * Most bytes of JSON one message between a plugin and homed may carry (a tool's result, a config value, an
+ * event's data, a request's params). A bigger one is not sent: its call fails with HA_ERR_MESSAGE_TOO_LARGE
+ * (a notification — `events.publish`, `io.interrupt`, a log line — throws it). Split big data, or keep it in a
+ * file under `paths.pluginData` and pass the path. 4 MiB unless homed's owner changed `core.wire.max_body_bytes`.
+ */
+export const MAX_MESSAGE_BYTES = wireLimitsFromEnv(process.env).maxBodyBytes;
 
 /** Structured logging that reaches the kernel's log under the plugin's name. */
 export interface PluginLogger {

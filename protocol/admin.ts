@@ -16,6 +16,8 @@ export interface LastExit {
   reason: string;
   /** When (ms since epoch). */
   at: number;
+  /** What happened, in words for a person (e.g. the reason a `wire-error` host gave). */
+  detail?: string;
 }
 
 /** One row of `homectl plugins list --json`. */

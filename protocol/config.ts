@@ -34,6 +34,8 @@ export interface ConfigEntry {
   isSet: boolean;
   /** Metadata, when the key is declared. */
   def?: ConfigDef;
+  /** In a list answer, for a value too big to list: its size in bytes of JSON (`value` is then null; config/get reads it). */
+  omittedBytes?: number;
 }
 
 import { RequestType } from 'vscode-jsonrpc';

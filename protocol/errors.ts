@@ -30,6 +30,8 @@ export const ErrorCodes = {
   CutOff: -33013,
   /** The answer passed core.agent.max_answer_chars; it was cut there. */
   AnswerTooLong: -33014,
+  /** A message is over the wire's body cap (core.wire.max_body_bytes, 4 MiB): it was refused by its sender, never sent. */
+  MessageTooLarge: -33015,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -50,6 +52,7 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.DiskFull]: 'HA_ERR_DISK_FULL',
   [ErrorCodes.CutOff]: 'HA_ERR_CUT_OFF',
   [ErrorCodes.AnswerTooLong]: 'HA_ERR_ANSWER_TOO_LONG',
+  [ErrorCodes.MessageTooLarge]: 'HA_ERR_MESSAGE_TOO_LARGE',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */

@@ -10,6 +10,7 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { batchMessageDispatch } from './dispatch';
+import { ErrorCodes, haError } from './errors';
 
 /** Caps on one frame; a frame past them is a protocol violation that ends the connection. */
 export interface WireLimits {
@@ -19,7 +20,35 @@ export interface WireLimits {
   maxBodyBytes: number;
 }
 
-export const DEFAULT_WIRE_LIMITS: WireLimits = { maxHeaderBytes: 8 * 1024, maxBodyBytes: 4 * 1024 * 1024 };
+/** The body cap both ends use unless the kernel's `core.wire.max_body_bytes` says otherwise: no message may be bigger. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export const DEFAULT_WIRE_LIMITS: WireLimits = { maxHeaderBytes: 8 * 1024, maxBodyBytes: MAX_BODY_BYTES };
+
+/** The variable that hands the kernel's wire limits to a plugin host, so both ends read and write by the same caps. */
+export const WIRE_LIMITS_ENV = 'HOMEAGENT_WIRE_LIMITS';
+
+/** The environment entry that gives a plugin host these limits. */
+export function wireLimitsEnv(limits: WireLimits): Record<string, string> {
+  return { [WIRE_LIMITS_ENV]: `${limits.maxHeaderBytes},${limits.maxBodyBytes}` };
+}
+
+/** The limits a plugin host was given; the defaults when none (or nonsense) was given. */
+export function wireLimitsFromEnv(env: NodeJS.ProcessEnv): WireLimits {
+  const [header, body] = (env[WIRE_LIMITS_ENV] ?? '').split(',').map(Number);
+  if (!header || !body || !Number.isSafeInteger(header) || !Number.isSafeInteger(body) || header < 1 || body < 1) return DEFAULT_WIRE_LIMITS;
+  return { maxHeaderBytes: header, maxBodyBytes: body };
+}
+
+/**
+ * Exit code of a plugin host whose wire broke (it got a frame it cannot read: see WireViolation). It says so on
+ * stderr in a line starting with WIRE_ERROR_MARK and exits at once; the kernel reports the exit as `wire-error`.
+ * 76 is EX_PROTOCOL of sysexits.h.
+ */
+export const WIRE_ERROR_EXIT_CODE = 76;
+
+/** How the plugin host's last stderr line before a wire-error exit starts; the reason follows it. */
+export const WIRE_ERROR_MARK = 'homeagent plugin host: wire error: ';
 
 /**
  * Sees every message as soon as its frame is complete, before the connection queues it;
@@ -52,6 +81,8 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
   private buffered = 0;
   private bodyLength = -1;
   private failed = false;
+  private callback: DataCallback | undefined;
+  private held: Message[] = [];
 
   constructor(
     private readonly readable: NodeJS.ReadableStream,
@@ -62,6 +93,8 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
   }
 
   listen(callback: DataCallback): Disposable {
+    this.callback = callback;
+    for (const message of this.held.splice(0)) callback(message);
     const onData = (chunk: Buffer): void => this.consume(chunk, callback);
     const onError = (error: Error): void => this.fireError(error);
     const onClose = (): void => this.fireClose();
@@ -69,10 +102,17 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
     this.readable.on('error', onError);
     this.readable.on('close', onClose);
     return Disposable.create(() => {
+      this.callback = undefined;
       this.readable.off('data', onData);
       this.readable.off('error', onError);
       this.readable.off('close', onClose);
     });
+  }
+
+  /** Hands the connection a message that did not come over the wire (the answer to a request refused before sending). */
+  deliver(message: Message): void {
+    if (this.callback) this.callback(message);
+    else this.held.push(message);
   }
 
   private consume(chunk: Buffer, callback: DataCallback): void {
@@ -174,20 +214,42 @@ export function flushQueuedWrites(): void {
 /**
  * Writes Content-Length framed messages. Frames written in one tick leave in one write:
  * no per-message promise chain, no wait for the previous write's callback.
+ * No frame over the body cap leaves: the peer would refuse it and end the connection. Such a message is
+ * refused here instead (see `refuse`), so only the call that made it fails.
  */
 export class BatchingMessageWriter extends AbstractMessageWriter implements MessageWriter {
   private queue: string[] = [];
   private scheduled = false;
+  // Methods of the requests received and not answered yet, so an answer too big to send can say what it answers.
+  private readonly unanswered = new Map<number | string, string>();
 
-  constructor(private readonly writable: NodeJS.WritableStream & { destroyed?: boolean }) {
+  /**
+   * @param maxBodyBytes the peer's body cap.
+   * @param answerLocally gives the connection the error answer of a request refused here.
+   */
+  constructor(
+    private readonly writable: NodeJS.WritableStream & { destroyed?: boolean },
+    private readonly maxBodyBytes: number = MAX_BODY_BYTES,
+    private readonly answerLocally?: (answer: Message) => void,
+  ) {
     super();
     writable.on('error', (error: Error) => this.fireError(error));
     writable.on('close', () => this.fireClose());
   }
 
+  /** Notes a request this end received, which a later answer will name. */
+  expectAnswer(id: number | string, method: string): void {
+    this.unanswered.set(id, method);
+  }
+
   write(message: Message): Promise<void> {
     const body = JSON.stringify(message);
-    this.queue.push(`Content-Length: ${Buffer.byteLength(body, 'utf8')}\r\n\r\n`, body);
+    const bytes = Buffer.byteLength(body, 'utf8');
+    const answered = (message as { id?: unknown; method?: unknown }).method === undefined ? (message as { id?: number | string | null }).id : undefined;
+    const method = answered === undefined || answered === null ? undefined : this.unanswered.get(answered);
+    if (method !== undefined) this.unanswered.delete(answered as number | string);
+    if (bytes > this.maxBodyBytes) return this.refuse(message, bytes, method);
+    this.queue.push(`Content-Length: ${bytes}\r\n\r\n`, body);
     if (!this.scheduled) {
       this.scheduled = true;
       waitingWriters.add(this);
@@ -198,6 +260,24 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
 
   end(): void {
     this.flush();
+  }
+
+  /**
+   * Refuses a message over the cap, so that its sender learns it at once: an answer is replaced by an error answer
+   * for the same id; a request is answered here with that error (never sent, nothing waits on it); a notification
+   * throws it to the caller of sendNotification.
+   */
+  private refuse(message: Message, bytes: number, answers: string | undefined): Promise<void> {
+    const { id, method } = message as { id?: number | string | null; method?: string };
+    if (method === undefined) {
+      const error = messageTooLarge(`the answer to ${answers ?? 'a request'}`, answers, bytes, this.maxBodyBytes, 'ask for less in one call');
+      return this.write({ jsonrpc: '2.0', id: id ?? null, error: error.toJson() } as Message);
+    }
+    const error = messageTooLarge(`${method} ${id === undefined ? 'notification' : 'request'}`, method, bytes, this.maxBodyBytes,
+      'send less at once: split it, or keep big data in a file and pass its path');
+    if (id === undefined || id === null || !this.answerLocally) throw error;
+    this.answerLocally({ jsonrpc: '2.0', id, error: error.toJson() } as Message);
+    return WRITTEN;
   }
 
   private readonly flush = (): void => {
@@ -211,6 +291,29 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
   };
 }
 
+/** The error for a message over the body cap: what it was, how big, the cap, and what to do. */
+function messageTooLarge(what: string, method: string | undefined, bytes: number, cap: number, todo: string): ReturnType<typeof haError> {
+  return haError(
+    ErrorCodes.MessageTooLarge,
+    `${what} is ${formatBytes(bytes)}, more than the ${formatBytes(cap)} one message between homed and a plugin may carry; it was not sent. To fix: ${todo}`,
+    { ...(method === undefined ? {} : { method }), bytes, cap },
+  );
+}
+
+/** Sizes for messages: `512 bytes`, `900.0 KiB`, `5.2 MiB`, `4 MiB`. */
+export function formatBytes(bytes: number): string {
+  const units: [number, string][] = [
+    [1024 * 1024, 'MiB'],
+    [1024, 'KiB'],
+  ];
+  for (const [size, unit] of units) {
+    if (bytes < size) continue;
+    const value = bytes / size;
+    return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
 /** A JSON-RPC connection over a duplex byte stream, with capped framing both ways. */
 export function createWireConnection(
   input: NodeJS.ReadableStream,
@@ -219,8 +322,17 @@ export function createWireConnection(
   intercept?: MessageIntercept,
 ): { connection: MessageConnection; reader: CappedMessageReader; writer: BatchingMessageWriter } {
   batchMessageDispatch();
-  const reader = new CappedMessageReader(input, limits, intercept);
-  const writer = new BatchingMessageWriter(output);
+  // The writer learns which requests came in (to name them in an answer too big to send) from the reader,
+  // and hands the reader the error answer of a request too big to send.
+  let reader: CappedMessageReader | undefined;
+  const writer = new BatchingMessageWriter(output, limits.maxBodyBytes, (answer) => reader?.deliver(answer));
+  const see: MessageIntercept = (message) => {
+    if (intercept?.(message)) return true;
+    const { id, method } = message as { id?: number | string | null; method?: string };
+    if (method !== undefined && id !== undefined && id !== null) writer.expectAnswer(id, method);
+    return false;
+  };
+  reader = new CappedMessageReader(input, limits, see);
   const connection = createMessageConnection(reader, writer);
   return { connection, reader, writer };
 }

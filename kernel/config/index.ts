@@ -7,3 +7,4 @@ export { formatDuration, parseDuration } from './duration';
 export { CORE_DEFS, CORE_PATH_DEFS } from './core-defs';
 export { seedDefaults, type CorePaths } from './seed';
 export { isPatternKey, matchesPattern } from './patterns';
+export { fitForListing, MAX_LISTED_BYTES, MAX_LISTED_VALUE_BYTES, MAX_VALUE_BYTES } from './size';

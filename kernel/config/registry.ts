@@ -7,6 +7,7 @@ import { maskEntry } from './mask';
 import { isPatternKey, pickPatternDef } from './patterns';
 import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
+import { describeOversize } from './size';
 import { coerceValue, describeExpected, isJsonValue, ValueProblem } from './value';
 
 /** A successful set or unset, with the entry as a person may see it. */
@@ -100,7 +101,10 @@ export class ConfigRegistry {
     return [CORE_SCOPE, ...[...plugins].sort(compareText)];
   }
 
-  /** Checks a value against its definition (strings are parsed by type), stores it and returns the masked entry. */
+  /**
+   * Checks a value against its definition (strings are parsed by type) and its size (at most MAX_VALUE_BYTES of
+   * JSON), stores it and returns the masked entry.
+   */
   set(scope: string, key: string, value: unknown): ConfigEntry {
     this.assertAddress(scope, key);
     const entry = this.db.transaction((): ConfigEntry => {
@@ -110,9 +114,12 @@ export class ConfigRegistry {
         const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
         throw new ConfigError(`${labelOf(scope, key)}: ${stored.problem}; use ${expected}`, { scope, key });
       }
+      const json = JSON.stringify(stored);
+      const oversize = describeOversize(Buffer.byteLength(json, 'utf8'));
+      if (oversize) throw new ConfigError(`${labelOf(scope, key)}: ${oversize}`, { scope, key });
       ensureValueTable(this.db, scope);
       prepareCached(this.db, `INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
-        .run(key, JSON.stringify(stored));
+        .run(key, json);
       return maskEntry(buildEntry(scope, key, def, { value: stored }));
     }).immediate();
     this.notify({ scope, key, entry });

@@ -1,6 +1,6 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, type ConfigEntry } from '../../protocol';
-import { ConfigError, CORE_SCOPE, maskEntry, type ConfigRegistry } from '../config';
+import { ConfigError, CORE_SCOPE, fitForListing, maskEntry, type ConfigRegistry } from '../config';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { requirePermission } from './permissions';
 
@@ -10,6 +10,7 @@ import { requirePermission } from './permissions';
  * Passwords are masked in every answer but one: a `config/get` that names no scope, which is a plugin
  * reading its own setting for its own use (an API key). A plugin relaying settings to people (cli, for
  * homectl) always names the scope, so it never receives a secret in clear, its own table included.
+ * A list answer leaves out values too big to list (`omittedBytes` gives their size), so it always fits the wire.
  */
 export function bindConfigMethods(connection: MessageConnection, caller: PluginSupervisor, config: ConfigRegistry): void {
   const scopeFor = (method: string, requested: string | undefined, write: boolean): string => {
@@ -38,10 +39,10 @@ export function bindConfigMethods(connection: MessageConnection, caller: PluginS
     wrapConfigErrors(() => {
       if (params.all) {
         requirePermission(caller, ConfigListRequest.method, 'admin');
-        return { entries: config.scopes().flatMap((scope) => config.list(scope)) };
+        return { entries: fitForListing(config.scopes().flatMap((scope) => config.list(scope))) };
       }
       const scope = scopeFor(ConfigListRequest.method, params.scope, false);
-      return { entries: config.list(scope) };
+      return { entries: fitForListing(config.list(scope)) };
     }),
   );
 }

@@ -17,7 +17,10 @@ export class PluginChannel {
     private readonly defaultTimeoutMs: number,
   ) {}
 
-  /** Sends a request that fails with HA_ERR_REQUEST_TIMEOUT after `timeoutMs`. */
+  /**
+   * Sends a request that fails with HA_ERR_REQUEST_TIMEOUT after `timeoutMs`; one over the wire's body cap is
+   * not sent and fails at once with HA_ERR_MESSAGE_TOO_LARGE.
+   */
   request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs = this.defaultTimeoutMs, signal?: AbortSignal): Promise<R> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (signal?.aborted) return Promise.reject(abortError(this.plugin, type.method));
@@ -31,6 +34,7 @@ export class PluginChannel {
     });
   }
 
+  /** Sends a notification; one over the wire's body cap is not sent and throws HA_ERR_MESSAGE_TOO_LARGE at once. */
   notify<P>(type: NotificationType<P>, params: P): void {
     if (this.closedWith) return;
     void this.connection.sendNotification(type, params).catch(() => undefined);

@@ -13,7 +13,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from '../../protocol';
-import { createWireConnection, WireViolation } from '../../protocol/wire';
+import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsEnv } from '../../protocol/wire';
 import { PluginChannel, formatMs } from './channel';
 import { forEachLine } from './log-ring';
 import type { SupervisorPolicy } from './policy';
@@ -23,7 +23,10 @@ import { spawnPluginHost, type SpawnOptions } from './spawn';
 export interface ProcessExit {
   code: number | null;
   signal: string | null;
-  /** `stopped` for an ordered stop; otherwise why it died (`crash`, `exited`, `handshake-timeout`, `unresponsive`, `rss-limit`, …). */
+  /**
+   * `stopped` for an ordered stop; otherwise why it died (`crash`, `exited`, `handshake-timeout`, `unresponsive`,
+   * `rss-limit`, `wire-error` when its host could not read a frame from the kernel, …).
+   */
   reason: string;
   /** Words for a person. */
   detail: string;
@@ -40,6 +43,9 @@ export interface ProcessHooks {
   intercept?(message: Message): boolean;
 }
 
+// How long an exit for a wire error waits for the host's last stderr line, which names the reason.
+const STDERR_DRAIN_MS = 1000;
+
 /** One lifetime of one plugin's host process: spawn, handshake, heartbeat, stop or kill. */
 export class PluginProcess {
   readonly child: ChildProcess;
@@ -53,6 +59,8 @@ export class PluginProcess {
   private pingTimers: NodeJS.Timeout[] = [];
   private pingInFlight = false;
   private seq = 0;
+  // What the host said on stderr before it exited for a wire error.
+  private wireError: string | undefined;
 
   constructor(
     readonly name: string,
@@ -60,7 +68,8 @@ export class PluginProcess {
     spawnOptions: SpawnOptions,
     private readonly hooks: ProcessHooks,
   ) {
-    this.child = spawnPluginHost(spawnOptions);
+    // The host reads and writes by the kernel's caps, so neither end sends what the other refuses.
+    this.child = spawnPluginHost({ ...spawnOptions, env: { ...spawnOptions.env, ...wireLimitsEnv(policy.wire) } });
     this.pid = this.child.pid ?? -1;
     const wire = this.child.stdio[3] as Socket;
     const intercept = hooks.intercept?.bind(hooks);
@@ -70,7 +79,12 @@ export class PluginProcess {
       if (error instanceof WireViolation) this.kill('protocol-violation', `sent a bad frame: ${error.message}`);
     });
     if (this.child.stdout) forEachLine(this.child.stdout, (line) => hooks.onOutput('stdout', line));
-    if (this.child.stderr) forEachLine(this.child.stderr, (line) => hooks.onOutput('stderr', line));
+    if (this.child.stderr) {
+      forEachLine(this.child.stderr, (line) => {
+        if (line.startsWith(WIRE_ERROR_MARK)) this.wireError = line.slice(WIRE_ERROR_MARK.length);
+        hooks.onOutput('stderr', line);
+      });
+    }
     hooks.bind(connection);
     connection.listen();
     this.exited = new Promise((resolve) => {
@@ -81,16 +95,19 @@ export class PluginProcess {
       });
       this.child.once('exit', (code, signal) => {
         this.stopHeartbeat();
-        const exit = this.describeExit(code, signal);
-        this.channel.close(
-          haError(ErrorCodes.PluginCrashed, `plugin "${name}" exited (${exit.detail}) before answering`, {
-            plugin: name,
-            exitCode: code,
-            signal,
-            reason: exit.reason,
-          }),
-        );
-        resolve(exit);
+        // After a wire error the reason is the host's last stderr line, which may still be on its way.
+        void (code === WIRE_ERROR_EXIT_CODE ? this.stderrRead() : Promise.resolve()).then(() => {
+          const exit = this.describeExit(code, signal);
+          this.channel.close(
+            haError(ErrorCodes.PluginCrashed, `plugin "${name}" exited (${exit.detail}) before answering`, {
+              plugin: name,
+              exitCode: code,
+              signal,
+              reason: exit.reason,
+            }),
+          );
+          resolve(exit);
+        });
       });
     });
   }
@@ -189,10 +206,27 @@ export class PluginProcess {
     });
   }
 
+  /** Resolves once the host's stderr is read to its end ('exit' can come first), or after a short bound. */
+  private stderrRead(): Promise<void> {
+    const stderr = this.child.stderr;
+    if (!stderr || stderr.readableEnded || stderr.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, STDERR_DRAIN_MS);
+      stderr.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
   private describeExit(code: number | null, signal: NodeJS.Signals | null): ProcessExit {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (this.killReason) return { code, signal, reason: this.killReason.reason, detail: `${this.killReason.detail} (${how})` };
     if (this.stopping) return { code, signal, reason: 'stopped', detail: `stopped (${how})` };
+    if (code === WIRE_ERROR_EXIT_CODE && !signal) {
+      const why = this.wireError ?? 'it gave no reason on stderr';
+      return { code, signal, reason: 'wire-error', detail: `could not read a frame from homed and exited: ${why} (${how})` };
+    }
     if (code === 0 && !signal) return { code, signal, reason: 'exited', detail: 'exited by itself (code 0)' };
     return { code, signal, reason: 'crash', detail: `crashed (${how})` };
   }

@@ -224,7 +224,7 @@ export class PluginSupervisor {
     if (this.healthyTimer) clearTimeout(this.healthyTimer);
     this.services.bus.unsubscribe(this.name);
     const at = Date.now();
-    this.lastExit = { code: exit.code, signal: exit.signal, reason: exit.reason, at };
+    this.lastExit = { code: exit.code, signal: exit.signal, reason: exit.reason, at, detail: exit.detail };
     if (exit.reason === 'stopped' || this.state === 'stopping') return;
     this.note('error', `process ${proc.pid} ${exit.detail}`);
     this.services.bus.publish(KernelEvents.PluginCrashed, 'kernel', { name: this.name, ...this.lastExit });

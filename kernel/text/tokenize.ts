@@ -3,14 +3,28 @@
 // languages split on anything that is not a letter or digit; Chinese, Japanese and Korean runs have
 // no spaces, so they are cut into overlapping character bigrams (the CJK analyzers of Lucene and
 // Elasticsearch do the same): "咖啡机除垢" → 咖啡 啡机 机除 除垢, which a query "除垢" matches.
+//
+// Any input is cut in time linear in its length and with a bounded stack: the patterns match at most a
+// piece of a run at a time (an unbounded `+` over a lookahead group overflows V8's regexp stack on a
+// run of millions of letters), and runs longer than a piece are stitched back together here.
 
 /** Bumped whenever a text is cut differently; indexes built by another version are rebuilt. */
 export const TOKENIZER_VERSION = 2;
 
+/**
+ * Longest word, in characters, that becomes a term (Lucene's and Elasticsearch's default token cap). A longer
+ * run of letters and digits is skipped whole: no word of any language is that long, such runs are base64, hex
+ * dumps or a repeated key, and cutting them into pieces would only fill the index with terms nobody searches.
+ */
+export const MAX_TERM_CHARS = 255;
+
+// CJK runs are read in pieces of this many characters; bigrams across a piece boundary are kept.
+const CJK_PIECE_CHARS = 4096;
+
 // The kana prolonged-sound mark and the iteration marks belong to no one script but only occur inside CJK words.
 const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc\\u3005\\u3006\\u309d\\u309e\\u30fd\\u30fe';
-const TOKEN = new RegExp(`[${CJK}]+|(?:(?![${CJK}])[\\p{L}\\p{N}\\p{M}])+`, 'gu');
-const CJK_RUN = new RegExp(`^[${CJK}]`, 'u');
+// A word piece one character longer than the cap, so that a match of that length says "too long".
+const TOKEN = new RegExp(`([${CJK}]{1,${CJK_PIECE_CHARS}})|(?:(?![${CJK}])[\\p{L}\\p{N}\\p{M}]){1,${MAX_TERM_CHARS + 1}}`, 'gu');
 
 /** English words too common to say anything about a text. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -32,19 +46,46 @@ export function normalizeTerm(word: string): string {
   return w;
 }
 
-/** Cuts text into search terms: normalized words (stopwords dropped) and CJK bigrams. */
+/** Cuts text into search terms: normalized words (stopwords dropped, over-long ones skipped) and CJK bigrams. */
 export function tokenize(text: string): string[] {
   const terms: string[] = [];
+  // Where the previous match ended, and what it was: pieces of one run follow each other without a gap.
+  let end = -1;
+  let cjkTail: string | undefined;
+  let skippingWord = false;
   for (const match of text.normalize('NFKC').matchAll(TOKEN)) {
-    const run = match[0];
-    if (CJK_RUN.test(run)) {
-      const chars = Array.from(run);
-      if (chars.length === 1) terms.push(run);
-      for (let i = 0; i + 1 < chars.length; i++) terms.push(chars[i]! + chars[i + 1]!);
+    const piece = match[0];
+    const continues = match.index === end;
+    end = match.index + piece.length;
+    if (match[1] !== undefined) {
+      skippingWord = false;
+      cjkTail = addBigrams(terms, piece, continues ? cjkTail : undefined);
       continue;
     }
-    const term = normalizeTerm(run);
+    cjkTail = undefined;
+    if (continues && skippingWord) continue;
+    skippingWord = piece.length > MAX_TERM_CHARS && countChars(piece) > MAX_TERM_CHARS;
+    if (skippingWord) continue;
+    const term = normalizeTerm(piece);
     if (!STOPWORDS.has(term)) terms.push(term);
   }
   return terms;
+}
+
+/** Adds the bigrams of one piece of a CJK run (`before`: the last character of the run's previous piece); answers its last character. */
+function addBigrams(terms: string[], piece: string, before: string | undefined): string {
+  const chars = Array.from(piece);
+  if (before === undefined && chars.length === 1) terms.push(piece);
+  let previous = before;
+  for (const char of chars) {
+    if (previous !== undefined) terms.push(previous + char);
+    previous = char;
+  }
+  return previous as string;
+}
+
+function countChars(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
 }

@@ -2,8 +2,20 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { RequestType, type Message } from 'vscode-jsonrpc';
-import { BatchingMessageWriter, CappedMessageReader, createWireConnection, flushQueuedWrites, WireViolation } from '../../protocol/wire';
+import { NotificationType, RequestType, type Message, type MessageConnection } from 'vscode-jsonrpc';
+import { ErrorCodes } from '../../protocol';
+import {
+  BatchingMessageWriter,
+  CappedMessageReader,
+  createWireConnection,
+  DEFAULT_WIRE_LIMITS,
+  flushQueuedWrites,
+  MAX_BODY_BYTES,
+  WIRE_LIMITS_ENV,
+  wireLimitsEnv,
+  wireLimitsFromEnv,
+  WireViolation,
+} from '../../protocol/wire';
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8');
@@ -98,4 +110,78 @@ test('frames written in one tick leave in one write at its end, or at once when 
   assert.equal(writes[1], frame('{"jsonrpc":"2.0","method":"c"}').toString('utf8'));
   await new Promise((resolve) => process.nextTick(resolve));
   assert.equal(writes.length, 2, 'nothing is sent twice');
+});
+
+/** Two connected ends with the given limits; `toB` counts the bytes that crossed from a to b. */
+function connectedPair(limits = DEFAULT_WIRE_LIMITS): { a: MessageConnection; b: MessageConnection; toB: { bytes: number }; close(): void } {
+  const aToB = new PassThrough();
+  const bToA = new PassThrough();
+  const toB = { bytes: 0 };
+  aToB.on('data', (chunk: Buffer) => (toB.bytes += chunk.length));
+  const a = createWireConnection(bToA, aToB, limits).connection;
+  const b = createWireConnection(aToB, bToA, limits).connection;
+  a.listen();
+  b.listen();
+  return { a, b, toB, close: () => (a.dispose(), b.dispose()) };
+}
+
+const Echo = new RequestType<{ text: string }, { text: string }, void>('test/echo');
+const Big = new RequestType<{ bytes: number }, { text: string }, void>('test/big');
+const Note = new NotificationType<{ text: string }>('test/note');
+const SMALL = { maxHeaderBytes: 8192, maxBodyBytes: 1024 };
+
+/** The facts of an HA_ERR_MESSAGE_TOO_LARGE error, checked. */
+function assertTooLarge(error: unknown, method: string, what: RegExp): true {
+  const e = error as { code: number; message: string; data: { name: string; method: string; bytes: number; cap: number } };
+  assert.equal(e.code, ErrorCodes.MessageTooLarge);
+  assert.equal(e.data.name, 'HA_ERR_MESSAGE_TOO_LARGE');
+  assert.equal(e.data.method, method);
+  assert.ok(e.data.bytes > e.data.cap, `${e.data.bytes} bytes over the ${e.data.cap} cap`);
+  assert.match(e.message, what);
+  assert.match(e.message, /it was not sent\. To fix: /);
+  return true;
+}
+
+test('a request over the body cap fails at once at its sender, is never sent, and the connection goes on', async () => {
+  const { a, b, toB, close } = connectedPair(SMALL);
+  b.onRequest(Echo, ({ text }) => ({ text }));
+  await a.sendRequest(Echo, { text: 'warm' });
+  const before = toB.bytes;
+  await assert.rejects(a.sendRequest(Echo, { text: 'x'.repeat(2000) }), (error) =>
+    assertTooLarge(error, 'test/echo', /^test\/echo request is 2\.0 KiB, more than the 1 KiB one message .* may carry/),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(toB.bytes, before, 'not one byte of it crossed the wire');
+  assert.deepEqual(await a.sendRequest(Echo, { text: 'after' }), { text: 'after' });
+  close();
+});
+
+test('a notification over the body cap throws at once to its sender and is never sent', async () => {
+  const { a, b, toB, close } = connectedPair(SMALL);
+  const got: string[] = [];
+  b.onNotification(Note, ({ text }) => got.push(text));
+  assert.throws(() => void a.sendNotification(Note, { text: 'y'.repeat(5000) }), (error) => assertTooLarge(error, 'test/note', /^test\/note notification is 4\.9 KiB/));
+  assert.equal(toB.bytes, 0);
+  await a.sendNotification(Note, { text: 'small' });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(got, ['small']);
+  close();
+});
+
+test('an answer over the body cap is replaced by an error answer that names the method and the size', async () => {
+  const { a, b, close } = connectedPair();
+  b.onRequest(Big, ({ bytes }) => ({ text: 'z'.repeat(bytes) }));
+  await assert.rejects(a.sendRequest(Big, { bytes: 5_400_000 }), (error) =>
+    assertTooLarge(error, 'test/big', /^the answer to test\/big is 5\.1 MiB, more than the 4 MiB one message .* ask for less in one call$/),
+  );
+  const fits = MAX_BODY_BYTES - 100;
+  assert.equal((await a.sendRequest(Big, { bytes: fits })).text.length, fits, 'an answer just under the cap goes through');
+  close();
+});
+
+test('a plugin host gets the kernel\'s wire limits through its environment; nonsense gives the defaults', () => {
+  const limits = { maxHeaderBytes: 4096, maxBodyBytes: 65_536 };
+  assert.deepEqual(wireLimitsFromEnv(wireLimitsEnv(limits)), limits);
+  assert.deepEqual(wireLimitsFromEnv({}), DEFAULT_WIRE_LIMITS);
+  for (const bad of ['', '1', 'a,b', '0,5', '-1,5', '10,1e400']) assert.deepEqual(wireLimitsFromEnv({ [WIRE_LIMITS_ENV]: bad }), DEFAULT_WIRE_LIMITS, bad);
 });

@@ -1,6 +1,6 @@
 // homectl config list|get|set.
 import { SocketMethods, type ConfigEntry } from '../../../protocol';
-import { NONE, formatValue } from './format';
+import { NONE, formatBytes, formatValue } from './format';
 import { renderTable } from './table';
 import { UsageError, printJson, type Command } from './types';
 
@@ -28,8 +28,9 @@ export function displayKey(entry: Pick<ConfigEntry, 'scope' | 'key'>): string {
   return entry.scope === 'core' ? entry.key : `${entry.scope}:${entry.key}`;
 }
 
-/** The value to show: passwords masked here too, so nothing prints one in clear. */
+/** The value to show: passwords masked here too, so nothing prints one in clear; a value too big to list, its size. */
 export function displayValue(entry: ConfigEntry): string {
+  if (entry.omittedBytes !== undefined) return `(${formatBytes(entry.omittedBytes)}, not listed: homectl config get ${displayKey(entry)})`;
   if (entry.def?.type === 'password' && entry.value !== '' && entry.value !== null && entry.value !== undefined) return MASK;
   return formatValue(entry.value);
 }
