@@ -30,18 +30,12 @@ async function main(dataDir: string): Promise<void> {
   notifySystemd('--ready');
 }
 
-/** Checks the data dir, then takes it for this process before anything in it is opened; refuses with what to do. */
+/** Checks the data dir, then takes it for this process before anything in it is opened; refuses with what to do, changing nothing. */
 function claimDataDir(dataDir: string): DataLock {
   checkDataDir(dataDir);
-  const lock = lockDataDir(dataDir, path.join(dataDir, 'run'));
-  try {
-    checkFreeSpace(dataDir);
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  held = lock;
-  return lock;
+  checkFreeSpace(dataDir);
+  held = lockDataDir(dataDir, path.join(dataDir, 'run'));
+  return held;
 }
 
 /** SIGTERM/SIGINT: stop every plugin in reverse order, close the database, exit. A second signal forces it. */

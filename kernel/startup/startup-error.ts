@@ -10,14 +10,17 @@ export class StartupError extends Error {
 
 /** Least free space homed starts with: a fresh data dir takes about 1 MiB, and its write-ahead logs grow from there. */
 export const MIN_FREE_BYTES = 4 * 1024 * 1024;
+/** Less than this free is a full disk rather than a nearly full one: not one SQLite page per database is left. */
+const FULL_BELOW_BYTES = 64 * 1024;
 
 /** The disk holding the data dir is (nearly) full. */
 export function fullDiskError(dataDir: string, cause?: { where: string; message: string }): StartupError {
   const free = freeBytes(dataDir);
   const space = free === null ? 'no free space could be measured' : `${formatSize(free)} free on ${mountPointOf(dataDir)}`;
   const failed = cause ? ` (${cause.message}, at ${cause.where})` : '';
+  const full = free === null || free < FULL_BELOW_BYTES ? 'full' : 'nearly full';
   return new StartupError(
-    `the disk holding ${dataDir} is full: ${space}${failed}; homed needs at least ${formatSize(MIN_FREE_BYTES)} to start. ` +
+    `the disk holding ${dataDir} is ${full}: ${space}${failed}; homed needs at least ${formatSize(MIN_FREE_BYTES)} to start. ` +
       'Free some space there, or start homed with -data on another disk, then start it again',
   );
 }

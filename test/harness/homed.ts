@@ -152,10 +152,14 @@ export interface HomedExit {
   stderr: string;
 }
 
-/** Runs `homed -data DIR` to its end (one that refuses to start) and resolves with its exit; kills it past `timeoutMs`. */
-export function runHomedToExit(dataDir: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<HomedExit> {
+/**
+ * Runs `homed -data DIR` to its end (one that refuses to start) and resolves with its exit; kills it past
+ * `timeoutMs`. `wrapper` is a command (with its arguments) that runs node, e.g. setpriv to run it as another uid.
+ */
+export function runHomedToExit(dataDir: string, options: { env?: Record<string, string>; timeoutMs?: number; wrapper?: string[] } = {}): Promise<HomedExit> {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const proc = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], {
+  const [command = process.execPath, ...args] = [...(options.wrapper ?? []), process.execPath, HOMED_MAIN, '-data', dataDir];
+  const proc = spawn(command, args, {
     cwd: REPO_ROOT,
     env: { ...cleanEnv(), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
