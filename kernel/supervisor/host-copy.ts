@@ -1,0 +1,168 @@
+// Sandboxed plugin hosts run from a copy of the compiled host, not from the package: the package may sit
+// where another uid cannot reach it (a root user's clone under /root, 0700), or reach its packages through
+// a symlink the permission model refuses. The copy, <data>/sandbox-host/<fingerprint>/, holds exactly what
+// the host loads, is owned by homed's user, readable by all, and is made again when the package changes.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The compiled package root: dist/kernel/supervisor → the package. */
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..', '..');
+const DIST = path.resolve(__dirname, '..', '..');
+/** Where the copies live inside the data dir. */
+export const HOST_COPY_DIR = 'sandbox-host';
+/** Node packages the host loads: the wire, and fengari, which the host's Lua loader requires at start whatever the kind. */
+const HOST_PACKAGES = ['vscode-jsonrpc', 'fengari'];
+/** Deepest folder nesting copied: a symlink loop inside a package must end in an error, not a hang. */
+const MAX_DEPTH = 40;
+
+/** Where a sandboxed host runs from. */
+export interface HostCopy {
+  /** The copy's root, the one folder the host reads. */
+  root: string;
+  /** The host's entry. */
+  main: string;
+  /** The module preloaded into a sandboxed host (see sandbox-preload.ts). */
+  preload: string;
+}
+
+/** One file or folder of the package and where it goes in the copy. */
+interface HostSource {
+  from: string;
+  to: string;
+}
+
+let sources: { list: HostSource[]; fingerprint: string } | undefined;
+
+/** What the copy holds, with a fingerprint of names, sizes and times; read once per process. */
+function hostSources(): { list: HostSource[]; fingerprint: string } {
+  if (sources) return sources;
+  const dist = path.relative(PACKAGE_ROOT, DIST);
+  const list: HostSource[] = [
+    // The package.json that says how dist/ is loaded (CommonJS).
+    { from: path.join(PACKAGE_ROOT, 'package.json'), to: 'package.json' },
+    { from: path.join(DIST, 'plugin-host'), to: path.join(dist, 'plugin-host') },
+    { from: path.join(DIST, 'protocol'), to: path.join(dist, 'protocol') },
+    { from: path.join(__dirname, 'sandbox-preload.js'), to: path.join(dist, 'kernel', 'supervisor', 'sandbox-preload.js') },
+    ...nodePackages().map((pkg) => ({ from: pkg.dir, to: path.join('node_modules', pkg.name) })),
+  ];
+  const hash = createHash('sha256');
+  for (const source of list) {
+    walkFiles(source.from, source.to, 0, (to, stat) => hash.update(`${to}\0${stat.size}\0${stat.mtimeMs}\n`));
+  }
+  sources = { list, fingerprint: hash.digest('hex').slice(0, 16) };
+  return sources;
+}
+
+/** Where the host copy for this package is (or will be) in `dataDir`; pure apart from reading the package once. */
+export function hostCopyIn(dataDir: string): HostCopy {
+  const root = path.join(dataDir, HOST_COPY_DIR, hostSources().fingerprint);
+  const dist = path.relative(PACKAGE_ROOT, DIST);
+  return {
+    root,
+    main: path.join(root, dist, 'plugin-host', 'main.js'),
+    preload: path.join(root, dist, 'kernel', 'supervisor', 'sandbox-preload.js'),
+  };
+}
+
+/**
+ * Makes the host copy unless it is there: copied aside, made readable by all, then renamed into place,
+ * so a copy that exists is whole. Copies of other versions of the package are removed.
+ */
+export function ensureHostCopy(dataDir: string): HostCopy {
+  const copy = hostCopyIn(dataDir);
+  const parent = path.dirname(copy.root);
+  if (!fs.existsSync(copy.root)) {
+    fs.mkdirSync(parent, { recursive: true });
+    fs.chmodSync(parent, 0o755);
+    const draft = fs.mkdtempSync(path.join(parent, '.new-'));
+    try {
+      for (const source of hostSources().list) copyReadable(source.from, path.join(draft, source.to), 0);
+      fs.chmodSync(draft, 0o755);
+      fs.renameSync(draft, copy.root);
+    } catch (error) {
+      fs.rmSync(draft, { recursive: true, force: true });
+      throw new Error(`could not copy the plugin host into ${parent} (${(error as Error).message}); check the free space and permissions there`);
+    }
+  }
+  for (const name of fs.readdirSync(parent)) {
+    if (name !== path.basename(copy.root)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  }
+  return copy;
+}
+
+/** Copies a file or folder (following symlinks) with modes any uid can read: folders 0755, files 0644 (0755 if executable). */
+function copyReadable(from: string, to: string, depth: number): void {
+  if (depth > MAX_DEPTH) throw new Error(`${from} is nested more than ${MAX_DEPTH} folders deep (a symlink loop?)`);
+  const stat = fs.statSync(from);
+  if (stat.isDirectory()) {
+    fs.mkdirSync(to, { recursive: true });
+    fs.chmodSync(to, 0o755);
+    for (const name of fs.readdirSync(from)) {
+      if (name !== '.bin') copyReadable(path.join(from, name), path.join(to, name), depth + 1);
+    }
+  } else if (stat.isFile()) {
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(from, to);
+    fs.chmodSync(to, stat.mode & 0o111 ? 0o755 : 0o644);
+  }
+}
+
+/** Calls `visit` for every file under `from` (following symlinks), with its path in the copy. */
+function walkFiles(from: string, to: string, depth: number, visit: (to: string, stat: fs.Stats) => void): void {
+  if (depth > MAX_DEPTH) throw new Error(`${from} is nested more than ${MAX_DEPTH} folders deep (a symlink loop?)`);
+  const stat = fs.statSync(from);
+  if (stat.isFile()) return visit(to, stat);
+  if (!stat.isDirectory()) return;
+  for (const name of fs.readdirSync(from).sort()) {
+    if (name !== '.bin') walkFiles(path.join(from, name), path.join(to, name), depth + 1, visit);
+  }
+}
+
+/** An installed node package: its name and its folder. */
+interface NodePackage {
+  name: string;
+  dir: string;
+}
+
+/**
+ * The host's node packages and their runtime dependencies, each resolved from the package that needs it.
+ * A dependency found inside another package's folder comes along with that folder; the others sit side
+ * by side in the copy's node_modules, where node finds them from anywhere in the copy.
+ */
+function nodePackages(): NodePackage[] {
+  const found = new Map<string, NodePackage>();
+  const visit = (name: string, from: string): void => {
+    const dir = packageDir(name, from);
+    if (found.has(dir)) return;
+    found.set(dir, { name, dir });
+    for (const dep of dependenciesOf(dir)) visit(dep, dir);
+  };
+  for (const name of HOST_PACKAGES) visit(name, PACKAGE_ROOT);
+  const all = [...found.values()];
+  const topLevel = all.filter((pkg) => !all.some((other) => other !== pkg && pkg.dir.startsWith(other.dir + path.sep)));
+  const names = new Map<string, string>();
+  for (const pkg of topLevel) {
+    const seen = names.get(pkg.name);
+    if (seen !== undefined) throw new Error(`two copies of the package ${pkg.name} are needed by the plugin host (${seen} and ${pkg.dir}); reinstall with npm ci`);
+    names.set(pkg.name, pkg.dir);
+  }
+  return topLevel;
+}
+
+/** The folder of package `name` as node resolves it from `from` (symlinks resolved). */
+function packageDir(name: string, from: string): string {
+  try {
+    return path.dirname(require.resolve(`${name}/package.json`, { paths: [from] }));
+  } catch {
+    // a package whose "exports" hide package.json: from its entry up to the folder with its package.json
+    let dir = path.dirname(require.resolve(name, { paths: [from] }));
+    while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+    return dir;
+  }
+}
+
+function dependenciesOf(dir: string): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  return Object.keys(manifest.dependencies ?? {});
+}
