@@ -6,15 +6,35 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** The compiled package root: dist/kernel/supervisor → the package. */
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..', '..');
-const DIST = path.resolve(__dirname, '..', '..');
 /** Where the copies live inside the data dir. */
 export const HOST_COPY_DIR = 'sandbox-host';
 /** Node packages the host loads: the wire, and fengari, which the host's Lua loader requires at start whatever the kind. */
 const HOST_PACKAGES = ['vscode-jsonrpc', 'fengari'];
+/** The preload, relative to dist/. */
+const PRELOAD = path.join('kernel', 'supervisor', 'sandbox-preload.js');
 /** Deepest folder nesting copied: a symlink loop inside a package must end in an error, not a hang. */
 const MAX_DEPTH = 40;
+
+/** A compiled HomeAgent package: its root (with package.json and node_modules) and its compiled tree. */
+export interface HostPackage {
+  /** The folder with package.json and node_modules. */
+  root: string;
+  /** The compiled tree (dist/). */
+  dist: string;
+}
+
+/** The package this kernel runs from (dist/kernel/supervisor → the package). */
+export const INSTALLED_PACKAGE: HostPackage = { root: path.resolve(__dirname, '..', '..', '..'), dist: path.resolve(__dirname, '..', '..') };
+
+/** What a host copy holds, and a fingerprint of it. */
+export interface HostSources {
+  /** The package they were read from. */
+  package: HostPackage;
+  /** Each file or folder of the package and where it goes in the copy. */
+  list: { from: string; to: string }[];
+  /** Hash of every copied file's path, size and modification time. */
+  fingerprint: string;
+}
 
 /** Where a sandboxed host runs from. */
 export interface HostCopy {
@@ -26,58 +46,51 @@ export interface HostCopy {
   preload: string;
 }
 
-/** One file or folder of the package and where it goes in the copy. */
-interface HostSource {
-  from: string;
-  to: string;
-}
-
-let sources: { list: HostSource[]; fingerprint: string } | undefined;
-
-/** What the copy holds, with a fingerprint of names, sizes and times; read once per process. */
-function hostSources(): { list: HostSource[]; fingerprint: string } {
-  if (sources) return sources;
-  const dist = path.relative(PACKAGE_ROOT, DIST);
-  const list: HostSource[] = [
+/** Reads what the host copy of `pkg` holds: the compiled host and protocol, the preload, package.json, and the node packages the host loads. */
+export function readHostSources(pkg: HostPackage): HostSources {
+  const dist = path.relative(pkg.root, pkg.dist);
+  const list = [
     // The package.json that says how dist/ is loaded (CommonJS).
-    { from: path.join(PACKAGE_ROOT, 'package.json'), to: 'package.json' },
-    { from: path.join(DIST, 'plugin-host'), to: path.join(dist, 'plugin-host') },
-    { from: path.join(DIST, 'protocol'), to: path.join(dist, 'protocol') },
-    { from: path.join(__dirname, 'sandbox-preload.js'), to: path.join(dist, 'kernel', 'supervisor', 'sandbox-preload.js') },
-    ...nodePackages().map((pkg) => ({ from: pkg.dir, to: path.join('node_modules', pkg.name) })),
+    { from: path.join(pkg.root, 'package.json'), to: 'package.json' },
+    { from: path.join(pkg.dist, 'plugin-host'), to: path.join(dist, 'plugin-host') },
+    { from: path.join(pkg.dist, 'protocol'), to: path.join(dist, 'protocol') },
+    { from: path.join(pkg.dist, PRELOAD), to: path.join(dist, PRELOAD) },
+    ...nodePackages(pkg.root).map((found) => ({ from: found.dir, to: path.join('node_modules', found.name) })),
   ];
   const hash = createHash('sha256');
   for (const source of list) {
     walkFiles(source.from, source.to, 0, (to, stat) => hash.update(`${to}\0${stat.size}\0${stat.mtimeMs}\n`));
   }
-  sources = { list, fingerprint: hash.digest('hex').slice(0, 16) };
-  return sources;
+  return { package: pkg, list, fingerprint: hash.digest('hex').slice(0, 16) };
 }
 
-/** Where the host copy for this package is (or will be) in `dataDir`; pure apart from reading the package once. */
-export function hostCopyIn(dataDir: string): HostCopy {
-  const root = path.join(dataDir, HOST_COPY_DIR, hostSources().fingerprint);
-  const dist = path.relative(PACKAGE_ROOT, DIST);
-  return {
-    root,
-    main: path.join(root, dist, 'plugin-host', 'main.js'),
-    preload: path.join(root, dist, 'kernel', 'supervisor', 'sandbox-preload.js'),
-  };
+let installed: HostSources | undefined;
+
+/** The running package's sources, read once per process: the host that the running kernel speaks with. */
+function installedSources(): HostSources {
+  return (installed ??= readHostSources(INSTALLED_PACKAGE));
+}
+
+/** Where the host copy is (or will be) in `dataDir`; pure apart from reading the package once. */
+export function hostCopyIn(dataDir: string, sources: HostSources = installedSources()): HostCopy {
+  const root = path.join(dataDir, HOST_COPY_DIR, sources.fingerprint);
+  const dist = path.relative(sources.package.root, sources.package.dist);
+  return { root, main: path.join(root, dist, 'plugin-host', 'main.js'), preload: path.join(root, dist, PRELOAD) };
 }
 
 /**
  * Makes the host copy unless it is there: copied aside, made readable by all, then renamed into place,
  * so a copy that exists is whole. Copies of other versions of the package are removed.
  */
-export function ensureHostCopy(dataDir: string): HostCopy {
-  const copy = hostCopyIn(dataDir);
+export function ensureHostCopy(dataDir: string, sources: HostSources = installedSources()): HostCopy {
+  const copy = hostCopyIn(dataDir, sources);
   const parent = path.dirname(copy.root);
   if (!fs.existsSync(copy.root)) {
     fs.mkdirSync(parent, { recursive: true });
     fs.chmodSync(parent, 0o755);
     const draft = fs.mkdtempSync(path.join(parent, '.new-'));
     try {
-      for (const source of hostSources().list) copyReadable(source.from, path.join(draft, source.to), 0);
+      for (const source of sources.list) copyReadable(source.from, path.join(draft, source.to), 0);
       fs.chmodSync(draft, 0o755);
       fs.renameSync(draft, copy.root);
     } catch (error) {
@@ -130,7 +143,7 @@ interface NodePackage {
  * A dependency found inside another package's folder comes along with that folder; the others sit side
  * by side in the copy's node_modules, where node finds them from anywhere in the copy.
  */
-function nodePackages(): NodePackage[] {
+function nodePackages(packageRoot: string): NodePackage[] {
   const found = new Map<string, NodePackage>();
   const visit = (name: string, from: string): void => {
     const dir = packageDir(name, from);
@@ -138,7 +151,7 @@ function nodePackages(): NodePackage[] {
     found.set(dir, { name, dir });
     for (const dep of dependenciesOf(dir)) visit(dep, dir);
   };
-  for (const name of HOST_PACKAGES) visit(name, PACKAGE_ROOT);
+  for (const name of HOST_PACKAGES) visit(name, packageRoot);
   const all = [...found.values()];
   const topLevel = all.filter((pkg) => !all.some((other) => other !== pkg && pkg.dir.startsWith(other.dir + path.sep)));
   const names = new Map<string, string>();
