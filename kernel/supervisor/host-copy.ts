@@ -90,8 +90,8 @@ export function ensureHostCopy(dataDir: string, sources: HostSources = installed
     fs.chmodSync(parent, 0o755);
     const draft = fs.mkdtempSync(path.join(parent, '.new-'));
     try {
-      for (const source of sources.list) copyReadable(source.from, path.join(draft, source.to), 0);
-      fs.chmodSync(draft, 0o755);
+      for (const source of sources.list) copyTree(source.from, path.join(draft, source.to), 0);
+      makeReadable(draft);
       fs.renameSync(draft, copy.root);
     } catch (error) {
       fs.rmSync(draft, { recursive: true, force: true });
@@ -104,20 +104,28 @@ export function ensureHostCopy(dataDir: string, sources: HostSources = installed
   return copy;
 }
 
-/** Copies a file or folder (following symlinks) with modes any uid can read: folders 0755, files 0644 (0755 if executable). */
-function copyReadable(from: string, to: string, depth: number): void {
+/** Copies a file or folder, following symlinks, leaving out node_modules/.bin. */
+function copyTree(from: string, to: string, depth: number): void {
   if (depth > MAX_DEPTH) throw new Error(`${from} is nested more than ${MAX_DEPTH} folders deep (a symlink loop?)`);
   const stat = fs.statSync(from);
   if (stat.isDirectory()) {
     fs.mkdirSync(to, { recursive: true });
-    fs.chmodSync(to, 0o755);
     for (const name of fs.readdirSync(from)) {
-      if (name !== '.bin') copyReadable(path.join(from, name), path.join(to, name), depth + 1);
+      if (name !== '.bin') copyTree(path.join(from, name), path.join(to, name), depth + 1);
     }
   } else if (stat.isFile()) {
     fs.mkdirSync(path.dirname(to), { recursive: true });
     fs.copyFileSync(from, to);
-    fs.chmodSync(to, stat.mode & 0o111 ? 0o755 : 0o644);
+  }
+}
+
+/** Modes any uid can read, whatever homed's umask made: folders 0755, files 0644 (0755 if executable). */
+function makeReadable(dir: string): void {
+  fs.chmodSync(dir, 0o755);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeReadable(full);
+    else fs.chmodSync(full, fs.statSync(full).mode & 0o100 ? 0o755 : 0o644);
   }
 }
 

@@ -241,6 +241,12 @@ function readableTree(dir: string): void {
   }
 }
 
+/** The own-uid wall's note when the wall is off (saying that the plugin runs as the homed user), or null when the plugin gets a uid of its own. */
+export function homedUserNote(plan: Pick<SandboxPlan, 'walls'>): string | null {
+  const wall = plan.walls.find((w) => w.wall === 'own-uid');
+  return wall && !wall.active ? wall.note : null;
+}
+
 /** The walls of a trusted (built-in) plugin that untrusted ones get. */
 export function trustedWalls(): SandboxWall[] {
   const why = 'not applied: built-in plugins are trusted';

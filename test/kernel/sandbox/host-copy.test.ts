@@ -55,7 +55,14 @@ describe('the plugin host copy', () => {
   it("holds the host, the protocol, the preload and the host's node packages, readable by every uid, and nothing else", (t) => {
     const pkg = fakePackage(tempDir(t, 'homed-pkg-'));
     const dataDir = tempDir(t, 'homed-data-');
-    const copy = ensureHostCopy(dataDir, readHostSources(pkg));
+    // homed's own umask: what it creates is private unless made otherwise.
+    const umask = process.umask(0o077);
+    let copy;
+    try {
+      copy = ensureHostCopy(dataDir, readHostSources(pkg));
+    } finally {
+      process.umask(umask);
+    }
     assert.equal(path.dirname(copy.root), path.join(dataDir, HOST_COPY_DIR));
     assert.equal(copy.main, path.join(copy.root, 'dist', 'plugin-host', 'main.js'));
     assert.equal(copy.preload, path.join(copy.root, 'dist', 'kernel', 'supervisor', 'sandbox-preload.js'));
