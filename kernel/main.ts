@@ -23,6 +23,7 @@ async function main(dataDir: string): Promise<void> {
   const kernel = new Kernel({ dataDir });
   const { log } = kernel;
   log.info({ dataDir: kernel.tree.data, version: KERNEL_VERSION, plugins: kernel.supervisor.plugins.size }, 'homed starting');
+  reportHomedUserPlugins(kernel);
   stopOnSignals(kernel, lock);
   await kernel.start();
   const status = kernel.status();
@@ -36,6 +37,14 @@ function claimDataDir(dataDir: string): DataLock {
   checkFreeSpace(dataDir);
   held = lockDataDir(dataDir, path.join(dataDir, 'run'));
   return held;
+}
+
+/** Says at start which third-party plugins get no uid of their own, and why: they run as the homed user. */
+function reportHomedUserPlugins(kernel: Kernel): void {
+  for (const plugin of kernel.supervisor.plugins.values()) {
+    const why = plugin.status().runs_as_homed_user;
+    if (why) kernel.log.warn({ plugin: plugin.name, why }, `third-party plugin "${plugin.name}" runs as the homed user`);
+  }
 }
 
 /** SIGTERM/SIGINT: stop every plugin in reverse order, close the database, exit. A second signal forces it. */
