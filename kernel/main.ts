@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // homed: the HomeAgent kernel. It listens on nothing and reads no stdin; every way in or out is a plugin.
-import * as path from 'node:path';
 import { Kernel, KERNEL_VERSION } from './kernel';
-import { resolveDataDir } from './paths';
+import { resolveDataDir, runDirOf } from './paths';
 import { lockDataDir, type DataLock } from './startup/data-lock';
 import { checkDataDir, checkFreeSpace } from './startup/preflight';
 import { describeStartupError } from './startup/startup-error';
@@ -35,7 +34,7 @@ async function main(dataDir: string): Promise<void> {
 function claimDataDir(dataDir: string): DataLock {
   checkDataDir(dataDir);
   checkFreeSpace(dataDir);
-  held = lockDataDir(dataDir, path.join(dataDir, 'run'));
+  held = lockDataDir(dataDir, runDirOf(dataDir));
   return held;
 }
 
