@@ -14,6 +14,13 @@ const HOST_PACKAGES = ['vscode-jsonrpc', 'fengari'];
 const PRELOAD = path.join('kernel', 'supervisor', 'sandbox-preload.js');
 /** Deepest folder nesting copied: a symlink loop inside a package must end in an error, not a hang. */
 const MAX_DEPTH = 40;
+/** What the host never loads: each file made costs about a millisecond on a slow disk, and there are hundreds. */
+const NOT_LOADED = /(\.d\.ts|\.map|\.md)$/;
+
+/** Whether a folder entry goes into the copy: not node_modules/.bin, not types, maps or docs. */
+function isCopied(name: string): boolean {
+  return name !== '.bin' && !NOT_LOADED.test(name);
+}
 
 /** A compiled HomeAgent package: its root (with package.json and node_modules) and its compiled tree. */
 export interface HostPackage {
@@ -104,14 +111,14 @@ export function ensureHostCopy(dataDir: string, sources: HostSources = installed
   return copy;
 }
 
-/** Copies a file or folder, following symlinks, leaving out node_modules/.bin. */
+/** Copies a file or folder, following symlinks, leaving out what the host never loads. */
 function copyTree(from: string, to: string, depth: number): void {
   if (depth > MAX_DEPTH) throw new Error(`${from} is nested more than ${MAX_DEPTH} folders deep (a symlink loop?)`);
   const stat = fs.statSync(from);
   if (stat.isDirectory()) {
     fs.mkdirSync(to, { recursive: true });
     for (const name of fs.readdirSync(from)) {
-      if (name !== '.bin') copyTree(path.join(from, name), path.join(to, name), depth + 1);
+      if (isCopied(name)) copyTree(path.join(from, name), path.join(to, name), depth + 1);
     }
   } else if (stat.isFile()) {
     fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -136,7 +143,7 @@ function walkFiles(from: string, to: string, depth: number, visit: (to: string, 
   if (stat.isFile()) return visit(to, stat);
   if (!stat.isDirectory()) return;
   for (const name of fs.readdirSync(from).sort()) {
-    if (name !== '.bin') walkFiles(path.join(from, name), path.join(to, name), depth + 1, visit);
+    if (isCopied(name)) walkFiles(path.join(from, name), path.join(to, name), depth + 1, visit);
   }
 }
 

@@ -36,6 +36,9 @@ function fakePackage(root: string): HostPackage {
   const manifest = (name: string, dependencies: Record<string, string> = {}): string => JSON.stringify({ name, version: '1.0.0', main: 'index.js', dependencies });
   write('package.json', JSON.stringify({ name: 'homeagent', type: 'commonjs' }));
   write('dist/plugin-host/main.js', 'require("vscode-jsonrpc"); require("fengari");\n');
+  write('dist/plugin-host/main.d.ts', 'export {};\n');
+  write('node_modules/vscode-jsonrpc/README.md', '# docs\n');
+  write('node_modules/vscode-jsonrpc/node_modules/.bin/tool', '#!/bin/sh\n');
   write('dist/protocol/index.js', 'module.exports = {};\n');
   write('dist/kernel/supervisor/sandbox-preload.js', '\n');
   write('dist/kernel/kernel.js', '// the kernel: not for the copy\n');
@@ -52,7 +55,7 @@ function fakePackage(root: string): HostPackage {
 }
 
 describe('the plugin host copy', () => {
-  it("holds the host, the protocol, the preload and the host's node packages, readable by every uid, and nothing else", (t) => {
+  it("holds the host, the protocol, the preload and the host's node packages (no types, docs or bins), readable by every uid, and nothing else", (t) => {
     const pkg = fakePackage(tempDir(t, 'homed-pkg-'));
     const dataDir = tempDir(t, 'homed-data-');
     // homed's own umask: what it creates is private unless made otherwise.
