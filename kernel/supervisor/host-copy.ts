@@ -184,10 +184,15 @@ function packageDir(name: string, from: string): string {
     return path.dirname(require.resolve(`${name}/package.json`, { paths: [from] }));
   } catch {
     // a package whose "exports" hide package.json: from its entry up to the folder with its package.json
-    let dir = path.dirname(require.resolve(name, { paths: [from] }));
-    while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-    return dir;
   }
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve(name, { paths: [from] }));
+  } catch (error) {
+    throw new Error(`the plugin host needs the node package ${name}, which node cannot find from ${from} (${(error as Error).message.split('\n')[0]}); reinstall HomeAgent's packages (npm ci)`);
+  }
+  while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
 }
 
 function dependenciesOf(dir: string): string[] {

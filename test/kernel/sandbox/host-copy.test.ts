@@ -107,6 +107,12 @@ describe('the plugin host copy', () => {
     assert.deepEqual(fs.readdirSync(path.join(dataDir, HOST_COPY_DIR)), [path.basename(second.root)]);
   });
 
+  it('a package without a node package the host loads is refused with what is missing and what to do', (t) => {
+    const pkg = fakePackage(tempDir(t, 'homed-pkg-'));
+    fs.rmSync(path.join(pkg.root, 'node_modules', 'fengari'), { recursive: true });
+    assert.throws(() => readHostSources(pkg), new RegExp(`^Error: the plugin host needs the node package fengari, which node cannot find from ${pkg.root} \\(.*\\); reinstall HomeAgent's packages \\(npm ci\\)$`));
+  });
+
   it('the installed host copy runs: node loads the wire package from it as a plugin uid', (t) => {
     const dataDir = tempDir(t, 'homed-data-');
     const copy = ensureHostCopy(dataDir);
