@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // homed: the HomeAgent kernel. It listens on nothing and reads no stdin; every way in or out is a plugin.
 import { Kernel, KERNEL_VERSION } from './kernel';
-import { resolveDataDir } from './paths';
+import { resolveDataDir, runDirOf } from './paths';
+import { lockDataDir, type DataLock } from './startup/data-lock';
+import { checkDataDir, checkFreeSpace } from './startup/preflight';
+import { describeStartupError } from './startup/startup-error';
 import { notifySystemd } from './systemd';
 
 const USAGE = `usage: homed [-data DIR]
@@ -9,24 +12,42 @@ const USAGE = `usage: homed [-data DIR]
 Runs the HomeAgent kernel on DIR (default: HOMEAGENT_DATA, else data/ beside the package).
 Talk to it with: homectl status, homectl plugins list, waiter -say "…"`;
 
-async function main(): Promise<void> {
+/** The data dir lock once taken: released on the way out, whichever way that is. */
+let held: DataLock | undefined;
+
+async function main(dataDir: string): Promise<void> {
   // What homed creates (databases, memory, logs, installed plugins) is its owner's alone; the sandbox opens what a plugin uid needs.
   process.umask(0o077);
-  const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) return void process.stdout.write(`${USAGE}\n`);
-  if (args.includes('--version')) return void process.stdout.write(`${KERNEL_VERSION}\n`);
-  const kernel = new Kernel({ dataDir: resolveDataDir(args, process.env) });
+  const lock = claimDataDir(dataDir);
+  const kernel = new Kernel({ dataDir });
   const { log } = kernel;
   log.info({ dataDir: kernel.tree.data, version: KERNEL_VERSION, plugins: kernel.supervisor.plugins.size }, 'homed starting');
-  stopOnSignals(kernel);
+  reportHomedUserPlugins(kernel);
+  stopOnSignals(kernel, lock);
   await kernel.start();
   const status = kernel.status();
   log.info({ ...status.plugins, ms: status.uptime_ms }, 'homed ready');
   notifySystemd('--ready');
 }
 
+/** Checks the data dir, then takes it for this process before anything in it is opened; refuses with what to do, changing nothing. */
+function claimDataDir(dataDir: string): DataLock {
+  checkDataDir(dataDir);
+  checkFreeSpace(dataDir);
+  held = lockDataDir(dataDir, runDirOf(dataDir));
+  return held;
+}
+
+/** Says at start which third-party plugins get no uid of their own, and why: they run as the homed user. */
+function reportHomedUserPlugins(kernel: Kernel): void {
+  for (const plugin of kernel.supervisor.plugins.values()) {
+    const why = plugin.status().runs_as_homed_user;
+    if (why) kernel.log.warn({ plugin: plugin.name, why }, `third-party plugin "${plugin.name}" runs as the homed user`);
+  }
+}
+
 /** SIGTERM/SIGINT: stop every plugin in reverse order, close the database, exit. A second signal forces it. */
-function stopOnSignals(kernel: Kernel): void {
+function stopOnSignals(kernel: Kernel, lock: DataLock): void {
   const { log } = kernel;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -40,6 +61,7 @@ function stopOnSignals(kernel: Kernel): void {
     notifySystemd('--status=stopping');
     void kernel.stop().then(() => {
       log.info({}, 'homed stopped');
+      lock.release();
       process.exit(0);
     });
   };
@@ -51,7 +73,14 @@ function stopOnSignals(kernel: Kernel): void {
   process.on('uncaughtException', (error) => log.error({ err: error }, 'uncaught exception'));
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`homed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) process.stdout.write(`${USAGE}\n`);
+else if (args.includes('--version')) process.stdout.write(`${KERNEL_VERSION}\n`);
+else {
+  const dataDir = resolveDataDir(args, process.env);
+  main(dataDir).catch((error: unknown) => {
+    process.stderr.write(`homed: ${describeStartupError(error, dataDir)}\n`);
+    held?.release();
+    process.exit(1);
+  });
+}

@@ -27,11 +27,16 @@ export interface DataTree {
   configDb: string;
 }
 
+/** The run folder of a data dir: sockets, the data dir lock, files that say where to reach a running homed. */
+export function runDirOf(dataDir: string): string {
+  return path.join(dataDir, 'run');
+}
+
 /** Creates the data dir and its fixed folders; `run` holds sockets and is private to the owner. */
 export function createDataTree(dataDir: string): DataTree {
   const tree: DataTree = {
     data: dataDir,
-    run: path.join(dataDir, 'run'),
+    run: runDirOf(dataDir),
     pluginData: path.join(dataDir, 'plugin-data'),
     configDb: path.join(dataDir, 'config.db'),
   };

@@ -50,6 +50,8 @@ export interface PluginStatus {
   denied_calls: number;
   /** Calls to it that missed their deadline. */
   timeouts: number;
+  /** A third-party plugin without a uid of its own: why, in words that say it runs as the homed user. Absent where the wall holds, and for built-ins. */
+  runs_as_homed_user?: string;
 }
 
 /** `homectl plugins info`: the status plus its manifest and where it lives. */
@@ -165,6 +167,8 @@ export interface PluginsInstallResult {
   upgradedFrom?: string;
   /** The installed plugin's status. */
   plugin?: PluginStatus;
+  /** Where it would get no uid of its own: why, in words that say it runs as the homed user. */
+  runs_as_homed_user?: string;
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export namespace PluginsInstallRequest {

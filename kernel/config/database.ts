@@ -7,9 +7,10 @@ const BUSY_TIMEOUT_MS = 5000;
 
 /** Opens (creating if needed) the config database in WAL mode with its fixed tables. */
 export function openConfigDatabase(file: string): Database.Database {
-  if (file !== ':memory:') createPrivateFile(file);
-  const db = new Database(file);
+  let db: Database.Database | undefined;
   try {
+    if (file !== ':memory:') createPrivateFile(file);
+    db = new Database(file);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -19,10 +20,16 @@ export function openConfigDatabase(file: string): Database.Database {
       CREATE TABLE IF NOT EXISTS plugin_state (name TEXT PRIMARY KEY, enabled INTEGER NOT NULL, updated_at INTEGER);
     `);
   } catch (err) {
-    db.close();
-    throw err;
+    db?.close();
+    throw withPath(err, file);
   }
   return db;
+}
+
+/** SQLite's errors ("disk I/O error", "database or disk is full") do not say which file: homed's start-up message must. */
+function withPath(error: unknown, file: string): unknown {
+  if (error instanceof Error && !('path' in error)) Object.assign(error, { path: file });
+  return error;
 }
 
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();

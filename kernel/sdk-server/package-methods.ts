@@ -12,7 +12,8 @@ import {
 } from '../../protocol';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { InstallError, inspectPackage, installPackage, isPluginName, loadInstallLimits, removePackage, type PackagePolicy } from '../packages';
-import { kindOfEntry, readManifest, type PluginRecord } from '../registry/discover';
+import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
+import { homedUserNote, planSandbox } from '../supervisor/sandbox';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
 import { requirePermission } from './permissions';
@@ -65,7 +66,8 @@ export class PackageAdmin {
     const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
     // Every check first, writing nothing: a refused package never stops the running version.
     const inspected = await answerRefusal(() => inspectPackage(params.file, limits, policy));
-    if (params.inspectOnly) return { ...inspected, installed: false };
+    const homedUser = this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
+    if (params.inspectOnly) return { ...inspected, installed: false, ...homedUser };
     const name = inspected.manifest.name;
     const old = supervisor.plugins.get(name);
     const wasRunning = old?.process !== undefined;
@@ -86,7 +88,24 @@ export class PackageAdmin {
       installed: true,
       ...(installed.upgradedFrom === undefined ? {} : { upgradedFrom: installed.upgradedFrom }),
       plugin: plugin.status(),
+      ...homedUser,
     };
+  }
+
+  /** Where a plugin of this name would get no uid of its own: why, for the person to read before installing. */
+  private homedUser(name: string, kind: PluginKind, permissions: string[]): { runs_as_homed_user?: string } {
+    const note = homedUserNote(
+      planSandbox({
+        name,
+        kind,
+        pluginDir: path.join(this.deps.pluginDir, name),
+        pluginData: this.deps.pluginDataDir(name),
+        dataDir: this.deps.supervisor.dataDir,
+        permissions,
+        maxOpenFiles: 0,
+      }),
+    );
+    return note === null ? {} : { runs_as_homed_user: note };
   }
 
   private async doRemove(params: PluginsRemoveParams): Promise<{ removed: boolean }> {

@@ -18,7 +18,7 @@ import { formatMs } from './channel';
 import { LogRing } from './log-ring';
 import { PluginProcess, type ProcessExit } from './plugin-process';
 import type { SupervisorPolicy } from './policy';
-import { planSandbox, prepareSandbox, type SandboxInput, type SandboxPlan } from './sandbox';
+import { homedUserNote, planSandbox, prepareSandbox, type SandboxInput, type SandboxPlan } from './sandbox';
 import type { SpawnOptions } from './spawn';
 
 /** What a plugin's supervisor needs from the rest of the kernel. */
@@ -137,7 +137,15 @@ export class PluginSupervisor {
       detail: this.detail,
       denied_calls: this.deniedCalls,
       timeouts: this.timeouts + (proc?.channel.timeouts ?? 0),
+      ...this.homedUser(),
     };
+  }
+
+  /** For a third-party plugin without a uid of its own, why (from the walls it was started in, or would be). */
+  private homedUser(): { runs_as_homed_user?: string } {
+    if (this.record.kind === 'builtin') return {};
+    const note = homedUserNote(this.sandbox ?? planSandbox(this.sandboxInput()));
+    return note === null ? {} : { runs_as_homed_user: note };
   }
 
   private async launch(): Promise<void> {

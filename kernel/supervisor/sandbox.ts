@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PluginKind } from '../registry/discover';
+import { ensureHostCopy, hostCopyIn } from './host-copy';
 
 /** One wall as `homectl plugins info` shows it. */
 export interface SandboxWall {
@@ -23,6 +24,8 @@ export interface SandboxPlan {
   uid: number | null;
   gid: number | null;
   walls: SandboxWall[];
+  /** The host entry node runs: the one in the host copy inside the data dir. */
+  hostMain: string;
 }
 
 export interface SandboxInput {
@@ -38,11 +41,6 @@ export interface SandboxInput {
   maxOpenFiles: number;
 }
 
-/** The compiled package root: dist/kernel/supervisor → the package. */
-const PACKAGE_ROOT = path.resolve(__dirname, '..', '..', '..');
-const DIST = path.resolve(__dirname, '..', '..');
-/** Stubs what the permission model would refuse at the host's start (see sandbox-preload.ts). */
-const SANDBOX_PRELOAD = path.join(__dirname, 'sandbox-preload.js');
 /** Plugin uids and gids: one per plugin, stable, in a range no distribution hands out. */
 export const PLUGIN_UID_BASE = 200_000;
 const PLUGIN_UID_SPAN = 100_000;
@@ -91,65 +89,37 @@ export function pluginUid(name: string): number {
   return PLUGIN_UID_BASE + (hash % PLUGIN_UID_SPAN);
 }
 
-/** Folder of an installed package (its package.json's folder), or null. */
-function packageDir(name: string): string | null {
-  try {
-    return path.dirname(require.resolve(`${name}/package.json`, { paths: [PACKAGE_ROOT] }));
-  } catch {
-    return null;
-  }
-}
-
-/** A package and its runtime dependencies, transitively. */
-function packageClosure(name: string, into: Set<string>): void {
-  const dir = packageDir(name);
-  if (!dir || into.has(dir)) return;
-  into.add(dir);
-  try {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    for (const dep of Object.keys(manifest.dependencies ?? {})) packageClosure(dep, into);
-  } catch {
-    // unreadable manifest: the folder alone
-  }
-}
-
-/**
- * What the host itself must read: the compiled host and protocol, the package.json that says how
- * dist/ is loaded, and the node packages the host loads (vscode-jsonrpc; fengari, which the host's Lua
- * loader requires at start whatever the kind, and their dependencies).
- */
-export function hostReadPaths(_kind: PluginKind): string[] {
-  const paths = [path.join(DIST, 'plugin-host'), path.join(DIST, 'protocol'), SANDBOX_PRELOAD, path.join(PACKAGE_ROOT, 'package.json')];
-  const packages = new Set<string>();
-  packageClosure('vscode-jsonrpc', packages);
-  packageClosure('fengari', packages);
-  return [...paths, ...packages];
-}
-
 const isRoot = (): boolean => typeof process.geteuid === 'function' && process.geteuid() === 0;
 
-/** Every folder from `dir` up to the root can be searched by any uid. */
-function traversable(dir: string): boolean {
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    try {
-      if ((fs.statSync(current).mode & 0o001) === 0) return false;
-    } catch {
-      return false;
+/**
+ * The first folder above `target` that another uid cannot search, or null when there is none. Folders
+ * inside the data dir do not count: prepareSandbox makes those searchable (not listable).
+ */
+function blockingFolder(target: string, dataDir: string): string | null {
+  const inside = path.resolve(dataDir);
+  for (let current = path.dirname(path.resolve(target)); ; current = path.dirname(current)) {
+    if (current !== inside && !current.startsWith(inside + path.sep)) {
+      try {
+        if ((fs.statSync(current).mode & 0o001) === 0) return current;
+      } catch {
+        return current;
+      }
     }
-    if (path.dirname(current) === current) return true;
+    if (path.dirname(current) === current) return null;
   }
 }
 
-/** Plans the walls for an untrusted plugin; pure apart from finding tools. */
+/** Plans the walls for an untrusted plugin; pure apart from finding tools and reading the package once. */
 export function planSandbox(input: SandboxInput): SandboxPlan {
   const walls: SandboxWall[] = [];
   const wrappers: string[] = [];
   const setprivArgs: string[] = [];
 
-  // 1. Node's permission model.
+  // 1. Node's permission model. The host runs from its copy in the data dir (see host-copy.ts).
+  const host = hostCopyIn(input.dataDir);
   const flag = permissionFlag();
-  const reads = [input.pluginDir, input.pluginData, ...hostReadPaths(input.kind)];
-  const nodeFlags = [flag, `--require=${SANDBOX_PRELOAD}`, ...reads.map((p) => `--allow-fs-read=${p}`), `--allow-fs-write=${input.pluginData}`];
+  const reads = [input.pluginDir, input.pluginData, host.root];
+  const nodeFlags = [flag, `--require=${host.preload}`, ...reads.map((p) => `--allow-fs-read=${p}`), `--allow-fs-write=${input.pluginData}`];
   if (flag === '--experimental-permission' && canDisableWarning()) nodeFlags.push('--disable-warning=ExperimentalWarning');
   walls.push({
     wall: 'node-permission-model',
@@ -178,9 +148,9 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
   } else if (!setpriv) {
     walls.push({ wall: 'own-uid', active: false, note: 'setpriv (util-linux) not found: the plugin runs as the homed user' });
   } else {
-    const unreachable = [...hostReadPaths(input.kind), input.dataDir].filter((p) => !traversable(path.dirname(p)));
-    if (unreachable.length > 0) {
-      walls.push({ wall: 'own-uid', active: false, note: `a folder the host needs is not reachable by another uid (${unreachable[0]}): the plugin runs as the homed user` });
+    const unreachable = unreachableByOthers([input.pluginDir, input.pluginData, host.root, process.execPath], input.dataDir);
+    if (unreachable) {
+      walls.push({ wall: 'own-uid', active: false, note: unreachable });
     } else {
       uid = pluginUid(input.name);
       gid = uid;
@@ -204,7 +174,25 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     wrappers.push(unshare, '--net', '--');
     walls.push({ wall: 'no-network', active: true, note: `a fresh, empty network namespace (${unshare} --net): only a loopback that is down` });
   }
-  return { wrappers, setprivArgs, nodeFlags, uid, gid, walls };
+  return { wrappers, setprivArgs, nodeFlags, uid, gid, walls, hostMain: host.main };
+}
+
+/** Why another uid could not reach one of `targets` (its own folders, the host copy, node itself), or null when it can reach them all. */
+function unreachableByOthers(targets: string[], dataDir: string): string | null {
+  for (const target of targets) {
+    const blocking = blockingFolder(target, dataDir);
+    if (blocking) {
+      return (
+        `${blocking} is not searchable by other users, so a uid of its own could not reach ${target}: the plugin runs as the homed user. ` +
+        'Keep the data dir and node where every user may pass (e.g. /var/lib/homeagent and /usr/bin), or allow passing with: chmod o+x ' +
+        blocking
+      );
+    }
+  }
+  if ((fs.statSync(process.execPath).mode & 0o001) === 0) {
+    return `${process.execPath} may not be run by other users, so a uid of its own could not start node: the plugin runs as the homed user`;
+  }
+  return null;
 }
 
 /**
@@ -213,14 +201,15 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
  */
 export function prepareSandbox(plan: SandboxPlan, input: SandboxInput): void {
   fs.mkdirSync(input.pluginData, { recursive: true });
+  const host = ensureHostCopy(input.dataDir);
   if (plan.uid === null || plan.gid === null) return;
   chownTree(input.pluginData, plan.uid, plan.gid);
   fs.chmodSync(input.pluginData, 0o700);
   // Its own code stays owned by homed (it must not rewrite it) but readable by it.
   readableTree(input.pluginDir);
   const dataDir = path.resolve(input.dataDir);
-  for (const target of [input.pluginDir, input.pluginData]) {
-    for (let dir = path.dirname(path.resolve(target)); dir.startsWith(dataDir); dir = path.dirname(dir)) {
+  for (const target of [input.pluginDir, input.pluginData, host.root]) {
+    for (let dir = path.dirname(path.resolve(target)); dir === dataDir || dir.startsWith(dataDir + path.sep); dir = path.dirname(dir)) {
       const mode = fs.statSync(dir).mode & 0o7777;
       if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
       if (dir === dataDir) break;
@@ -250,6 +239,12 @@ function readableTree(dir: string): void {
       if ((fileMode & 0o004) === 0) fs.chmodSync(full, fileMode | 0o004);
     }
   }
+}
+
+/** The own-uid wall's note when the wall is off (saying that the plugin runs as the homed user), or null when the plugin gets a uid of its own. */
+export function homedUserNote(plan: Pick<SandboxPlan, 'walls'>): string | null {
+  const wall = plan.walls.find((w) => w.wall === 'own-uid');
+  return wall && !wall.active ? wall.note : null;
 }
 
 /** The walls of a trusted (built-in) plugin that untrusted ones get. */

@@ -20,7 +20,7 @@ export interface SpawnOptions {
   /** Extra flags for node. */
   nodeFlags?: string[];
   /** The walls for an untrusted plugin (see sandbox.ts); absent for a trusted one. */
-  sandbox?: Pick<SandboxPlan, 'wrappers' | 'setprivArgs' | 'nodeFlags'>;
+  sandbox?: Pick<SandboxPlan, 'wrappers' | 'setprivArgs' | 'nodeFlags' | 'hostMain'>;
 }
 
 /**
@@ -35,7 +35,7 @@ export function spawnPluginHost(options: SpawnOptions): ChildProcess {
   }
   Object.assign(env, options.env);
   const sandbox = options.sandbox;
-  const nodeArgs = [...(sandbox?.nodeFlags ?? []), ...(options.nodeFlags ?? []), PLUGIN_HOST_MAIN];
+  const nodeArgs = [...(sandbox?.nodeFlags ?? []), ...(options.nodeFlags ?? []), sandbox?.hostMain ?? PLUGIN_HOST_MAIN];
   const setpriv = findSetpriv();
   // The wrappers (prlimit, unshare) exec in place, so homed stays the parent the death signal watches;
   // setpriv comes last because it drops the privilege the others need.

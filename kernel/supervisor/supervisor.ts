@@ -33,6 +33,11 @@ export class Supervisor {
     this.watch = new ResourceWatch(policy, () => this.plugins.values());
   }
 
+  /** The kernel's data directory. */
+  get dataDir(): string {
+    return this.services.dataDir;
+  }
+
   /** Starts every enabled plugin, level by level; answers once each is ready or has failed to get there. */
   async startAll(): Promise<void> {
     for (const level of this.levels) {

@@ -144,6 +144,45 @@ async function waitUntilReady(handle: HomedHandle, exited: Promise<number | null
   );
 }
 
+/** How a homed that was expected to refuse to start ended. */
+export interface HomedExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `homed -data DIR` to its end (one that refuses to start) and resolves with its exit; kills it past
+ * `timeoutMs`. `wrapper` is a command (with its arguments) that runs node, e.g. setpriv to run it as another uid.
+ */
+export function runHomedToExit(dataDir: string, options: { env?: Record<string, string>; timeoutMs?: number; wrapper?: string[] } = {}): Promise<HomedExit> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const [command = process.execPath, ...args] = [...(options.wrapper ?? []), process.execPath, HOMED_MAIN, '-data', dataDir];
+  const proc = spawn(command, args, {
+    cwd: REPO_ROOT,
+    env: { ...cleanEnv(), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  live.add(proc);
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+  proc.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      reject(new Error(`homed -data ${dataDir} was expected to exit, and still ran after ${timeoutMs} ms\n--- homed output ---\n${stdout}${stderr}`));
+    }, timeoutMs);
+    proc.once('error', reject);
+    proc.once('close', (code, signal) => {
+      clearTimeout(timer);
+      live.delete(proc);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
 /** The result of running homectl. */
 export interface HomectlResult {
   code: number | null;

@@ -102,6 +102,8 @@ describe('homed', () => {
       assert.ok(fs.statSync(path.join(homed.dataDir, dir)).isDirectory(), `${dir} exists`);
     }
     assert.equal(fs.statSync(path.join(homed.dataDir, 'run')).mode & 0o777, 0o700);
+    assert.equal(fs.readFileSync(path.join(homed.dataDir, 'run', 'homed.pid'), 'utf8'), `${homed.pid}\n`);
+    assert.ok(fs.statSync(path.join(homed.dataDir, 'run', 'homed.lock')).isFile());
     assert.ok(fs.existsSync(path.join(homed.dataDir, 'config.db')));
   });
 });

@@ -17,7 +17,7 @@ export function renderPackage(p: PluginsInstallResult): string {
   const m = p.manifest;
   const permissions = m.permissions ?? [];
   const size = p.entries.reduce((sum, e) => sum + e.size, 0);
-  return renderTable([
+  const table = renderTable([
     ['name', m.name],
     ['version', m.version],
     ['author', m.author ?? NONE],
@@ -25,7 +25,9 @@ export function renderPackage(p: PluginsInstallResult): string {
     ['description', m.description ?? NONE],
     ['permissions', permissions.length ? permissions.join(', ') : 'none'],
     ['files', `${p.entries.length} (${formatBytes(size)} unpacked)`],
+    ['runs as', p.runs_as_homed_user ? 'the homed user, not a uid of its own' : 'a uid of its own'],
   ]);
+  return p.runs_as_homed_user ? `${table}\nwarning: ${p.runs_as_homed_user}` : table;
 }
 
 const install: Command = {

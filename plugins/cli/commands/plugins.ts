@@ -39,7 +39,16 @@ export function renderPluginTable(plugins: PluginStatus[], now: number = Date.no
     formatPercent(p.cpu_percent),
     formatLastExit(p.last_exit, now),
   ]);
-  return renderTable(rows, ['NAME', 'KIND', 'STATE', 'PID', 'UPTIME', 'RESTARTS', 'RSS', 'CPU', 'LAST EXIT']);
+  const table = renderTable(rows, ['NAME', 'KIND', 'STATE', 'PID', 'UPTIME', 'RESTARTS', 'RSS', 'CPU', 'LAST EXIT']);
+  const warnings = plugins.flatMap((p) => (p.runs_as_homed_user ? [`warning: plugin "${p.name}" has no uid of its own: ${p.runs_as_homed_user}`] : []));
+  return warnings.length ? `${table}\n\n${warnings.join('\n')}` : table;
+}
+
+/** Whose uid a plugin's process runs under, in words. */
+function describeRunsAs(p: PluginInfo): string {
+  if (p.kind === 'builtin') return 'the homed user (a built-in plugin is trusted)';
+  if (p.runs_as_homed_user) return 'the homed user: it has no uid of its own (see own-uid below)';
+  return 'a uid of its own (see own-uid below)';
 }
 
 /** Renders one plugin in detail for `plugins info`. */
@@ -62,6 +71,7 @@ export function renderPluginInfo(p: PluginInfo, now: number = Date.now()): strin
     ['folder', p.dir],
     ['data folder', p.dataDir],
     ['description', p.manifest.description ?? NONE],
+    ['runs as', describeRunsAs(p)],
     ['permissions', list(p.permissions)],
     ['tools', list(p.tools)],
     ['stages', list(p.stages)],

@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ToolInvokeRequest } from '../../../protocol';
 import { describeSandbox } from '../../../kernel/sdk-server/sandbox-report';
+import { hostCopyIn } from '../../../kernel/supervisor/host-copy';
 import { findTool, permissionFlag, pluginUid } from '../../../kernel/supervisor/sandbox';
-import { FAST_POLICY, FIXTURE_PLUGINS, startTestKernel, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, startTestKernel, type TestKernel } from '../kernel-harness';
 
 const isRoot = process.getuid?.() === 0;
 const canUnshare = isRoot && findTool('unshare') !== null;
@@ -155,6 +156,16 @@ describe('the walls around a third-party plugin', () => {
     fs.writeFileSync(path.join(t.kernel.supervisor.get('sandbox-probe-net').dataDir, 'private'), 'x');
     assert.notEqual(asPlugin(path.join(t.kernel.supervisor.get('sandbox-probe-net').dataDir, 'private')), 0);
     assert.equal(asPlugin(path.join(probe.dataDir, 'note.txt')), 0);
+  });
+
+  test('it runs its host from the copy in the data dir; a built-in runs the package itself', async () => {
+    const copy = hostCopyIn(t.dataDir);
+    const sandboxed = await call<{ script: string; flags: string[] }>('sandbox-probe', 'argv');
+    assert.equal(sandboxed.script, copy.main);
+    assert.ok(sandboxed.flags.includes(`--allow-fs-read=${copy.root}`), sandboxed.flags.join(' '));
+    assert.deepEqual(sandboxed.flags.filter((flag) => flag.includes(REPO_ROOT)), [], 'nothing of the package itself');
+    const trusted = await call<{ script: string }>('sandbox-trusted', 'argv');
+    assert.equal(trusted.script, path.join(REPO_ROOT, 'dist', 'plugin-host', 'main.js'));
   });
 
   test('info reports each wall, active or not, with why', () => {

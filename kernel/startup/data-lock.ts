@@ -1,0 +1,137 @@
+// One homed per data dir. Node has no flock(2); SQLite takes POSIX (fcntl) locks, which the OS drops
+// when the process dies however it dies (kill -9 included). A small SQLite file in <run>/homed.lock,
+// held in exclusive locking mode, is that lock: a second homed cannot even read it. The holder's pid
+// goes beside it in <run>/homed.pid for the second homed's message.
+import Database from 'better-sqlite3';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StartupError } from './startup-error';
+
+/** The lock file inside the run folder. */
+export const LOCK_FILE = 'homed.lock';
+/** The holder's pid, beside the lock. */
+export const PID_FILE = 'homed.pid';
+
+/** A held data dir lock. */
+export interface DataLock {
+  /** The lock file. */
+  file: string;
+  /** Removes the pid file (still ours) and drops the lock; the OS drops it anyway when homed exits. */
+  release(): void;
+}
+
+/** Another homed holds the data dir. */
+export class DataDirInUseError extends StartupError {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: number | null,
+  ) {
+    const who = holder === null ? 'pid unknown' : `pid ${holder}`;
+    const stop = holder === null ? 'systemctl stop homed, or find it with: fuser -v' : `systemctl stop homed, or kill ${holder}`;
+    super(`another homed (${who}) is serving ${dataDir}: stop it first (${stop}), or start this one with -data on another folder`);
+  }
+}
+
+/**
+ * Takes the data dir for this process before anything in it is opened. A second homed changes
+ * nothing there: it only opens the existing lock file, fails to lock it, and reads the pid file.
+ */
+export function lockDataDir(dataDir: string, runDir: string): DataLock {
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o750 });
+  fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  const file = path.join(runDir, LOCK_FILE);
+  if (!fs.existsSync(file)) createLockFile(file);
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    // No journal file, and a lock that is kept after the (empty) transaction that took it.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new DataDirInUseError(dataDir, holderPid(runDir, file));
+    if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+      throw new StartupError(`${file} is not the lock file homed makes (${(error as Error).message}): if no homed runs on ${dataDir}, delete it and start homed again`);
+    }
+    throw error;
+  }
+  const pidFile = path.join(runDir, PID_FILE);
+  writeAtomically(pidFile, `${process.pid}\n`);
+  let held = true;
+  return {
+    file,
+    release: () => {
+      if (!held) return;
+      held = false;
+      if (readPid(pidFile) === process.pid) fs.rmSync(pidFile, { force: true });
+      db.close();
+    },
+  };
+}
+
+/**
+ * A complete, empty SQLite file, made aside and linked into place: the holder never writes the lock
+ * file, so no crash can leave it half-written, and two homeds making it at once both end up on one file.
+ */
+function createLockFile(file: string): void {
+  const draft = `${file}.${process.pid}.new`;
+  try {
+    const db = new Database(draft);
+    db.pragma('user_version = 1');
+    db.close();
+    try {
+      fs.linkSync(draft, file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
+}
+
+/** The pid of the homed holding the lock: its pid file, or else the kernel's own lock table. */
+export function holderPid(runDir: string, file: string): number | null {
+  const written = readPid(path.join(runDir, PID_FILE));
+  if (written !== null && written !== process.pid && isAlive(written)) return written;
+  return lockOwnerFromProc(file);
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Linux lists every POSIX lock in /proc/locks with its pid and inode: the holder the pid file may not name yet. */
+function lockOwnerFromProc(file: string): number | null {
+  try {
+    const inode = fs.statSync(file).ino;
+    for (const line of fs.readFileSync('/proc/locks', 'utf8').split('\n')) {
+      const match = /^\d+:\s+POSIX\s+\S+\s+WRITE\s+(\d+)\s+[0-9a-f]+:[0-9a-f]+:(\d+)\s/.exec(line);
+      if (match && Number(match[2]) === inode && Number(match[1]) !== process.pid && Number(match[1]) > 0) return Number(match[1]);
+    }
+  } catch {
+    // not Linux, or /proc not mounted
+  }
+  return null;
+}
+
+function writeAtomically(file: string, text: string): void {
+  const draft = `${file}.${process.pid}.new`;
+  fs.writeFileSync(draft, text, { mode: 0o600 });
+  fs.renameSync(draft, file);
+}
