@@ -74,7 +74,7 @@ export class PluginProcess {
     const wire = this.child.stdio[3] as Socket;
     const intercept = hooks.intercept?.bind(hooks);
     const { connection, reader } = createWireConnection(wire, wire, policy.wire, intercept);
-    this.channel = new PluginChannel(name, connection, policy.requestMs);
+    this.channel = new PluginChannel(name, connection, policy.requestMs, policy.wire.maxBodyBytes);
     reader.onError((error) => {
       if (error instanceof WireViolation) this.kill('protocol-violation', `sent a bad frame: ${error.message}`);
     });
