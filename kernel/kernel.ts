@@ -167,26 +167,30 @@ export class Kernel {
     return this.memories.knowledgeReady;
   }
 
-  /** Ready plugins that handle a stage, with the permission to. */
+  /**
+   * Plugins that declared a stage at their last handshake, with the permission to handle it, unless their owner
+   * stopped or disabled them. One that is not ready is not called: the stage skips it at once (a guard: denies).
+   */
   private stageHandlers(stage: StageName): StageHandlerRef[] {
     const refs: StageHandlerRef[] = [];
     for (const plugin of this.supervisor.plugins.values()) {
-      const proc = plugin.process;
-      if (!proc || (plugin.state !== 'ready' && plugin.state !== 'unresponsive')) continue;
+      if (plugin.state === 'stopped' || plugin.state === 'disabled') continue;
       if (!plugin.declaration?.stages.includes(stage) || !hasPermission(plugin, 'stages')) continue;
-      refs.push({ plugin: plugin.name, priority: plugin.record.manifest.priority ?? 0, channel: proc.channel });
+      const state = () => plugin.state;
+      refs.push({ plugin: plugin.name, priority: plugin.record.manifest.priority ?? 0, channel: plugin.process?.channel, state });
     }
     return refs;
   }
 
-  /** Tools of running plugins with the permission to offer them, in start order. */
+  /** Tools plugins declared at their last handshake, with the permission to offer them, in start order; each knows its plugin's state. */
   private pluginTools(): PluginToolRef[] {
     const refs: PluginToolRef[] = [];
     for (const status of this.supervisor.list()) {
       const plugin = this.supervisor.plugins.get(status.name)!;
-      const proc = plugin.process;
-      if (!proc || !plugin.declaration || !hasPermission(plugin, 'tools')) continue;
-      for (const decl of plugin.declaration.tools) refs.push({ plugin: plugin.name, decl, channel: proc.channel });
+      if (!plugin.declaration || !hasPermission(plugin, 'tools')) continue;
+      const channel = plugin.process?.channel;
+      const state = () => plugin.state;
+      for (const decl of plugin.declaration.tools) refs.push({ plugin: plugin.name, decl, channel, state });
     }
     return refs;
   }

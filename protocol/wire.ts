@@ -225,7 +225,8 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
 
   /**
    * @param maxBodyBytes the peer's body cap.
-   * @param answerLocally gives the connection the error answer of a request refused here.
+   * @param answerLocally gives the connection the error answer of a request refused here (createWireConnection
+   *   wires it to the reader); without it such a request throws from inside sendRequest, where nothing catches it.
    */
   constructor(
     private readonly writable: NodeJS.WritableStream & { destroyed?: boolean },
@@ -249,13 +250,17 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
     const method = answered === undefined || answered === null ? undefined : this.unanswered.get(answered);
     if (method !== undefined) this.unanswered.delete(answered as number | string);
     if (bytes > this.maxBodyBytes) return this.refuse(message, bytes, method);
+    this.enqueue(body, bytes);
+    return WRITTEN;
+  }
+
+  private enqueue(body: string, bytes: number): void {
     this.queue.push(`Content-Length: ${bytes}\r\n\r\n`, body);
     if (!this.scheduled) {
       this.scheduled = true;
       waitingWriters.add(this);
       process.nextTick(this.flush);
     }
-    return WRITTEN;
   }
 
   end(): void {
@@ -271,7 +276,9 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
     const { id, method } = message as { id?: number | string | null; method?: string };
     if (method === undefined) {
       const error = messageTooLarge(`the answer to ${answers ?? 'a request'}`, answers, bytes, this.maxBodyBytes, 'ask for less in one call');
-      return this.write({ jsonrpc: '2.0', id: id ?? null, error: error.toJson() } as Message);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: error.toJson() });
+      this.enqueue(body, Buffer.byteLength(body, 'utf8'));
+      return WRITTEN;
     }
     const error = messageTooLarge(`${method} ${id === undefined ? 'notification' : 'request'}`, method, bytes, this.maxBodyBytes,
       'send less at once: split it, or keep big data in a file and pass its path');

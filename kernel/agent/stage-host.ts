@@ -1,21 +1,28 @@
-import { STAGES, StageInvokeRequest, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import { STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
 import { flushQueuedWrites } from '../../protocol/wire';
 import type { PluginChannel } from '../supervisor/channel';
+import { adviceFor, CALLABLE_STATE, describeState } from './plugin-availability';
 
 /** A plugin that handles a stage, as the supervisor knows it. */
 export interface StageHandlerRef {
   plugin: string;
   priority: number;
-  channel: PluginChannel;
+  /** The connection to its running process; undefined when none runs. */
+  channel: PluginChannel | undefined;
+  /** The plugin's state now: only a `ready` plugin is called; any other is `unavailable` at once (a guard: deny). */
+  state(): PluginState;
 }
 
 /** What became of one handler: a timeout is a value, not an exception that unwinds the turn. */
 export interface StageOutcome {
   plugin: string;
   stage: StageName;
-  status: 'ok' | 'timeout' | 'error';
+  /** `unavailable`: the plugin was not ready, so it was not called. */
+  status: 'ok' | 'timeout' | 'error' | 'unavailable';
   ms: number;
   error?: string;
+  /** For `unavailable`: the state the plugin was in. */
+  state?: PluginState;
 }
 
 export interface StageRun {
@@ -54,7 +61,7 @@ export class StageHost {
         this.skipped.set(outcome.plugin, (this.skipped.get(outcome.plugin) ?? 0) + 1);
         if (POLICY[stage].failClosed && !merged.deny) {
           merged.deny = true;
-          merged.deny_reason = `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
+          merged.deny_reason = denyReason(outcome);
         }
         continue;
       }
@@ -69,6 +76,11 @@ export class StageHost {
     snapshot: StageSnapshot,
     deadline: number,
   ): Promise<{ outcome: StageOutcome; patch: StagePatch | null }> {
+    // A plugin that is not ready would only let the stage wait out its deadline.
+    const state = handler.state();
+    if (state !== CALLABLE_STATE || !handler.channel) {
+      return { outcome: { plugin: handler.plugin, stage, status: 'unavailable', ms: 0, error: describeState(handler.plugin, state), state }, patch: null };
+    }
     const started = Date.now();
     try {
       const patch = await handler.channel.request(StageInvokeRequest.type, { stage, snapshot }, deadline);
@@ -81,6 +93,14 @@ export class StageHost {
       };
     }
   }
+}
+
+/** Why a fail-closed stage denied: its guard was not ready, or did not answer in time or at all. */
+function denyReason(outcome: StageOutcome): string {
+  if (outcome.status === 'unavailable' && outcome.state) {
+    return `guard ${describeState(outcome.plugin, outcome.state)}, so it cannot check this call: denied, failing closed; ${adviceFor(outcome.plugin, outcome.state)}`;
+  }
+  return `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
 }
 
 const isString = (v: unknown): boolean => typeof v === 'string';

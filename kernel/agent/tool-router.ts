@@ -1,13 +1,17 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { ToolInvokeRequest, type ToolDecl } from '../../protocol';
+import { ToolInvokeRequest, type PluginState, type ToolDecl } from '../../protocol';
 import type { LlmToolCall, LlmToolSpec } from '../llm/types';
 import type { PluginChannel } from '../supervisor/channel';
+import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from './plugin-availability';
 
-/** A tool a plugin declared at its handshake. */
+/** A tool a plugin declared at its (last) handshake; the plugin may have stopped or crashed since. */
 export interface PluginToolRef {
   plugin: string;
   decl: ToolDecl;
-  channel: PluginChannel;
+  /** The connection to its running process; undefined when none runs. */
+  channel: PluginChannel | undefined;
+  /** The plugin's state now: only a `ready` plugin is called, any other fails the call at once. */
+  state(): PluginState;
 }
 
 /** Where a tool call runs. */
@@ -42,7 +46,10 @@ export class ToolRouter {
     private readonly defaultTimeoutMs: () => number,
   ) {}
 
-  /** Every tool the LLM may call: the kernel's, then the plugins' (the first plugin to declare a name keeps it). */
+  /**
+   * Every tool the LLM may call: the kernel's, then those of plugins that run or are coming back by themselves
+   * (the first plugin to declare a name keeps it).
+   */
   specs(): LlmToolSpec[] {
     const seen = new Set<string>();
     const specs: LlmToolSpec[] = [];
@@ -50,8 +57,8 @@ export class ToolRouter {
       seen.add(tool.spec.name);
       specs.push(tool.spec);
     }
-    for (const { decl } of this.pluginTools()) {
-      if (seen.has(decl.name)) continue;
+    for (const { decl, state } of this.pluginTools()) {
+      if (seen.has(decl.name) || !OFFERED_STATES.has(state())) continue;
       seen.add(decl.name);
       specs.push({ name: decl.name, description: decl.description, parameters: decl.parameters });
     }
@@ -63,15 +70,17 @@ export class ToolRouter {
       return failure(`the arguments of tool call ${call.name} were cut off before they finished; it was not run`);
     }
     const kernelTool = this.kernelTools().find((t) => t.spec.name === call.name);
-    const pluginTool = kernelTool ? undefined : this.pluginTools().find((t) => t.decl.name === call.name);
+    const pluginTool = kernelTool ? undefined : this.findPluginTool(call.name);
     if (!kernelTool && !pluginTool) return failure(`there is no tool named "${call.name}"`);
+    // A plugin that is not ready would only let the call wait out its deadline: say why at once instead.
+    if (pluginTool && (pluginTool.state() !== CALLABLE_STATE || !pluginTool.channel)) return unavailable(call.name, pluginTool);
     const schema = kernelTool ? kernelTool.spec.parameters : pluginTool!.decl.parameters;
     const problem = this.checkArgs(call.name, schema, call.args);
     if (problem) return failure(`arguments for ${call.name} do not match its schema: ${problem}`);
     try {
       if (kernelTool) return { result: await kernelTool.run((call.args ?? {}) as Record<string, unknown>, ctx), isError: false };
       const { channel, decl } = pluginTool!;
-      const answer = await channel.request(
+      const answer = await channel!.request(
         ToolInvokeRequest.type,
         { name: call.name, args: call.args ?? {}, session: ctx.session, callId: call.id },
         decl.timeoutMs ?? this.defaultTimeoutMs(),
@@ -81,6 +90,12 @@ export class ToolRouter {
     } catch (error) {
       return failure(`tool ${call.name} failed: ${(error as Error).message}`);
     }
+  }
+
+  /** The plugin tool of that name: the first ready plugin's, else the first plugin's that declared it. */
+  private findPluginTool(name: string): PluginToolRef | undefined {
+    const declaring = this.pluginTools().filter((t) => t.decl.name === name);
+    return declaring.find((t) => t.state() === CALLABLE_STATE && t.channel) ?? declaring[0];
   }
 
   private checkArgs(name: string, schema: Record<string, unknown>, args: unknown): string | undefined {
@@ -102,4 +117,11 @@ export class ToolRouter {
 
 function failure(message: string): ToolOutcome {
   return { result: { error: message }, isError: true };
+}
+
+/** `tool forecast is not available: plugin "weather" is backoff (restarting after a crash); try again shortly`. */
+function unavailable(tool: string, { plugin, state: stateNow }: PluginToolRef): ToolOutcome {
+  const state = stateNow();
+  const error = `tool ${tool} is not available: ${describeState(plugin, state)}; ${adviceFor(plugin, state)}`;
+  return { result: { error, plugin, state }, isError: true };
 }

@@ -1,5 +1,6 @@
 import { ResponseError, type CancellationToken, type Disposable, type MessageConnection, type NotificationType, type RequestType } from 'vscode-jsonrpc';
 import { ErrorCodes, haError } from '../../protocol';
+import { MAX_BODY_BYTES } from '../../protocol/wire';
 
 /**
  * The kernel's end of one plugin process's connection. vscode-jsonrpc has no deadlines and
@@ -11,10 +12,15 @@ export class PluginChannel {
   private closedWith: ResponseError<unknown> | undefined;
   timeouts = 0;
 
+  /**
+   * @param maxBodyBytes the most bytes of JSON one message to or from this plugin may have: a sender that has more
+   *   (a long answer for a person) splits it into messages that fit; one that does not is refused (HA_ERR_MESSAGE_TOO_LARGE).
+   */
   constructor(
     readonly plugin: string,
     readonly connection: MessageConnection,
     private readonly defaultTimeoutMs: number,
+    readonly maxBodyBytes: number = MAX_BODY_BYTES,
   ) {}
 
   /**

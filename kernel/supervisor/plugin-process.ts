@@ -74,7 +74,7 @@ export class PluginProcess {
     const wire = this.child.stdio[3] as Socket;
     const intercept = hooks.intercept?.bind(hooks);
     const { connection, reader } = createWireConnection(wire, wire, policy.wire, intercept);
-    this.channel = new PluginChannel(name, connection, policy.requestMs);
+    this.channel = new PluginChannel(name, connection, policy.requestMs, policy.wire.maxBodyBytes);
     reader.onError((error) => {
       if (error instanceof WireViolation) this.kill('protocol-violation', `sent a bad frame: ${error.message}`);
     });
@@ -223,9 +223,9 @@ export class PluginProcess {
     const how = signal ? `signal ${signal}` : `code ${code}`;
     if (this.killReason) return { code, signal, reason: this.killReason.reason, detail: `${this.killReason.detail} (${how})` };
     if (this.stopping) return { code, signal, reason: 'stopped', detail: `stopped (${how})` };
-    if (code === WIRE_ERROR_EXIT_CODE && !signal) {
-      const why = this.wireError ?? 'it gave no reason on stderr';
-      return { code, signal, reason: 'wire-error', detail: `could not read a frame from homed and exited: ${why} (${how})` };
+    // The code alone could be a plugin's own exit(76); the host's stderr line says it was the wire.
+    if (code === WIRE_ERROR_EXIT_CODE && !signal && this.wireError !== undefined) {
+      return { code, signal, reason: 'wire-error', detail: `could not read a frame from homed and exited: ${this.wireError} (${how})` };
     }
     if (code === 0 && !signal) return { code, signal, reason: 'exited', detail: 'exited by itself (code 0)' };
     return { code, signal, reason: 'crash', detail: `crashed (${how})` };

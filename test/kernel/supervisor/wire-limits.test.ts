@@ -113,6 +113,7 @@ describe('a smaller cap set by the owner (core.wire.max_body_bytes) holds at bot
 
   test('the kernel\'s answer over it becomes an error answer naming config/get; the plugin refuses to send over it', async () => {
     const pid = await big.call('pid');
+    assert.equal(big.channel().maxBodyBytes, cap, 'a sender in the kernel can read the cap to split its payloads');
     t.kernel.config.set('big-payloads', 'blob', 'k'.repeat(600_000));
     const read = (await big.call('get_setting', { key: 'blob' })) as { rejected?: Caught };
     assertTooLarge(read.rejected, 'config/get', cap);
