@@ -143,7 +143,11 @@ export class Kernel {
       if (params.kind !== 'delta') this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: plugin "${target}" is ${state}; the turn is kept in its session`);
       return;
     }
-    for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification.type, piece);
+    try {
+      for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification.type, piece);
+    } catch (error) {
+      this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: ${(error as Error).message}; the turn is kept in its session`);
+    }
   }
 
   get memory(): MemoryStore {

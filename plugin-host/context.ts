@@ -17,6 +17,9 @@ import type { PluginContext, PluginLogger } from './sdk';
 
 type EventHandler = (event: EventDeliverParams) => void;
 
+/** Longest log message sent as it is; the kernel keeps log lines short anyway. */
+const MAX_LOG_CHARS = 64 * 1024;
+
 /** The context handed to a plugin's handlers, bound to its connection to the kernel. */
 export class HostContext implements PluginContext {
   readonly name: string;
@@ -84,7 +87,13 @@ export class HostContext implements PluginContext {
   }
 
   private write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
-    void this.connection.sendNotification(LogNotification.type, fields ? { level, msg, fields } : { level, msg });
+    // A log line never fails the plugin code that writes it: a huge one is cut, one that still cannot go is dropped.
+    const line = msg.length > MAX_LOG_CHARS ? `${msg.slice(0, MAX_LOG_CHARS)} … (${msg.length - MAX_LOG_CHARS} more characters)` : msg;
+    try {
+      void this.connection.sendNotification(LogNotification.type, fields ? { level, msg: line, fields } : { level, msg: line });
+    } catch {
+      void this.connection.sendNotification(LogNotification.type, { level, msg: `${line.slice(0, 200)} … (its fields were too big to send)` });
+    }
   }
 }
 
