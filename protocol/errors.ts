@@ -24,6 +24,8 @@ export const ErrorCodes = {
   LlmUnavailable: -33010,
   /** A turn failed; the message says why. */
   TurnFailed: -33011,
+  /** The cli socket closed a connection that had nothing running and sent nothing for cli:idle_timeout. */
+  ClientIdle: -33012,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -41,6 +43,7 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.QueueFull]: 'HA_ERR_QUEUE_FULL',
   [ErrorCodes.LlmUnavailable]: 'HA_ERR_LLM_UNAVAILABLE',
   [ErrorCodes.TurnFailed]: 'HA_ERR_TURN_FAILED',
+  [ErrorCodes.ClientIdle]: 'HA_ERR_CLIENT_IDLE',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */
