@@ -32,6 +32,8 @@ export const ErrorCodes = {
   AnswerTooLong: -33014,
   /** A message is over the wire's body cap (core.wire.max_body_bytes, 4 MiB): it was refused by its sender, never sent. */
   MessageTooLarge: -33015,
+  /** The cli socket closed a connection that had nothing running and sent nothing for cli:idle_timeout. */
+  ClientIdle: -33016,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -53,6 +55,7 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.CutOff]: 'HA_ERR_CUT_OFF',
   [ErrorCodes.AnswerTooLong]: 'HA_ERR_ANSWER_TOO_LONG',
   [ErrorCodes.MessageTooLarge]: 'HA_ERR_MESSAGE_TOO_LARGE',
+  [ErrorCodes.ClientIdle]: 'HA_ERR_CLIENT_IDLE',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */

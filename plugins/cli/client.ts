@@ -1,10 +1,16 @@
 // A client of homed's Unix socket: connects, sends requests with ids, matches answers and stream items.
 import { connect, type Socket } from 'node:net';
 import type { SocketError, SocketResponse } from '../../protocol';
+import { formatSeconds } from './limits';
 import { LineSplitter } from './lines';
+import { readRefusal } from './refusal';
+import { connectTimeoutMs, requestTimeoutMs } from './timeouts';
 
-/** Longest answer line the client accepts (logs and lists can be long). */
-const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+/**
+ * Longest answer line the client accepts: the longest answer (1,000,000 characters) is up to ~8 MB
+ * once JSON-encoded, and logs and lists can be long too.
+ */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /** How to start homed, for messages that find it not running. */
 export const START_HINT = 'start it with `npm start` (data in ./data) or `homed -data DIR`, or point at it with --socket PATH or -data DIR';
@@ -18,6 +24,21 @@ export class HomedUnreachableError extends Error {
   ) {
     super(message);
     this.name = 'HomedUnreachableError';
+  }
+}
+
+/** homed did not answer in time: a stopped or stuck cli plugin, or a kernel too busy to answer. */
+export class HomedTimeoutError extends HomedUnreachableError {
+  constructor(
+    message: string,
+    path: string,
+    /** The method waited for. */
+    readonly method: string,
+    /** How long it waited. */
+    readonly timeoutMs: number,
+  ) {
+    super(message, path, 'timeout');
+    this.name = 'HomedTimeoutError';
   }
 }
 
@@ -41,12 +62,24 @@ export class HomedAnswerError extends Error {
 export interface RequestOptions {
   /** Receives each `{id, stream}` item before the result. */
   onStream?: (item: unknown) => void;
+  /** Gives up after this long without the answer, restarting at each stream item; 0: no limit (default: timeouts.ts). */
+  timeoutMs?: number;
+}
+
+/** Options of a connection. */
+export interface ConnectOptions {
+  /** Gives up when the connection is not accepted within this long; 0: no limit (default: timeouts.ts). */
+  timeoutMs?: number;
 }
 
 interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   onStream: ((item: unknown) => void) | undefined;
+  /** Restarts the wait (a stream item came). */
+  rearm(): void;
+  /** Stops the wait (settled). */
+  disarm(): void;
 }
 
 /** One connection to homed. */
@@ -54,6 +87,10 @@ export class HomedClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closedBy: Error | undefined;
+  /** Set while a lost connection is asked why it was lost (see `lose`). */
+  private losing = false;
+  /** Whether any line came on this connection. */
+  private heard = false;
 
   private constructor(
     private readonly socket: Socket,
@@ -65,19 +102,29 @@ export class HomedClient {
       for (const line of lines) this.receive(line);
       if (overflow) this.fail(new Error(`homed sent an answer longer than ${MAX_ANSWER_BYTES} bytes`));
     });
-    socket.on('error', (error) => this.fail(lostConnection(path, error.message)));
-    socket.on('close', () => this.fail(lostConnection(path, 'the connection closed')));
+    socket.on('error', (error: NodeJS.ErrnoException) => this.lose(error.message, error.code));
+    socket.on('close', () => this.lose('the connection closed'));
   }
 
-  /** Connects to the socket at `path`; rejects with HomedUnreachableError when nothing serves it. */
-  static connect(path: string): Promise<HomedClient> {
+  /** Connects to the socket at `path`; rejects with HomedUnreachableError when nothing serves it (or accepts in time). */
+  static connect(path: string, options: ConnectOptions = {}): Promise<HomedClient> {
+    const timeoutMs = options.timeoutMs ?? connectTimeoutMs();
     return new Promise((resolve, reject) => {
       const socket = connect(path);
+      const timer =
+        timeoutMs > 0
+          ? setTimeout(() => {
+              socket.destroy();
+              reject(new HomedTimeoutError(`homed did not accept a connection at ${path} within ${formatSeconds(timeoutMs)}; ${STUCK_HINT}`, path, 'connect', timeoutMs));
+            }, timeoutMs)
+          : undefined;
       socket.once('connect', () => {
+        clearTimeout(timer);
         socket.removeAllListeners('error');
         resolve(new HomedClient(socket, path));
       });
       socket.once('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
         socket.destroy();
         reject(describeConnectError(path, error));
       });
@@ -86,22 +133,44 @@ export class HomedClient {
 
   /** Whether the connection is gone (closed by either side, or failed); a closed client sends nothing more. */
   get closed(): boolean {
-    return this.closedBy !== undefined;
+    return this.closedBy !== undefined || this.losing;
   }
 
-  /** Sends a request and resolves with its result; stream items go to `options.onStream`. */
+  /**
+   * Sends a request and resolves with its result; stream items go to `options.onStream`. Without an
+   * answer (or, while it streams, a next item) within the method's timeout it rejects with HomedTimeoutError.
+   */
   request<R = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     const id = this.nextId++;
+    const timeoutMs = options.timeoutMs ?? requestTimeoutMs(method);
     return new Promise<R>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, onStream: options.onStream });
+      let timer: NodeJS.Timeout | undefined;
+      let streamed = false;
+      const expire = (): void => {
+        this.pending.delete(id);
+        reject(new HomedTimeoutError(describeTimeout(method, timeoutMs, streamed), this.path, method, timeoutMs));
+      };
+      const pending: Pending = {
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        onStream: options.onStream,
+        rearm: () => {
+          streamed = true;
+          pending.disarm();
+          if (timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
+        },
+        disarm: () => clearTimeout(timer),
+      };
+      if (timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
+      this.pending.set(id, pending);
       this.socket.write(`${JSON.stringify({ id, method, params })}\n`);
     });
   }
 
   /** Sends a notification: no id, no answer. */
   notify(method: string, params: Record<string, unknown> = {}): void {
-    if (!this.closedBy) this.socket.write(`${JSON.stringify({ method, params })}\n`);
+    if (!this.closed) this.socket.write(`${JSON.stringify({ method, params })}\n`);
   }
 
   /** Closes the connection; pending requests are rejected. */
@@ -111,6 +180,7 @@ export class HomedClient {
   }
 
   private receive(line: string): void {
+    this.heard = true;
     if (line.trim() === '') return;
     let answer: SocketResponse;
     try {
@@ -127,24 +197,46 @@ export class HomedClient {
     const pending = typeof answer.id === 'number' ? this.pending.get(answer.id) : undefined;
     if (!pending) return;
     if ('stream' in answer && !('result' in answer) && !answer.error) {
+      pending.rearm();
       pending.onStream?.(answer.stream);
       return;
     }
+    pending.disarm();
     this.pending.delete(answer.id as number);
     if (answer.error) pending.reject(new HomedAnswerError(answer.error));
     else pending.resolve(answer.result);
   }
 
+  /**
+   * The connection broke. A write that failed with EPIPE or ECONNRESET before any line came means homed
+   * hung up at once, and node dropped the line that said why: ask once more (readRefusal) and report that.
+   */
+  private lose(why: string, code?: string): void {
+    if (this.closedBy || this.losing) return;
+    if ((code === 'EPIPE' || code === 'ECONNRESET') && !this.heard) {
+      this.losing = true;
+      void readRefusal(this.path).then((refusal) => {
+        this.losing = false;
+        this.fail(refusal ? new HomedAnswerError(refusal) : lostConnection(this.path, why));
+      });
+      return;
+    }
+    this.fail(lostConnection(this.path, why));
+  }
+
   private fail(error: Error): void {
     if (!this.closedBy) this.closedBy = error;
-    for (const pending of this.pending.values()) pending.reject(error);
+    for (const pending of this.pending.values()) {
+      pending.disarm();
+      pending.reject(error);
+    }
     this.pending.clear();
   }
 }
 
 /** Connects, sends one request, closes: the common case for homectl. */
 export async function requestOnce<R = unknown>(path: string, method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
-  const client = await HomedClient.connect(path);
+  const client = await HomedClient.connect(path, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   try {
     return await client.request<R>(method, params, options);
   } finally {
@@ -166,6 +258,16 @@ function describeConnectError(path: string, error: NodeJS.ErrnoException): Error
     default:
       return new HomedUnreachableError(`cannot connect to homed at ${path}: ${error.message}`, path, error.code ?? 'unknown');
   }
+}
+
+/** What to look at when homed does not answer. */
+const STUCK_HINT = "is it busy or stuck? see homed's log (journalctl -u homed, or homectl plugins logs cli once it answers); wait longer with --timeout SECONDS (0: no limit)";
+
+function describeTimeout(method: string, timeoutMs: number, streamed: boolean): string {
+  const wait = formatSeconds(timeoutMs);
+  return streamed
+    ? `homed sent nothing more for ${method} in ${wait} (the answer stopped coming); ${STUCK_HINT}`
+    : `homed did not answer ${method} within ${wait}; ${STUCK_HINT}`;
 }
 
 function lostConnection(path: string, why: string): HomedUnreachableError {

@@ -1,10 +1,15 @@
 // Serves one client: reads JSON lines, checks them, runs methods from the table, writes one answer per request.
 import type { Socket } from 'node:net';
 import type { PluginLogger } from '../../plugin-host';
-import { SocketErrorCodes, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
+import { ErrorCodes, SocketErrorCodes, type SocketRequest, type SocketResponse } from '../../protocol';
 import { SocketFailure, toSocketError } from './errors';
+import { closeGently, farewellLine } from './farewell';
+import { watchHalfOpen } from './half-open';
+import { IdleTimer } from './idle';
+import { formatSeconds, type SocketLimits } from './limits';
 import { LineSplitter } from './lines';
 import type { MethodTable, SocketCall } from './methods';
+import { Outbox } from './outbox';
 import { checkParams, parseRequestLine, recoverId } from './validate';
 
 /** Requests of one client running at once; past it the socket stops reading until some finish. */
@@ -15,73 +20,140 @@ export interface ConnectionDeps {
   methods: MethodTable;
   log: PluginLogger;
   maxLineBytes: number;
+  /** The limits now: a changed setting applies to connected clients too. */
+  limits(): SocketLimits;
+  /** Why this connection may not run `method`, if it may not; the connection is then closed after the answer. */
+  refuse?(method: string): SocketFailure | undefined;
 }
 
-/** Attaches the protocol to a connected socket; returns once wired, the socket lives on by itself. */
+/** Runs one request; resolves once its answer (if any) is written. */
+type Runner = (line: string) => Promise<void>;
+
+/**
+ * Attaches the protocol to a connected socket; returns once wired, the socket lives on by itself.
+ *
+ * Reading stops while lines wait for a free in-flight place or while the client is behind on its
+ * output (Outbox); a client that stops reading altogether is disconnected alone. A client that sent
+ * nothing with nothing running for the idle timeout is closed with a line saying so. A client that
+ * half-closes after its requests still gets their answers, then the server ends its side too.
+ */
 export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
   const splitter = new LineSplitter(deps.maxLineBytes);
   const gone = new AbortController();
-  const send = (answer: SocketResponse): void => writeAnswer(socket, answer, deps.log);
-  // A client that pipelines faster than the kernel answers waits in `backlog` while the socket stops reading.
   const backlog: string[] = [];
   let inFlight = 0;
-  const start = (line: string): void => {
-    inFlight++;
-    void handleLine(line, deps, send, gone.signal).finally(() => {
-      inFlight--;
-      const next = backlog.shift();
-      if (next !== undefined) start(next);
-      else if (!socket.destroyed) socket.resume();
-    });
+  let clientEnded = false;
+  let closing = false;
+
+  const quiet = (): boolean => inFlight === 0 && backlog.length === 0;
+  const hangUp = (failure?: SocketFailure): void => {
+    if (closing) return;
+    closing = true;
+    idle.disarm();
+    closeGently(socket, failure ? farewellLine(toSocketError(failure)) : undefined);
   };
+  const outbox = new Outbox(socket, deps.limits, {
+    congested: () => pump(),
+    relieved: () => pump(),
+    overflow: (reason, facts) => {
+      deps.log.warn(`disconnected a client of the socket: ${reason}; its running requests are stopped`, facts);
+      closing = true;
+      socket.destroy();
+    },
+  });
+  const idle = new IdleTimer(
+    () => deps.limits().idleTimeoutMs,
+    (ms) => {
+      if (!quiet() || closing) return;
+      deps.log.debug('closing an idle client of the socket', { idleTimeoutMs: ms });
+      hangUp(idleFailure(ms));
+    },
+  );
+  const run: Runner = (line) => handleLine(line, { deps, signal: gone.signal, send: (answer) => outbox.write(serialise(answer, deps.log)), hangUp });
+
+  /** Starts waiting lines while places are free and the client keeps up; reads again once none wait. */
+  function pump(): void {
+    while (!closing && backlog.length > 0 && inFlight < MAX_IN_FLIGHT && !outbox.isCongested) start(backlog.shift() as string);
+    if (closing || socket.destroyed) return;
+    if (backlog.length > 0 || outbox.isCongested) socket.pause();
+    else socket.resume();
+    if (quiet()) {
+      if (clientEnded) endOurSide();
+      else idle.arm();
+    } else {
+      idle.disarm();
+    }
+  }
+
+  function start(line: string): void {
+    inFlight++;
+    void run(line).finally(() => {
+      inFlight--;
+      pump();
+    });
+  }
+
+  /** The client said all it had to say and every answer is written: end our side as well. */
+  function endOurSide(): void {
+    closing = true;
+    idle.disarm();
+    socket.end();
+  }
 
   socket.on('data', (chunk: Buffer) => {
     const { lines, overflow } = splitter.push(chunk);
-    for (const line of lines) {
-      if (inFlight < MAX_IN_FLIGHT) start(line);
-      else backlog.push(line);
+    backlog.push(...lines);
+    if (overflow) {
+      hangUp(lineTooLong(deps.maxLineBytes));
+      return;
     }
-    if (backlog.length > 0) socket.pause();
-    if (overflow) refuseLongLine(socket, deps.maxLineBytes);
+    pump();
+  });
+  socket.on('end', () => {
+    clientEnded = true;
+    const last = splitter.flush();
+    if (last !== undefined) backlog.push(last);
+    pump();
+    if (!closing) watchHalfOpen(socket, () => !quiet());
   });
   // A client that vanishes mid-request is normal: answers to it are dropped, handlers see the abort.
   socket.on('error', (error) => deps.log.debug('client connection error', { error: error.message }));
   socket.on('close', () => {
+    closing = true;
     backlog.length = 0;
+    idle.disarm();
     gone.abort();
   });
+  idle.arm();
 }
 
-/** Answers with an error and closes the connection, for a client that broke a rule. */
-export function refuseConnection(socket: Socket, error: SocketError): void {
-  if (socket.destroyed) return;
-  socket.end(`${JSON.stringify({ id: null, error })}\n`, () => socket.destroy());
+interface LineContext {
+  deps: ConnectionDeps;
+  signal: AbortSignal;
+  send(answer: SocketResponse): void;
+  hangUp(failure?: SocketFailure): void;
 }
 
-function refuseLongLine(socket: Socket, maxLineBytes: number): void {
-  socket.removeAllListeners('data');
-  socket.pause();
-  const failure = new SocketFailure(
-    SocketErrorCodes.LineTooLong,
-    `line longer than ${maxLineBytes} bytes; the connection is closed (send one JSON object per line, each under the limit)`,
-    { maxLineBytes },
-  );
-  refuseConnection(socket, toSocketError(failure));
-}
-
-async function handleLine(line: string, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): Promise<void> {
+async function handleLine(line: string, ctx: LineContext): Promise<void> {
   if (line.trim() === '') return;
   let request: SocketRequest;
   try {
     request = parseRequestLine(line);
   } catch (error) {
-    send({ id: recoverId(line), error: toSocketError(error) });
+    ctx.send({ id: recoverId(line), error: toSocketError(error) });
     return;
   }
-  await runRequest(request, deps, send, signal);
+  const refusal = ctx.deps.refuse?.(request.method);
+  if (refusal) {
+    ctx.send({ id: request.id ?? null, error: toSocketError(refusal) });
+    ctx.hangUp();
+    return;
+  }
+  await runRequest(request, ctx);
 }
 
-async function runRequest(request: SocketRequest, deps: ConnectionDeps, send: (answer: SocketResponse) => void, signal: AbortSignal): Promise<void> {
+async function runRequest(request: SocketRequest, ctx: LineContext): Promise<void> {
+  const { deps, signal, send } = ctx;
   const id = request.id;
   const isNotification = id === undefined;
   const call: SocketCall = {
@@ -110,14 +182,27 @@ async function runRequest(request: SocketRequest, deps: ConnectionDeps, send: (a
   }
 }
 
-function writeAnswer(socket: Socket, answer: SocketResponse, log: PluginLogger): void {
-  if (socket.destroyed || !socket.writable) return;
-  let line: string;
+function serialise(answer: SocketResponse, log: PluginLogger): string {
   try {
-    line = JSON.stringify(answer);
+    return `${JSON.stringify(answer)}\n`;
   } catch (error) {
     log.error('answer is not serialisable', { error: String(error) });
-    line = JSON.stringify({ id: answer.id, error: toSocketError(error) });
+    return `${JSON.stringify({ id: answer.id, error: toSocketError(error) })}\n`;
   }
-  socket.write(`${line}\n`);
+}
+
+function lineTooLong(maxLineBytes: number): SocketFailure {
+  return new SocketFailure(
+    SocketErrorCodes.LineTooLong,
+    `line longer than ${maxLineBytes} bytes; the connection is closed (send one JSON object per line, each under the limit)`,
+    { maxLineBytes },
+  );
+}
+
+function idleFailure(idleTimeoutMs: number): SocketFailure {
+  return new SocketFailure(
+    ErrorCodes.ClientIdle,
+    `closed after ${formatSeconds(idleTimeoutMs)} with no request (cli:idle_timeout); connect again when you need homed`,
+    { idleTimeoutMs },
+  );
 }

@@ -2,6 +2,8 @@
 // homectl: controls a running homed over its Unix socket (plugins, config, status).
 import * as readline from 'node:readline/promises';
 import { runHomectl } from './commands/main';
+import { ExitCodes } from './commands/usage';
+import { TimeoutUsageError, chooseTimeout, takeTimeoutFlag } from './timeouts';
 
 /** Asks on the terminal; undefined when stdin or stdout is not one (scripts must pass --yes). */
 async function confirm(question: string): Promise<boolean | undefined> {
@@ -15,12 +17,30 @@ async function confirm(question: string): Promise<boolean | undefined> {
   }
 }
 
-void runHomectl(process.argv.slice(2), {
-  out: (text) => process.stdout.write(`${text}\n`),
-  err: (text) => process.stderr.write(`${text}\n`),
-  env: process.env,
-  cwd: process.cwd(),
-  confirm,
-}).then((code) => {
-  process.exitCode = code;
-});
+/** Takes `--timeout SECONDS` (how long to wait for homed, for every request of this run) out of the arguments. */
+function applyTimeoutFlag(argv: string[]): string[] | undefined {
+  try {
+    const { timeoutMs, rest } = takeTimeoutFlag(argv);
+    chooseTimeout(timeoutMs);
+    return rest;
+  } catch (error) {
+    if (!(error instanceof TimeoutUsageError)) throw error;
+    process.stderr.write(`homectl: ${error.message}\n`);
+    return undefined;
+  }
+}
+
+const argv = applyTimeoutFlag(process.argv.slice(2));
+if (argv === undefined) {
+  process.exitCode = ExitCodes.Usage;
+} else {
+  void runHomectl(argv, {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    env: process.env,
+    cwd: process.cwd(),
+    confirm,
+  }).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -5,7 +5,7 @@ import { createChatMethods } from './chat/methods';
 import { ChatRouter } from './chat/router';
 import { createMemoryMethods } from './memory-methods';
 import { createAdminMethods } from './methods';
-import { readMaxClients, readSettings } from './settings';
+import { LIVE_SETTING_KEYS, readLimits, readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
 
 let server: SocketServer | undefined;
@@ -19,12 +19,13 @@ async function activate(ctx: PluginContext): Promise<void> {
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
+    limits: settings.limits,
     methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, chat, ctx.kernel) },
     log: ctx.log,
   });
-  ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients });
+  ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients, ...settings.limits });
   // Following changes is a convenience: the socket serves without it.
-  await followMaxClients(ctx).catch((error: unknown) => ctx.log.warn('max_clients changes apply after a restart', { error: String(error) }));
+  await followLiveSettings(ctx).catch((error: unknown) => ctx.log.warn('socket setting changes apply after a restart', { error: String(error) }));
 }
 
 /** Closes the socket, ends every client and removes the socket file. */
@@ -41,14 +42,17 @@ function output(params: OutputParams): void {
   router?.deliver(params);
 }
 
-/** Applies a changed `max_clients` without a restart (socket_path needs one). */
-async function followMaxClients(ctx: PluginContext): Promise<void> {
+/** Applies a changed `max_clients` or per-client limit without a restart (socket_path needs one). */
+async function followLiveSettings(ctx: PluginContext): Promise<void> {
   await ctx.events.on(KernelEvents.ConfigChanged, (event) => {
     const change = event.data as { scope?: unknown; key?: unknown } | undefined;
-    if (change?.scope !== ctx.name || change.key !== 'max_clients') return;
-    readMaxClients(ctx)
-      .then((max) => server?.setMaxClients(max))
-      .catch((error: unknown) => ctx.log.warn('cannot re-read max_clients', { error: String(error) }));
+    if (change?.scope !== ctx.name || typeof change.key !== 'string' || !LIVE_SETTING_KEYS.includes(change.key)) return;
+    Promise.all([readMaxClients(ctx), readLimits(ctx)])
+      .then(([max, limits]) => {
+        server?.setMaxClients(max);
+        server?.setLimits(limits);
+      })
+      .catch((error: unknown) => ctx.log.warn('cannot re-read the socket settings', { key: change.key, error: String(error) }));
   });
 }
 

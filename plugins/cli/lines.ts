@@ -32,6 +32,12 @@ export class LineSplitter {
     }
   }
 
+  /** At the end of the stream: the last line if it had no newline (a client that half-closed after it), else undefined. */
+  flush(): string | undefined {
+    if (this.overflowed || this.parts.length === 0) return undefined;
+    return this.takeLine(Buffer.alloc(0));
+  }
+
   private keep(piece: Buffer): void {
     // Copy: the caller's chunk may be a pooled buffer that is reused.
     this.parts.push(Buffer.from(piece));

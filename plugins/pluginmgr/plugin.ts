@@ -2,7 +2,7 @@
 // one PackageManager that fetches packages into <plugin data>/downloads and has the kernel install them.
 import * as path from 'node:path';
 import type { PluginContext, PluginDefinition } from '../../plugin-host';
-import { credentialFiles, createToken, removeCredentials, writeCredentials, type CredentialFiles } from './http/credentials';
+import { credentialFiles, createToken, removeCredentials, writeCredentials, type WrittenCredentials } from './http/credentials';
 import { startApiServer, type ApiServer } from './http/server';
 import { PackageManager } from './manager';
 import { readPort } from './settings';
@@ -12,7 +12,8 @@ import { createPluginTools } from './tools';
 interface Running {
   manager: PackageManager;
   server: ApiServer;
-  files: CredentialFiles;
+  /** The token and port files as this process wrote them. */
+  written: WrittenCredentials;
 }
 
 /** Builds the plugin. */
@@ -33,21 +34,23 @@ export function createPluginmgr(): PluginDefinition {
       // A new token at each start: a leaked one dies with the process that issued it.
       const token = createToken();
       const server = await startApiServer({ port: await readPort(ctx), token, tokenFile: files.token, manager: packages, log: ctx.log });
+      let written: WrittenCredentials;
       try {
-        writeCredentials(files, token, server.port);
+        written = writeCredentials(files, token, server.port);
       } catch (error) {
         await server.close();
         throw error;
       }
-      running = { manager: packages, server, files };
+      running = { manager: packages, server, written };
       ctx.log.info('serving the HTTP API', { url: `http://127.0.0.1:${server.port}/plugins`, tokenFile: files.token });
     },
-    deactivate: async () => {
+    deactivate: async (ctx: PluginContext) => {
       const current = running;
       running = undefined;
       if (!current) return;
       current.manager.stop();
-      removeCredentials(current.files);
+      const kept = removeCredentials(current.written);
+      if (kept.length > 0) ctx.log.warn('left the token and port files in place: another process has written them since', { files: kept });
       await current.server.close();
     },
     tools: createPluginTools(manager),

@@ -11,6 +11,16 @@ export interface RawSocket {
   nextAnswer(timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Resolves once the server closed the connection. */
   readonly closed: Promise<void>;
+  /** Whether the connection is closed. */
+  isClosed(): boolean;
+  /** Half-closes: sends EOF and keeps reading (shutdown SHUT_WR). */
+  end(): void;
+  /** Stops reading (the server's output then piles up), as a client that stopped reading does. */
+  pause(): void;
+  /** Reads again. */
+  resume(): void;
+  /** Bytes received so far. */
+  bytesReceived(): number;
   close(): void;
 }
 
@@ -31,6 +41,7 @@ function wrap(socket: Socket): RawSocket {
   const waiters: Array<(line: string | null) => void> = [];
   let buffer = '';
   let ended = false;
+  let received = 0;
   const deliver = (line: string | null): void => {
     const waiter = waiters.shift();
     if (waiter) waiter(line);
@@ -38,6 +49,7 @@ function wrap(socket: Socket): RawSocket {
   };
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
+    received += Buffer.byteLength(chunk);
     buffer += chunk;
     let nl: number;
     while ((nl = buffer.indexOf('\n')) >= 0) {
@@ -77,6 +89,11 @@ function wrap(socket: Socket): RawSocket {
       });
     },
     closed,
+    isClosed: () => ended,
+    end: () => socket.end(),
+    pause: () => socket.pause(),
+    resume: () => socket.resume(),
+    bytesReceived: () => received,
     close: () => socket.destroy(),
   };
 }

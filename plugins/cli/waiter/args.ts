@@ -2,6 +2,10 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateSocket } from '../locate';
+import { SocketMethods } from '../../../protocol';
+import { MAX_CHAT_TEXT } from '../chat/methods';
+import { REQUEST_TIMEOUTS, takeTimeoutFlag } from '../timeouts';
+import { checkMessageLength } from './message-limit';
 
 /** What waiter was asked to do. */
 export interface WaiterArgs {
@@ -15,6 +19,8 @@ export interface WaiterArgs {
   socket: string;
   /** Where the prompt's history is kept; null: not kept. */
   historyFile: string | null;
+  /** `--timeout SECONDS` in ms (0: no limit); undefined: the defaults of timeouts.ts. */
+  timeoutMs: number | undefined;
 }
 
 /** A bad command line: waiter prints it with the usage and exits 2. */
@@ -26,9 +32,13 @@ const SAY_FLAGS = ['-say', '--say'];
 const SESSION_FLAGS = ['-session', '--session'];
 const HELP_FLAGS = ['-h', '-help', '--help'];
 
-/** Parses argv (without node and the script); `-say` and `--say` both work, so do `--say=TEXT` forms. */
+/**
+ * Parses argv (without node and the script); `-say` and `--say` both work, so do `--say=TEXT` forms.
+ * A -say message longer than homed takes throws MessageTooLongError.
+ */
 export function parseWaiterArgs(argv: readonly string[], env: NodeJS.ProcessEnv, cwd: string): WaiterArgs {
-  const location = locateSocket(argv, env, cwd);
+  const { timeoutMs, rest: withoutTimeout } = takeTimeoutFlag(argv);
+  const location = locateSocket(withoutTimeout, env, cwd);
   let text: string | undefined;
   let session: string | undefined;
   let help = false;
@@ -52,12 +62,14 @@ export function parseWaiterArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
   }
   if (text !== undefined && text.trim() === '') throw new WaiterUsageError('-say needs a message that is not empty');
   if (session !== undefined && session.length > 200) throw new WaiterUsageError('--session takes a name of at most 200 characters');
+  if (text !== undefined && !help) checkMessageLength(text, 'the -say message');
   return {
     mode: help ? 'help' : text !== undefined ? 'say' : 'interactive',
     text: text ?? '',
     session: session ?? defaultSession(env),
     socket: location.path,
     historyFile: historyFile(env),
+    timeoutMs,
   };
 }
 
@@ -84,7 +96,7 @@ export function historyFile(env: NodeJS.ProcessEnv): string | null {
 /** The usage text. */
 export function renderWaiterUsage(): string {
   return [
-    'usage: waiter [--socket PATH | -data DIR] [--session NAME] [-say "MESSAGE"]',
+    'usage: waiter [--socket PATH | -data DIR] [--session NAME] [--timeout SECONDS] [-say "MESSAGE"]',
     '',
     '  waiter -say "MESSAGE"   send one message, print the answer as it streams, exit',
     '  waiter                  talk interactively; Ctrl-C stops an answer, Ctrl-C or Ctrl-D at the prompt quits',
@@ -93,14 +105,22 @@ export function renderWaiterUsage(): string {
     '  -say, --say MESSAGE     the message (quote it)',
     '  --session NAME          the conversation (default cli:<your user name>, shared by all your waiters)',
     '  --socket PATH, -data DIR  where homed is, as for homectl',
+    `  --timeout SECONDS       give up when homed sends nothing for this long (default ${seconds(REQUEST_TIMEOUTS.byMethod[SocketMethods.ChatSay])} while`,
+    `                          an answer comes, ${seconds(REQUEST_TIMEOUTS.defaultMs)} otherwise; 0: no limit); an answer that keeps coming is not cut`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
     'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',
     'history of the prompt: $HOMEAGENT_HISTORY (empty keeps none), else ~/.homeagent_history',
     '',
     '-say prints only the answer on stdout; notes (tools used, messages that came while you were away) go to stderr.',
-    'exit codes: 0 ok, 1 homed answered an error, 2 usage error, 3 cannot reach homed, 130 the answer was interrupted',
+    `a message has at most ${MAX_CHAT_TEXT} characters; piped into waiter, each line is one message, and a longer line stops it.`,
+    'exit codes: 0 ok, 1 homed answered an error, 2 usage error or a message too long, 3 cannot reach homed or it did not',
+    'answer in time, 130 the answer was interrupted',
   ].join('\n');
+}
+
+function seconds(ms: number | undefined): string {
+  return String((ms ?? 0) / 1000);
 }
 
 function splitInline(arg: string): [string, string | undefined] {

@@ -31,27 +31,64 @@ export function credentialFiles(runDir: string): CredentialFiles {
   return { token: path.join(runDir, PluginmgrFiles.token), port: path.join(runDir, PluginmgrFiles.port) };
 }
 
-/** Writes the token, then the port (a client that sees the port finds the token); each replaces the old file at once. */
-export function writeCredentials(files: CredentialFiles, token: string, port: number): void {
-  writePrivateFile(files.token, `${token}\n`);
-  writePrivateFile(files.port, `${port}\n`);
+/** A file as this process wrote it: enough to tell later whether the path still holds that file. */
+export interface WrittenFile {
+  path: string;
+  dev: number;
+  ino: number;
+  content: string;
 }
 
-/** Removes both files; a missing one is fine. */
-export function removeCredentials(files: CredentialFiles): void {
-  for (const file of [files.port, files.token]) fs.rmSync(file, { force: true });
+/** The two files as this process wrote them. */
+export interface WrittenCredentials {
+  token: WrittenFile;
+  port: WrittenFile;
+}
+
+/** Writes the token, then the port (a client that sees the port finds the token); each replaces the old file at once. */
+export function writeCredentials(files: CredentialFiles, token: string, port: number): WrittenCredentials {
+  return { token: writePrivateFile(files.token, `${token}\n`), port: writePrivateFile(files.port, `${port}\n`) };
+}
+
+/**
+ * Removes both files if they are still the ones this process wrote; a missing one is fine. Resolves
+ * with the paths it left because another process has written them since (another homed on the same
+ * data dir must not lose its files when this one stops).
+ */
+export function removeCredentials(written: WrittenCredentials): string[] {
+  return [written.port, written.token].filter((file) => !removeIfOwn(file)).map((file) => file.path);
+}
+
+/** Removes `file.path` if it is the same file (device, inode) with the same content; false when it is another's. */
+export function removeIfOwn(file: WrittenFile): boolean {
+  let stat: fs.Stats;
+  let content: string;
+  try {
+    stat = fs.lstatSync(file.path);
+    content = stat.isFile() ? fs.readFileSync(file.path, 'utf8') : '';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    throw error;
+  }
+  // The content too: an inode number is reused once the file it named is gone.
+  if (stat.dev !== file.dev || stat.ino !== file.ino || content !== file.content) return false;
+  fs.rmSync(file.path, { force: true });
+  return true;
 }
 
 /**
  * Creates a sibling with O_EXCL and mode 0600 (the umask can only take bits away), writes and syncs it,
- * then renames it over `file`: the content is never readable by others, nor seen half-written.
+ * then renames it over `file`: the content is never readable by others, nor seen half-written. Returns
+ * what identifies the file (a rename keeps its inode).
  */
-export function writePrivateFile(file: string, content: string): void {
+export function writePrivateFile(file: string, content: string): WrittenFile {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
+  let stat: fs.Stats;
   try {
     fs.writeSync(fd, content);
     fs.fsyncSync(fd);
+    stat = fs.fstatSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -61,4 +98,5 @@ export function writePrivateFile(file: string, content: string): void {
     fs.rmSync(temp, { force: true });
     throw error;
   }
+  return { path: file, dev: stat.dev, ino: stat.ino, content };
 }

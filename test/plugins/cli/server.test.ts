@@ -129,20 +129,25 @@ describe('cli socket server', () => {
     await assert.rejects(requestOnce(server.path, 'plugins/list'), /fake kernel has no plugins\/list/);
   });
 
-  it('refuses clients beyond max_clients with an error, and serves again once one leaves', async (t) => {
+  it('refuses clients beyond max_clients and the spare slot with an error, and serves again once one leaves', async (t) => {
     const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })), undefined, 1);
     const first = await HomedClient.connect(server.path);
     await waitFor(() => server.clientCount() === 1, { what: 'the first client counted' });
-    const second = await HomedClient.connect(server.path);
-    await assert.rejects(second.request('kernel/status'), (e: unknown) => {
+    const spare = await HomedClient.connect(server.path);
+    await waitFor(() => server.clientCount() === 2, { what: 'the spare slot taken' });
+    const third = await HomedClient.connect(server.path);
+    await assert.rejects(third.request('kernel/status'), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
       assert.equal(e.errorName, 'HA_ERR_TOO_MANY_CLIENTS');
+      assert.match(e.message, /already serves 1 clients \(cli:max_clients\) and the slot kept for homectl is taken/);
       return true;
     });
-    second.close();
+    third.close();
     assert.deepEqual(await first.request('kernel/status'), { ok: true });
+    assert.deepEqual(await spare.request('kernel/status'), { ok: true });
     first.close();
-    await waitFor(() => server.clientCount() === 0, { what: 'the first client gone' });
+    spare.close();
+    await waitFor(() => server.clientCount() === 0, { what: 'both clients gone' });
     assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
   });
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { createToken, credentialFiles, removeCredentials, tokenMatches, writeCredentials, writePrivateFile } from '../../../plugins/pluginmgr/http/credentials';
+import { createToken, credentialFiles, removeCredentials, removeIfOwn, tokenMatches, writeCredentials, writePrivateFile } from '../../../plugins/pluginmgr/http/credentials';
 import { allowedHosts, checkHost, checkToken } from '../../../plugins/pluginmgr/http/guard';
 
 test('a private file is 0600 whatever the umask, replaces an open file whole and leaves no temporary behind', (t) => {
@@ -22,11 +22,28 @@ test('a private file is 0600 whatever the umask, replaces an open file whole and
   assert.equal(fs.readFileSync(file, 'utf8'), 'secret\n');
   assert.deepEqual(fs.readdirSync(dir), ['pluginmgr.token']);
   const files = credentialFiles(dir);
-  writeCredentials(files, 'tok', 1234);
+  const written = writeCredentials(files, 'tok', 1234);
   assert.equal(fs.readFileSync(files.port, 'utf8'), '1234\n');
-  removeCredentials(files);
-  removeCredentials(files);
+  assert.deepEqual(removeCredentials(written), []);
+  assert.deepEqual(removeCredentials(written), []);
   assert.deepEqual(fs.readdirSync(dir), []);
+});
+
+test('removes the token and port files only while they are the ones it wrote', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pluginmgr-cred-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const files = credentialFiles(dir);
+  const first = writeCredentials(files, 'first-token', 4000);
+  // A second process writes its own files over them: a new file each, the port even with the same text.
+  const second = writeCredentials(files, 'second-token', 4000);
+  assert.deepEqual(removeCredentials(first).sort(), [files.port, files.token].sort());
+  assert.equal(fs.readFileSync(files.token, 'utf8'), 'second-token\n');
+  assert.equal(fs.readFileSync(files.port, 'utf8'), '4000\n');
+  // The same file with other content (written in place) is not its own either.
+  fs.writeFileSync(files.token, 'edited\n');
+  assert.deepEqual(removeCredentials(second), [files.token]);
+  assert.deepEqual(fs.readdirSync(dir), ['pluginmgr.token']);
+  assert.equal(removeIfOwn({ ...second.token, path: path.join(dir, 'gone') }), true, 'a missing file counts as removed');
 });
 
 test('tokens are 256 random bits in hex, and only the exact token matches', () => {
