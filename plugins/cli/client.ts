@@ -1,62 +1,26 @@
 // A client of homed's Unix socket: connects, sends requests with ids, matches answers and stream items.
 import { connect, type Socket } from 'node:net';
-import type { SocketError, SocketResponse } from '../../protocol';
+import type { SocketResponse } from '../../protocol';
+import {
+  HomedAnswerError,
+  HomedTimeoutError,
+  STUCK_HINT,
+  describeConnectError,
+  describeTimeout,
+  lostConnection,
+} from './client-errors';
 import { formatSeconds } from './limits';
 import { LineSplitter } from './lines';
 import { readRefusal } from './refusal';
 import { connectTimeoutMs, requestTimeoutMs } from './timeouts';
+
+export { HomedAnswerError, HomedTimeoutError, HomedUnreachableError, START_HINT } from './client-errors';
 
 /**
  * Longest answer line the client accepts: the longest answer (1,000,000 characters) is up to ~8 MB
  * once JSON-encoded, and logs and lists can be long too.
  */
 export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
-
-/** How to start homed, for messages that find it not running. */
-export const START_HINT = 'start it with `npm start` (data in ./data) or `homed -data DIR`, or point at it with --socket PATH or -data DIR';
-
-/** homed cannot be reached at the path: not running, stale socket, no permission, or the connection dropped. */
-export class HomedUnreachableError extends Error {
-  constructor(
-    message: string,
-    readonly path: string,
-    readonly reason: string,
-  ) {
-    super(message);
-    this.name = 'HomedUnreachableError';
-  }
-}
-
-/** homed did not answer in time: a stopped or stuck cli plugin, or a kernel too busy to answer. */
-export class HomedTimeoutError extends HomedUnreachableError {
-  constructor(
-    message: string,
-    path: string,
-    /** The method waited for. */
-    readonly method: string,
-    /** How long it waited. */
-    readonly timeoutMs: number,
-  ) {
-    super(message, path, 'timeout');
-    this.name = 'HomedTimeoutError';
-  }
-}
-
-/** homed answered a request with an error. */
-export class HomedAnswerError extends Error {
-  constructor(readonly error: SocketError) {
-    super(error.message);
-    this.name = 'HomedAnswerError';
-  }
-  /** Numeric code from the catalogue. */
-  get code(): number {
-    return this.error.code;
-  }
-  /** Catalogue name, e.g. HA_ERR_NOT_FOUND. */
-  get errorName(): string {
-    return this.error.name;
-  }
-}
 
 /** Options of one request. */
 export interface RequestOptions {
@@ -242,34 +206,4 @@ export async function requestOnce<R = unknown>(path: string, method: string, par
   } finally {
     client.close();
   }
-}
-
-function describeConnectError(path: string, error: NodeJS.ErrnoException): Error {
-  switch (error.code) {
-    case 'ENOENT':
-      return new HomedUnreachableError(`homed is not running at ${path} (no socket there); ${START_HINT}`, path, 'no-socket');
-    case 'ECONNREFUSED':
-      return new HomedUnreachableError(`homed is not running at ${path} (a stale socket, nothing answers); ${START_HINT}`, path, 'refused');
-    case 'EACCES':
-    case 'EPERM':
-      return new HomedUnreachableError(`cannot open ${path}: permission denied; run this as the user homed runs as`, path, 'denied');
-    case 'ENOTSOCK':
-      return new HomedUnreachableError(`${path} is not a socket; point at homed's socket with --socket PATH or -data DIR`, path, 'not-socket');
-    default:
-      return new HomedUnreachableError(`cannot connect to homed at ${path}: ${error.message}`, path, error.code ?? 'unknown');
-  }
-}
-
-/** What to look at when homed does not answer. */
-const STUCK_HINT = "is it busy or stuck? see homed's log (journalctl -u homed, or homectl plugins logs cli once it answers); wait longer with --timeout SECONDS (0: no limit)";
-
-function describeTimeout(method: string, timeoutMs: number, streamed: boolean): string {
-  const wait = formatSeconds(timeoutMs);
-  return streamed
-    ? `homed sent nothing more for ${method} in ${wait} (the answer stopped coming); ${STUCK_HINT}`
-    : `homed did not answer ${method} within ${wait}; ${STUCK_HINT}`;
-}
-
-function lostConnection(path: string, why: string): HomedUnreachableError {
-  return new HomedUnreachableError(`lost the connection to homed at ${path} before it answered (${why}); is it stopping? try homectl status`, path, 'lost');
 }

@@ -51,6 +51,7 @@ async function followLiveSettings(ctx: PluginContext): Promise<void> {
       .then(([max, limits]) => {
         server?.setMaxClients(max);
         server?.setLimits(limits);
+        ctx.log.info('socket settings changed', { key: change.key, maxClients: max, ...limits });
       })
       .catch((error: unknown) => ctx.log.warn('cannot re-read the socket settings', { key: change.key, error: String(error) }));
   });

@@ -5,6 +5,7 @@ import { HomedClient } from '../client';
 /** Keeps one chat/subscribe running for a session, connecting again when asked after it was lost. */
 export class SessionFollower {
   private client: HomedClient | undefined;
+  private connecting: Promise<void> | undefined;
   private stopped = false;
 
   constructor(
@@ -14,9 +15,15 @@ export class SessionFollower {
     private readonly onLost: (error: Error) => void,
   ) {}
 
-  /** Starts the subscription unless one runs; rejects when homed cannot be reached. */
-  async ensure(): Promise<void> {
-    if (this.stopped || (this.client && !this.client.closed)) return;
+  /** Starts the subscription unless one runs (or is being started); rejects when homed cannot be reached. */
+  ensure(): Promise<void> {
+    if (this.stopped || (this.client && !this.client.closed)) return Promise.resolve();
+    // Two calls at once share one connection: a second one would leak, subscribed, and keep waiter alive.
+    this.connecting ??= this.subscribe().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async subscribe(): Promise<void> {
     const client = await HomedClient.connect(this.socket);
     if (this.stopped) {
       client.close();

@@ -146,22 +146,25 @@ describe('the cli socket, raw', () => {
         (e: unknown) => e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS',
       );
     await setMax('1');
-    // setMax's own connection counts until the server sees it close: the holder retries until it is served.
-    const holder = await waitFor(
-      async () => {
-        const client = await connectRaw(homed.socket);
-        client.write('{"id":1,"method":"kernel/status"}\n');
-        const answer = await client.nextAnswer().catch(() => undefined);
-        if (answer && 'result' in answer) return client;
-        client.close();
-        return undefined;
-      },
-      { what: 'a first client to be served under max_clients 1' },
-    );
+    // setMax's own connection counts until the server sees it close: each holder retries until it is served.
+    const hold = (what: string) =>
+      waitFor(
+        async () => {
+          const client = await connectRaw(homed.socket);
+          client.write('{"id":1,"method":"kernel/status"}\n');
+          const answer = await client.nextAnswer().catch(() => undefined);
+          if (answer && 'result' in answer) return client;
+          client.close();
+          return undefined;
+        },
+        { what },
+      );
+    // One client fills max_clients 1, a second one the slot kept for homectl; a third is refused.
+    const holders = [await hold('a first client to be served under max_clients 1'), await hold('a client in the spare slot')];
     try {
-      await waitFor(refused, { what: 'a second client to be refused' });
+      await waitFor(refused, { what: 'a third client to be refused' });
     } finally {
-      holder.close();
+      holders.forEach((holder) => holder.close());
     }
     // Each probe's own connection counts until the server sees it close, so the reset is retried too;
     // the new cap applies once the plugin has seen config.changed, a moment after config/set answers.
