@@ -113,6 +113,9 @@ describe('the cli socket under load, against a real homed', () => {
   it('disconnects a client that stops reading a big answer, alone: another is served, the cli plugin keeps its pid', async (t) => {
     await setCli('output_max_mb', '1');
     t.after(() => setCli('output_max_mb', '32'));
+    // The whole answer, not cut at the agent's answer cap (1,000,000 characters), so it passes the client's 1 MB.
+    await requestOnce(homed.socket, 'config/set', { scope: 'core', key: 'core.agent.max_answer_chars', value: 5_000_000 });
+    t.after(() => requestOnce(homed.socket, 'config/set', { scope: 'core', key: 'core.agent.max_answer_chars', value: 1_000_000 }));
     // About 2 MB of answer, in 32 KB deltas.
     llm.enqueue({ chunks: Array.from({ length: 64 }, () => 'lorem ipsum '.repeat(2730)) });
     const stuck = await connectRaw(homed.socket);
