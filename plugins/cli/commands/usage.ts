@@ -24,7 +24,7 @@ export function renderUsage(commands: Command[]): string {
   const rows = commands.map((c) => [`  ${renderSynopsis(c)}`, c.summary]);
   rows.push(['  help', 'this text']);
   return [
-    'usage: homectl [--socket PATH | -data DIR] COMMAND [ARGS]',
+    'usage: homectl [--socket PATH | -data DIR] [--timeout SECONDS] COMMAND [ARGS]',
     '',
     'commands:',
     renderTable(rows),
@@ -33,6 +33,8 @@ export function renderUsage(commands: Command[]): string {
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
     'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',
+    '',
+    'waiting for homed: 30 s per request (longer for install, restart, reindex); --timeout SECONDS replaces it, 0 waits for ever',
     '',
     `exit codes: ${ExitCodes.Ok} ok, ${ExitCodes.DaemonError} homed answered an error, ${ExitCodes.Usage} usage error, ${ExitCodes.Unreachable} cannot reach homed`,
   ].join('\n');
