@@ -5,7 +5,8 @@ import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEv
 import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
 import type { SessionContexts } from './context/session-contexts';
-import { diskFullError, freeBytes, isDiskFull, MIN_FREE_BYTES } from './disk-space';
+import { freeBytes } from '../startup/facts';
+import { diskFullError, isDiskFull, TURN_MIN_FREE_BYTES } from './disk-space';
 import { Lanes, type LaneClass } from './lanes';
 import type { AgentPolicy } from './policy';
 import { cutOffNotice, recoverCutOffTurns, type CutOffTurn } from './recovery';
@@ -241,7 +242,7 @@ export class Agent implements AgentDoor {
   private beginJournalled(input: InputEvent, journal: SessionStore['journal']): void {
     const file = this.deps.sessions.file;
     const free = freeBytes(file);
-    if (free !== undefined && free < MIN_FREE_BYTES) throw diskFullError(file, 'the message was not answered (it is kept in its session)');
+    if (free !== null && free < TURN_MIN_FREE_BYTES) throw diskFullError(file, 'the message was not answered (it is kept in its session)');
     try {
       journal.started(input.id);
     } catch (error) {

@@ -95,13 +95,6 @@ export class Lanes<T> {
     return [...this.lanes.keys()].flatMap((key) => this.remove(key));
   }
 
-  /** Every running item, with its lane. */
-  runningItems(): { key: string; item: T }[] {
-    const items: { key: string; item: T }[] = [];
-    for (const lane of this.lanes.values()) if (lane.running !== undefined) items.push({ key: lane.key, item: lane.running });
-    return items;
-  }
-
   /** Waiting items in all lanes, and in lanes of one class. */
   waiting(cls?: LaneClass): number {
     if (cls === undefined) return this.queuedCount;

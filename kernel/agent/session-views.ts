@@ -62,7 +62,7 @@ export function showSession(db: Database.Database, session: string, limit = 200)
     kept.push(entry);
   }
   kept.reverse();
-  const total = (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session = ?').get(session) as { n: number }).n + inputs.length;
+  const total = (db.prepare('SELECT (SELECT COUNT(*) FROM messages WHERE session = @session) + (SELECT COUNT(*) FROM inputs WHERE session = @session) AS n').get({ session }) as { n: number }).n;
   return { summary: toSummary(summary), entries: kept, omitted: Math.max(0, total - kept.length) };
 }
 

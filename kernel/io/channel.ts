@@ -31,11 +31,6 @@ export class BoundedChannel<T> {
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
-  /** Whether a queued item matches. */
-  some(match: (item: T) => boolean): boolean {
-    return this.items.some(match);
-  }
-
   /** Removes and returns every queued item matching `match`. */
   remove(match: (item: T) => boolean): T[] {
     const removed: T[] = [];

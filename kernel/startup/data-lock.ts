@@ -5,6 +5,7 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomicSync } from '../files/atomic-write';
 import { StartupError } from './startup-error';
 
 /** The lock file inside the run folder. */
@@ -58,7 +59,7 @@ export function lockDataDir(dataDir: string, runDir: string): DataLock {
     throw error;
   }
   const pidFile = path.join(runDir, PID_FILE);
-  writeAtomically(pidFile, `${process.pid}\n`);
+  writeFileAtomicSync(pidFile, `${process.pid}\n`, 0o600);
   let held = true;
   return {
     file,
@@ -128,10 +129,4 @@ function lockOwnerFromProc(file: string): number | null {
     // not Linux, or /proc not mounted
   }
   return null;
-}
-
-function writeAtomically(file: string, text: string): void {
-  const draft = `${file}.${process.pid}.new`;
-  fs.writeFileSync(draft, text, { mode: 0o600 });
-  fs.renameSync(draft, file);
 }

@@ -1,6 +1,7 @@
 // How clients find homed's socket: flags first, then the environment, then ./data.
 import { join, resolve } from 'node:path';
 import { SOCKET_FILE } from './settings';
+import { takeValueFlags } from './take-flags';
 
 /** Where the socket is, how that was decided, and the arguments left once the location flags are taken out. */
 export interface SocketLocation {
@@ -20,25 +21,12 @@ const DATA_FLAGS = ['-data', '--data'];
 
 /** Resolves the socket: `--socket PATH`, `-data DIR`/`--data DIR`, $HOMEAGENT_SOCKET, $HOMEAGENT_DATA, `./data/run/homed.sock`. */
 export function locateSocket(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): SocketLocation {
-  const rest: string[] = [];
+  const { taken, rest } = takeValueFlags(argv, [...SOCKET_FLAGS, ...DATA_FLAGS]);
   let socket: string | undefined;
   let data: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    const [flag, inline] = splitInline(arg);
-    const isSocket = SOCKET_FLAGS.includes(flag);
-    const isData = DATA_FLAGS.includes(flag);
-    if (!isSocket && !isData) {
-      rest.push(arg);
-      continue;
-    }
-    const value = inline ?? argv[++i];
+  for (const { flag, value } of taken) {
     if (value === undefined || value === '') throw new LocateUsageError(`${flag} needs a value`);
-    if (isSocket) socket = value;
+    if (SOCKET_FLAGS.includes(flag)) socket = value;
     else data = value;
   }
   if (socket !== undefined) return { path: resolve(cwd, socket), source: '--socket', rest };
@@ -51,9 +39,4 @@ export function locateSocket(argv: readonly string[], env: NodeJS.ProcessEnv = p
 /** The socket homed serves by default for a data dir. */
 export function socketInDataDir(dataDir: string): string {
   return join(dataDir, 'run', SOCKET_FILE);
-}
-
-function splitInline(arg: string): [string, string | undefined] {
-  const eq = arg.indexOf('=');
-  return eq > 0 && arg.startsWith('-') ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
 }

@@ -1,5 +1,6 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
 import { SocketMethods } from '../../protocol';
+import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -58,23 +59,9 @@ const TIMEOUT_FLAGS = ['--timeout', '-timeout'];
 
 /** Takes `--timeout SECONDS` (or `--timeout=SECONDS`) out of argv; seconds may have decimals, 0 means no limit. */
 export function takeTimeoutFlag(argv: readonly string[]): { timeoutMs: number | undefined; rest: string[] } {
-  const rest: string[] = [];
+  const { taken, rest } = takeValueFlags(argv, TIMEOUT_FLAGS);
   let timeoutMs: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!TIMEOUT_FLAGS.includes(flag)) {
-      rest.push(arg);
-      continue;
-    }
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
-    timeoutMs = parseSeconds(flag, value);
-  }
+  for (const { flag, value } of taken) timeoutMs = parseSeconds(flag, value);
   return { timeoutMs, rest };
 }
 
