@@ -9,8 +9,12 @@ import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kerne
 import { callTool, finalOf, outputs, send } from './chat';
 import { ScriptedLlm, lastUser, type ScriptedAnswer } from './scripted-llm';
 
+/** While set, 'ping' answers wait for it to settle. */
+let pingsHeld: Promise<void> | undefined;
+
 function script(request: LlmRequest): ScriptedAnswer {
   const user = lastUser(request);
+  if (user.startsWith('ping') && pingsHeld) return { text: 'pong', hold: pingsHeld };
   if (user.startsWith('hang')) return { text: 'never', tokenDelayMs: 600_000 };
   // One word: one chunk after 300 ms.
   if (user.startsWith('slow ')) return { text: `answered:${user.slice(5)}`, tokenDelayMs: 300 };
@@ -122,14 +126,20 @@ describe('per-session lanes', () => {
     // A person's turn first makes chat-client the session's home, where turns an interrupt starts report.
     await finalOf(t, await send(t, 'flooded', 'hello'));
     const before = llm.calls.length;
+    let release = (): void => {};
+    pingsHeld = new Promise<void>((resolve) => (release = resolve));
+    // Every model call is held until the whole flood has been read (the tool's answer follows its interrupts on
+    // the wire), so the count below does not depend on how fast this machine is.
     await callTool(t, 'chat-client', 'flood', { session: 'flooded', text: 'ping', count: 10_000 });
+    release();
+    pingsHeld = undefined;
     await waitFor('the flood to be answered', async () => (await outputs(t)).some((o) => o.session === 'flooded' && o.inputId === undefined && o.kind === 'done'), 20_000);
     await waitFor('every turn of the flood to end', () => llm.active === 0);
     const calls = llm.calls.slice(before).filter((c) => c.request.messages.some((m) => m.content.includes('ping')));
     // The first call, at most two restarts to take in more texts, and one turn for texts that came too late.
     assert.ok(calls.length >= 1 && calls.length <= 4, `${calls.length} model calls for 10,000 interrupts`);
-    const pings = calls.reduce((sum, c) => sum + c.request.messages.filter((m) => m.role !== 'assistant').reduce((n, m) => n + (m.content.match(/ping/g)?.length ?? 0), 0), 0);
-    assert.ok(pings >= 10_000, `every interrupt text reached the model (${pings})`);
+    const texts = calls.reduce((sum, c) => sum + c.request.messages.filter((m) => m.role !== 'assistant').reduce((n, m) => n + (m.content.match(/ping/g)?.length ?? 0), 0), 0);
+    assert.ok(texts >= 10_000, `every interrupt text reached the model (${texts})`);
   });
 
   test('an answer past core.agent.max_answer_chars stops there with a clear error, the text so far stored and marked', async () => {

@@ -8,6 +8,8 @@ export interface ScriptedAnswer {
   tokenDelayMs?: number;
   /** Throw this instead of answering. */
   error?: Error;
+  /** Answer only once this settles (an abort still ends the call at once). */
+  hold?: Promise<void>;
 }
 
 export interface RecordedCall {
@@ -29,22 +31,27 @@ export class ScriptedLlm {
     const script = this.answer(request, this.calls.length - 1);
     const signal = hooks.signal;
     const abortError = (): Error => Object.assign(new Error('aborted'), { name: 'AbortError' });
-    const wait = (ms: number): Promise<void> =>
+    const until = (settled: Promise<void>, cancel: () => void = () => {}): Promise<void> =>
       new Promise((resolve, reject) => {
         if (signal?.aborted) return reject(abortError());
         const onAbort = (): void => {
-          clearTimeout(timer);
+          cancel();
           record.abortedAt = Date.now();
           reject(abortError());
         };
-        const timer = setTimeout(() => {
+        signal?.addEventListener('abort', onAbort, { once: true });
+        void settled.then(() => {
           signal?.removeEventListener('abort', onAbort);
           resolve();
-        }, ms);
-        signal?.addEventListener('abort', onAbort, { once: true });
+        });
       });
+    const wait = (ms: number): Promise<void> => {
+      let timer: NodeJS.Timeout | undefined;
+      return until(new Promise((resolve) => (timer = setTimeout(resolve, ms))), () => clearTimeout(timer));
+    };
     try {
       if (script.error) throw script.error;
+      if (script.hold) await until(script.hold);
       let text = '';
       for (const word of (script.text ?? '').split(/(?<= )/)) {
         if (!word) continue;
