@@ -3,7 +3,7 @@ import type { LlmMessage, LlmRequest, LlmResult, LlmToolCall, StreamHooks } from
 import { ChildRegistry } from './children';
 import { fromContext, fromWireCall, renderToolResult, toContext, toWireCall } from './messages';
 import type { AgentPolicy } from './policy';
-import type { StageHost, StageRun } from './stage-host';
+import type { StageHost, StageRun } from '../stages/stage-host';
 import type { ToolRouter } from './tool-router';
 
 /** What a turn needs: the stages, the tools, an LLM. */

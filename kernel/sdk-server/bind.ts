@@ -1,6 +1,6 @@
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LOG_LEVELS, LogNotification, type InterruptParams, type InterruptResult } from '../../protocol';
-import type { RecallService } from '../agent/recall-service';
+import type { RecallService } from '../recall/recall-service';
 import type { SessionStore } from '../agent/sessions';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';

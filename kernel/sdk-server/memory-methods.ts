@@ -12,7 +12,7 @@ import {
   MemorySearchRequest,
   MemoryWriteRequest,
 } from '../../protocol';
-import type { RecallService } from '../agent/recall-service';
+import type { RecallService } from '../recall/recall-service';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { requirePermission } from './permissions';
 

@@ -3,7 +3,7 @@
 // entities are one — the model's answers scripted, everything else real.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { DISTILL_INSTRUCTIONS } from '../../../kernel/agent/distill/extraction';
+import { DISTILL_INSTRUCTIONS } from '../../../kernel/recall/distill/extraction';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { ask, outputs } from '../agent/chat';
 import { ScriptedLlm, lastUser, type ScriptedAnswer } from '../agent/scripted-llm';

@@ -3,9 +3,9 @@
 // beside the knowledge base's own top 5 for the same questions.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { ConversationIndex } from '../../../kernel/agent/context/conversation-index';
-import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../../kernel/agent/context/relevance-context';
-import { citeChunk } from '../../../kernel/agent/recall-service';
+import { ConversationIndex } from '../../../kernel/agent/prompt/conversation-index';
+import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../../kernel/agent/prompt/relevance-context';
+import { citeChunk } from '../../../kernel/recall/recall-service';
 import { copyMandMobileDocs, findMandMobile, loadLabelledSet, recallAtK, recallOfPicks } from '../../knowledge-set/recall';
 import { makeScratch, openBase } from '../knowledge/helpers';
 

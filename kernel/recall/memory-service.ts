@@ -12,8 +12,8 @@ import { Verdicts } from './consolidation/verdicts';
 import { DistillLoop } from './distill/distill-loop';
 import { loadConsolidationPolicy, loadDistillPolicy } from './memory-policy';
 import { RecallService } from './recall-service';
-import type { SessionStore } from './sessions';
-import type { TurnDeps } from './turn';
+import type { SessionStore } from '../agent/sessions';
+import type { TurnDeps } from '../agent/turn';
 
 /** How often the memory's text and document files are checked for a person's edits. */
 const MEMORY_SYNC_MS = 5_000;

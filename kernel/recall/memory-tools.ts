@@ -2,7 +2,7 @@
 // knowledge base (the relevant parts already enter each turn; these let it look further).
 import type { RecallService } from './recall-service';
 import { citeChunk } from './recall-service';
-import type { KernelTool } from './tool-router';
+import type { KernelTool } from '../agent/tool-router';
 
 const QUERY = { type: 'string', minLength: 1, maxLength: 2000, description: 'What to look for, in any language.' } as const;
 const LIMIT = { type: 'integer', minimum: 1, maximum: 50, description: 'Most results (default 8).' } as const;

@@ -4,7 +4,7 @@ import { ErrorCodes, haError, type GraphFact, type GraphQueryParams, type GraphQ
 import type { Logger } from 'pino';
 import type { KnowledgeBase } from '../knowledge';
 import type { FactView, MemoryStore, Provenance } from '../memory';
-import type { RecallSources, RecalledItem } from './context/recall';
+import type { RecallSources, RecalledItem } from '../agent/prompt/recall';
 
 export class RecallService implements RecallSources {
   private knowledgeBase: KnowledgeBase | undefined;

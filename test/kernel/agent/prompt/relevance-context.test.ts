@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConversationIndex, groupTurns, type PastTurn } from '../../../../kernel/agent/context/conversation-index';
-import { pickContext, DEFAULT_CONTEXT_POLICY, type ContextPolicy } from '../../../../kernel/agent/context/relevance-context';
-import type { RecallSources } from '../../../../kernel/agent/context/recall';
-import { estimateTokens } from '../../../../kernel/agent/context/tokens';
+import { ConversationIndex, groupTurns, type PastTurn } from '../../../../kernel/agent/prompt/conversation-index';
+import { pickContext, DEFAULT_CONTEXT_POLICY, type ContextPolicy } from '../../../../kernel/agent/prompt/relevance-context';
+import type { RecallSources } from '../../../../kernel/agent/prompt/recall';
+import { estimateTokens } from '../../../../kernel/agent/prompt/tokens';
 import type { LlmMessage } from '../../../../kernel/llm/types';
 
 const SYSTEM: LlmMessage = { role: 'system', content: 'You are HomeAgent.' };

@@ -8,7 +8,7 @@ import type { IOManager } from '../../io/io-manager';
 import { CONSOLIDATION_SOURCE } from '../../io/io-manager';
 import type { LlmRequest, LlmResult, StreamHooks } from '../../llm/types';
 import type { Extraction, Provenance, RecordResult } from '../../memory';
-import type { SessionStore } from '../sessions';
+import type { SessionStore } from '../../agent/sessions';
 import { buildDistillRequest, extractionFor, parseExtraction, type DistillMessage } from './extraction';
 
 /** When and how much the loop distils; from `core.memory.*`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildDistillRequest, parseExtraction } from '../../../../kernel/agent/distill/extraction';
+import { buildDistillRequest, parseExtraction } from '../../../../kernel/recall/distill/extraction';
 
 describe('the distill extraction', () => {
   it('reads a fenced JSON answer and files each fact under the message it came from', () => {

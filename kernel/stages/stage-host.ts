@@ -1,7 +1,7 @@
 import { STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
 import { flushQueuedWrites } from '../../protocol/wire';
 import type { PluginChannel } from '../supervisor/channel';
-import { adviceFor, CALLABLE_STATE, describeState } from './plugin-availability';
+import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
 
 /** A plugin that handles a stage, as the supervisor knows it. */
 export interface StageHandlerRef {
