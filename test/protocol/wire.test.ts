@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
-import { NotificationType, RequestType, type Message, type MessageConnection } from 'vscode-jsonrpc';
+import { NotificationType, RequestType, type Message } from 'vscode-jsonrpc';
 import { ErrorCodes } from '../../protocol';
+import { connectedPair } from '../harness/connection-pair';
 import {
   BatchingMessageWriter,
   CappedMessageReader,
@@ -111,19 +112,6 @@ test('frames written in one tick leave in one write at its end, or at once when 
   await new Promise((resolve) => process.nextTick(resolve));
   assert.equal(writes.length, 2, 'nothing is sent twice');
 });
-
-/** Two connected ends with the given limits; `toB` counts the bytes that crossed from a to b. */
-function connectedPair(limits = DEFAULT_WIRE_LIMITS): { a: MessageConnection; b: MessageConnection; toB: { bytes: number }; close(): void } {
-  const aToB = new PassThrough();
-  const bToA = new PassThrough();
-  const toB = { bytes: 0 };
-  aToB.on('data', (chunk: Buffer) => (toB.bytes += chunk.length));
-  const a = createWireConnection(bToA, aToB, limits).connection;
-  const b = createWireConnection(aToB, bToA, limits).connection;
-  a.listen();
-  b.listen();
-  return { a, b, toB, close: () => (a.dispose(), b.dispose()) };
-}
 
 const Echo = new RequestType<{ text: string }, { text: string }, void>('test/echo');
 const Big = new RequestType<{ bytes: number }, { text: string }, void>('test/big');
