@@ -28,7 +28,7 @@ import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree,
 import { PACKAGE_DEFS, sweepStaging } from './packages';
 import { discoverPlugins } from './registry/discover';
 import { bindKernelServices, interceptPriorityMessage, type KernelServices } from './sdk-server/bind';
-import { PackageAdmin } from './sdk-server/package-methods';
+import { PackageAdmin } from './packages/package-admin';
 import { hasPermission } from './sdk-server/permissions';
 import { subscribeDeclared } from './sdk-server/event-methods';
 import { loadSupervisorPolicy, type SupervisorPolicy } from './supervisor/policy';
