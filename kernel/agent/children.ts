@@ -1,4 +1,8 @@
-import type { Turn, TurnOutcome } from './turn';
+/** What the registry needs of a sub-agent's turn: run it to its end, or cut it short. */
+export interface ChildTurn {
+  run(): Promise<{ text: string; interrupted: boolean }>;
+  interrupt(): void;
+}
 
 /** A sub-agent: its own context and task, run beside its parent's turn. */
 export interface ChildRun {
@@ -9,7 +13,7 @@ export interface ChildRun {
   error?: string;
   startedAt: number;
   finished: Promise<void>;
-  turn: Turn;
+  turn: ChildTurn;
 }
 
 export interface ChildLimits {
@@ -26,7 +30,7 @@ export class ChildRegistry {
   constructor(
     readonly depth: number,
     private readonly limits: ChildLimits,
-    private readonly startTurn: (task: string, context: string | undefined, depth: number) => Turn,
+    private readonly startTurn: (task: string, context: string | undefined, depth: number) => ChildTurn,
   ) {}
 
   /** Starts a child; throws with the limit's name when depth or count would exceed it. */
@@ -48,7 +52,7 @@ export class ChildRegistry {
       turn.interrupt();
     }, this.limits.timeoutMs);
     child.finished = turn.run().then(
-      (outcome: TurnOutcome) => {
+      (outcome) => {
         if (child.state === 'running') child.state = outcome.interrupted ? 'cancelled' : 'done';
         child.text = outcome.text;
       },
