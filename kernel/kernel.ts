@@ -10,7 +10,7 @@ import { SessionContexts } from './agent/prompt/session-contexts';
 import type { DistillLoop } from './recall/distill/distill-loop';
 import { createMemoryTools } from './recall/memory-tools';
 import { MEMORY_DEFS } from './recall/memory-policy';
-import { MemoryService } from './recall/memory-service';
+import { Recall } from './recall/recall';
 import { loadAgentPolicy, type AgentPolicy } from './agent/policy';
 import type { RecallService } from './recall/recall-service';
 import { SessionStore } from './agent/sessions';
@@ -67,7 +67,7 @@ export class Kernel {
   /** The LLM every turn, the memory loops and llm/complete use. */
   readonly llm: TurnDeps['llm'];
   /** Memory, knowledge, distillLoop and the _consolidation_ loop. */
-  readonly memories: MemoryService;
+  readonly memories: Recall;
   private agentPolicy: AgentPolicy;
   private services!: KernelServices;
 
@@ -94,7 +94,7 @@ export class Kernel {
     // Memory: the graph, the knowledge base, the loops that fill and tidy them.
     seedProviderFromEnv(this.config, options.env ?? process.env);
     const llm = (this.llm = options.llm ?? new ProviderManager(this.config, this.tree.data, { env: options.env ?? process.env, log: this.log.child({ subsystem: 'llm' }) }));
-    this.memories = new MemoryService({
+    this.memories = new Recall({
       paths: this.paths,
       dataDir: this.tree.data,
       sessions: this.sessions,
@@ -155,7 +155,7 @@ export class Kernel {
   }
 
   get recall(): RecallService {
-    return this.memories.recall;
+    return this.memories.queries;
   }
 
   get consolidation(): ConsolidationLoop {
