@@ -232,7 +232,7 @@ export class Kernel {
 
   /** Supervises third-party plugin folders put back by sweepStaging after discovery ran. */
   private async adoptRestored(): Promise<void> {
-    const { plugins } = discoverPlugins(path.join(this.tree.data, '.no-builtins'), this.paths.pluginDir);
+    const { plugins } = discoverPlugins({ installed: this.paths.pluginDir });
     for (const record of plugins) {
       if (this.supervisor.plugins.has(record.name)) continue;
       await this.packages.adopt(record.name).catch((error: unknown) => this.log.error({ plugin: record.name }, `plugin not loaded: ${(error as Error).message}`));
@@ -259,7 +259,7 @@ export class Kernel {
 
   private createSupervisor(builtinDir: string): Supervisor {
     const { config, bus, log } = this;
-    const { plugins, problems } = discoverPlugins(builtinDir, this.paths.pluginDir);
+    const { plugins, problems } = discoverPlugins({ builtin: builtinDir, installed: this.paths.pluginDir });
     for (const problem of problems) log.error({ dir: problem.dir }, `plugin not loaded: ${problem.message}`);
     const refused = new Map<string, string>();
     for (const record of plugins) {
