@@ -3,7 +3,7 @@
 // when a person edits them: changed words edit the item, a deleted line forgets it, a line moved
 // to another file moves it, a new line becomes a note.
 import * as path from 'node:path';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { editItemText, forgetItem, itemsInFile, loadItem, placeItem, type StoredItem } from './item-edits';
 import { parseItems, refKey, renderItem, withMarker, wordsOf, type Item, type ItemRef } from './markdown-items';
 import { insertNote } from './notes';

@@ -1,6 +1,6 @@
 // An entity's document: a generated block between two marker comments (rewritten from the graph
 // whenever the entity's facts change) and everything around it, which is the person's and kept.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { aliasesOf, type EntityRow } from './entities';
 import type { FactRow } from './fact-views';
 import { renderItem } from './markdown-items';

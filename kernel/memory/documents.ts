@@ -4,7 +4,7 @@
 // other lines typed inside it are moved below it. A document without the markers is the person's
 // alone and never written again.
 import * as path from 'node:path';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { entityById } from './entities';
 import { freshParts, joinDocument, ownWords, personPart, renderBlock, splitDocument, type DocumentParts } from './document-render';
 import { editItemText, forgetItem, loadItem } from './item-edits';

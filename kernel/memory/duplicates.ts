@@ -3,7 +3,7 @@
 // (for the LLM to judge): a name that is part of another ("Lin" / "Lin Wei", "林" / "林伟"), a shared
 // alias, a near spelling. Names that differ only in case, width or diacritics never get this far:
 // record() already files them under one entity.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { editDistance, trigrams, trigramSimilarity } from './fuzzy';
 import { publicId } from './ids';
 import { isCjk, looseKey } from './normalize';

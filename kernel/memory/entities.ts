@@ -1,5 +1,5 @@
 // Entities and their aliases: finding one by id, name or alias, creating it on first mention.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { parsePublicId, publicId } from './ids';
 import { normalizeName } from './normalize';
 

@@ -1,5 +1,5 @@
 // Facts as queries hand them out: names resolved, validity spelled, history attached.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { publicId } from './ids';
 import { toRecord, type ProvenanceRow } from './provenance';
 import type { FactView, Validity } from './types';

@@ -1,7 +1,7 @@
 // forget(): a fact or note marked forgotten — gone from search and from "current", kept in history.
 // A current fact that had superseded others hands the present back to them: a person who says
 // "that's wrong" about "Lin moved to Beijing" means Lin still lives where she lived.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { markDocDirty } from './entities';
 import type { FactRow } from './fact-views';
 import { addProvenance } from './provenance';

@@ -1,6 +1,6 @@
 // Graph queries: an entity with its history, facts valid at a time, neighbours, and relation
 // paths up to N hops (relations are followed in either direction).
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { aliasesOf, entityRef, findEntity } from './entities';
 import { loadFactViews, VALID_AT } from './fact-views';
 import { publicId } from './ids';

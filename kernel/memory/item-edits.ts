@@ -1,5 +1,5 @@
 // What a person's edit of a memory file means for the stored item: new words, a new home, or forgotten.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { markDocDirty } from './entities';
 import { forgetFact, forgetNote } from './forget';
 import type { ItemRef } from './markdown-items';

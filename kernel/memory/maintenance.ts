@@ -1,7 +1,7 @@
 // Maintenance for the consolidation loop: prune what stopped being true (or was forgotten) longer
 // ago than the retention, compact the search index, refresh the planner's statistics, VACUUM.
 import { ErrorCodes, haError } from '../../protocol/errors';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { markDocDirty } from './entities';
 import { unindex } from './search-index';
 

@@ -1,7 +1,7 @@
 // The text and document layers together: what to write after the graph changed, and how a
 // person's edits come back in. A failed file write never undoes a committed memory: the outbox
 // (rows not yet in their file, entities whose document is stale) is retried at the next sync.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { DayFiles } from './day-files';
 import { Documents } from './documents';
 import type { ItemRef } from './markdown-items';

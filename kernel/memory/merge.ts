@@ -3,7 +3,7 @@
 // with its provenance, and facts that became the same collapse into the oldest one, which takes
 // every provenance row of the others (the others stay in history, superseded by it).
 import { ErrorCodes, haError } from '../../protocol/errors';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { findEntity, markDocDirty, type EntityRow } from './entities';
 import type { FactRow } from './fact-views';
 import { copyFactProvenance } from './provenance';

@@ -1,5 +1,5 @@
 // Free notes: what a person or a tool asked to remember in so many words.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { dayOf, normalizeNoteText } from './normalize';
 import { addProvenance } from './provenance';
 import { indexNote } from './search-index';

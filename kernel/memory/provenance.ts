@@ -1,5 +1,5 @@
 // A memory's history rows: who told it, who confirmed, edited or forgot it, and when.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import type { Provenance, ProvenanceAction, ProvenanceRecord } from './types';
 
 export interface ProvenanceRow {

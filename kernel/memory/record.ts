@@ -1,6 +1,6 @@
 // record(): an extraction written as one transaction — entities, facts, supersession, provenance,
 // the search index and the job key, all or nothing.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { ensureEntity, markDocDirty } from './entities';
 import type { FactRow } from './fact-views';
 import { dayOf, normalizeName, normalizePredicate } from './normalize';

@@ -1,7 +1,7 @@
 // The search index holds terms cut by the kernel's tokenizer; when a new version cuts text
 // differently, every fact, note and document is indexed again at open, in one transaction.
 import { TOKENIZER_VERSION } from '../text/tokenize';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { indexFact, indexNote } from './search-index';
 
 const KEY = 'tokenizer_version';

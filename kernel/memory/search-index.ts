@@ -1,6 +1,6 @@
 // The search index: an FTS5 table of pre-cut terms (the kernel's one tokenizer: words and CJK
 // bigrams), written in the same transaction as the fact, note or document it indexes.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { searchRowid, type MemoryKind } from './ids';
 import { tokenize } from '../text/tokenize';
 

@@ -1,6 +1,6 @@
 // search(): BM25 (FTS5's TF-IDF ranking) over facts, notes and the person's part of documents;
 // current memories only unless asked, or those valid at a given time.
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 import { validityOf, VALID_AT, type FactRow } from './fact-views';
 import { fromSearchRowid, publicId } from './ids';
 import { describeSource, toRecord, type ProvenanceRow } from './provenance';

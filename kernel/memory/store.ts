@@ -1,7 +1,7 @@
 // MemoryStore: the graph, text and document layers behind one object (see README.md beside it).
 import type { Logger } from 'pino';
 import { ErrorCodes, haError } from '../../protocol/errors';
-import { MemoryContext } from './context';
+import { MemoryContext } from './memory-db';
 import { findDuplicates } from './duplicates';
 import { loadFactViews } from './fact-views';
 import { forgetFact, forgetNote } from './forget';

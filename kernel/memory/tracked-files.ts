@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTemporaryName } from '../files/atomic-write';
 import { hashOf, statIfExists, writeFileAtomic } from './atomic-file';
-import type { MemoryContext } from './context';
+import type { MemoryContext } from './memory-db';
 
 export type Area = 'text' | 'documents';
 
