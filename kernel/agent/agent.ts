@@ -4,7 +4,7 @@ import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
 import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
-import type { SessionContexts } from './prompt/session-contexts';
+import type { SessionContexts } from './prompt/prompt-windows';
 import { freeBytes } from '../startup/facts';
 import { diskFullError, isDiskFull, TURN_MIN_FREE_BYTES } from './disk-space';
 import { Lanes, type LaneClass } from './lanes';

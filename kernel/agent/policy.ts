@@ -1,5 +1,5 @@
 import { DEFAULT_CHECKPOINT_MS } from './checkpointer';
-import { DEFAULT_CONTEXT_POLICY, type ContextPolicy } from './prompt/relevance-context';
+import { DEFAULT_CONTEXT_POLICY, type ContextPolicy } from './prompt/relevance-window';
 import { DEFAULT_LANE_LIMITS, type LaneLimits } from './lanes';
 
 /** How the agent runs turns; defaults in one place, overridable from config. */

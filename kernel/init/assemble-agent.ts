@@ -1,6 +1,6 @@
 import { Agent } from '../agent/agent';
 import { createChildTools } from '../agent/child-tools';
-import { SessionContexts } from '../agent/prompt/session-contexts';
+import { SessionContexts } from '../agent/prompt/prompt-windows';
 import { ToolRouter } from '../agent/tool-router';
 import type { TurnDeps } from '../agent/turn';
 import { createMemoryTools } from '../recall/memory-tools';

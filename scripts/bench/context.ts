@@ -1,7 +1,7 @@
 // RelevanceContext: picking a turn's context from a 1,000-turn history (target ≤ 5 ms), beside the
 // plain "last N messages" slice it replaces, over the same history in the same run.
 import { ConversationIndex, type PastTurn } from '../../kernel/agent/prompt/conversation-index';
-import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../kernel/agent/prompt/relevance-context';
+import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../kernel/agent/prompt/relevance-window';
 import type { LlmMessage } from '../../kernel/llm/types';
 import { makeRow, type BenchRow } from './results';
 import { median, quantile } from './stats';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { ConversationIndex } from '../../../kernel/agent/prompt/conversation-index';
-import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../../kernel/agent/prompt/relevance-context';
+import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../../kernel/agent/prompt/relevance-window';
 import { citeChunk } from '../../../kernel/recall/recall-service';
 import { copyMandMobileDocs, findMandMobile, loadLabelledSet, recallAtK, recallOfPicks } from '../../knowledge-set/recall';
 import { makeScratch, openBase } from '../knowledge/helpers';

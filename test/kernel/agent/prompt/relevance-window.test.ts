@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConversationIndex, groupTurns, type PastTurn } from '../../../../kernel/agent/prompt/conversation-index';
-import { pickContext, DEFAULT_CONTEXT_POLICY, type ContextPolicy } from '../../../../kernel/agent/prompt/relevance-context';
+import { pickContext, DEFAULT_CONTEXT_POLICY, type ContextPolicy } from '../../../../kernel/agent/prompt/relevance-window';
 import type { RecallSources } from '../../../../kernel/agent/prompt/recall';
 import { estimateTokens } from '../../../../kernel/agent/prompt/tokens';
 import type { LlmMessage } from '../../../../kernel/llm/types';

@@ -4,7 +4,7 @@ import type { LlmMessage } from '../../llm/types';
 import type { SessionStore } from '../sessions';
 import { ConversationIndex, groupTurns } from './conversation-index';
 import type { RecallSources } from './recall';
-import { pickContext, type ContextPolicy, type PickedContext } from './relevance-context';
+import { pickContext, type ContextPolicy, type PickedContext } from './relevance-window';
 
 /** Turns of a session that can be picked from. */
 export const HISTORY_TURNS = 1000;
