@@ -4,7 +4,7 @@ import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
 import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
-import type { SessionContexts } from './prompt/prompt-windows';
+import type { PromptWindows } from './prompt/prompt-windows';
 import { freeBytes } from '../startup/facts';
 import { diskFullError, isDiskFull, TURN_MIN_FREE_BYTES } from './disk-space';
 import { Lanes, type LaneClass } from './lanes';
@@ -19,7 +19,7 @@ export interface AgentDeps {
   turn: TurnDeps;
   policy: () => AgentPolicy;
   /** Picks each turn's context (recent and relevant turns, memories, knowledge). */
-  contexts: SessionContexts;
+  promptWindows: PromptWindows;
   /** Hands an output to its plugin. */
   deliver(output: OutputEvent): void;
   /** Output of the kernel's own loop-back turns (`_consolidation_`), which reaches no person. */
@@ -206,7 +206,7 @@ export class Agent implements AgentDoor {
     const checkpoint = new Checkpointer(journal, input.id, policy().checkpointMs);
     // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
     // Picked by the turn while its on_input handlers work.
-    const history = loopback ? [] : () => this.deps.contexts.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
+    const history = loopback ? [] : () => this.deps.promptWindows.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
     const turn = new Turn(
       { session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) },
       this.deps.turn,
@@ -224,7 +224,7 @@ export class Agent implements AgentDoor {
       const outcome = await turn.run();
       checkpoint.stop();
       const seq = this.store(input, outcome, home);
-      this.deps.contexts.recordTurn(input.session, seq, outcome.messages);
+      this.deps.promptWindows.recordTurn(input.session, seq, outcome.messages);
       if (!loopback) this.deps.afterTurn?.(input.session);
       this.outputs.answer(input, finalOutput(outcome, policy().maxAnswerChars));
       if (!outcome.skipped) turn.afterOutput(outcome.text);

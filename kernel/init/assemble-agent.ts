@@ -1,6 +1,6 @@
 import { Agent } from '../agent/agent';
 import { createChildTools } from '../agent/child-tools';
-import { SessionContexts } from '../agent/prompt/prompt-windows';
+import { PromptWindows } from '../agent/prompt/prompt-windows';
 import { ToolRouter } from '../agent/tool-router';
 import type { TurnDeps } from '../agent/turn';
 import { createMemoryTools } from '../recall/memory-tools';
@@ -37,7 +37,7 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
     sessions,
     turn,
     policy: () => agentPolicy.current,
-    contexts: new SessionContexts(sessions, recall.queries, () => agentPolicy.current.context),
+    promptWindows: new PromptWindows(sessions, recall.queries, () => agentPolicy.current.promptWindow),
     deliver: (output) => router.deliver(output),
     loopback: (input, output) => recall.consolidation.handleLoopback(input, output),
     log: infra.log.child({ subsystem: 'agent' }),
