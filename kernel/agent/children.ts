@@ -4,7 +4,7 @@ export interface ChildTurn {
   interrupt(): void;
 }
 
-/** A sub-agent: its own context and task, run beside its parent's turn. */
+/** A sub-agent: its own task and brief, run beside its parent's turn. */
 export interface ChildRun {
   id: string;
   task: string;
@@ -30,11 +30,11 @@ export class ChildRegistry {
   constructor(
     readonly depth: number,
     private readonly limits: ChildLimits,
-    private readonly startTurn: (task: string, context: string | undefined, depth: number) => ChildTurn,
+    private readonly startTurn: (task: string, brief: string | undefined, depth: number) => ChildTurn,
   ) {}
 
   /** Starts a child; throws with the limit's name when depth or count would exceed it. */
-  spawn(task: string, context?: string): ChildRun {
+  spawn(task: string, brief?: string): ChildRun {
     if (this.depth >= this.limits.maxDepth) {
       throw new Error(`sub-agents may nest ${this.limits.maxDepth} deep; this one is at depth ${this.depth} and may not spawn`);
     }
@@ -43,7 +43,7 @@ export class ChildRegistry {
       throw new Error(`${running} sub-agents are already running (the limit is ${this.limits.maxRunning}); wait for one with child_result`);
     }
     const id = `child-${++this.next}`;
-    const turn = this.startTurn(task, context, this.depth + 1);
+    const turn = this.startTurn(task, brief, this.depth + 1);
     const child: ChildRun = { id, task, state: 'running', startedAt: Date.now(), turn, finished: Promise.resolve() };
     const timer = setTimeout(() => {
       if (child.state !== 'running') return;
