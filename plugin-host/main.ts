@@ -16,7 +16,7 @@ import {
   type InitializeResult,
 } from '../protocol';
 import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsFromEnv } from '../protocol/wire';
-import { HostContext } from './context';
+import { HostContext } from './connected-plugin-context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
 import type { PluginDefinition } from './sdk';
