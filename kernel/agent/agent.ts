@@ -80,7 +80,7 @@ export class Agent implements AgentDoor {
   start(): void {
     this.state = 'running';
     for (const turn of this.cutOff.splice(0)) {
-      const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.homeOf(turn.row.session);
+      const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.ownerPluginOf(turn.row.session);
       if (target) this.outputs.emit({ ...cutOffNotice(turn), target, session: turn.row.session });
     }
     this.lanes.resume();
@@ -201,7 +201,7 @@ export class Agent implements AgentDoor {
       this.outputs.answer(input, { kind: 'done', text: '', interrupted: true });
       return;
     }
-    const home = input.via === 'input' && !loopback ? input.source : undefined;
+    const ownerPlugin = input.via === 'input' && !loopback ? input.source : undefined;
     const journal = loopback ? undefined : sessions.journal;
     const checkpoint = new Checkpointer(journal, input.id, policy().checkpointMs);
     // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
@@ -223,7 +223,7 @@ export class Agent implements AgentDoor {
       if (journal) this.beginJournalled(input, journal);
       const outcome = await turn.run();
       checkpoint.stop();
-      const seq = this.store(input, outcome, home);
+      const seq = this.store(input, outcome, ownerPlugin);
       this.deps.promptWindows.recordTurn(input.session, seq, outcome.messages);
       if (!loopback) this.deps.afterTurn?.(input.session);
       this.outputs.answer(input, finalOutput(outcome, policy().maxAnswerChars));
@@ -252,13 +252,13 @@ export class Agent implements AgentDoor {
   }
 
   /** Stores the finished turn and takes its input off the journal, in one transaction. */
-  private store(input: InputEvent, outcome: TurnOutcome, home: string | undefined): number {
+  private store(input: InputEvent, outcome: TurnOutcome, ownerPlugin: string | undefined): number {
     const messages: StoredMessage[] = outcome.messages.map((m) => ({ ...m }));
     const flag = outcome.capped ? 'capped' : outcome.interrupted ? 'interrupted' : undefined;
     const last = messages[messages.length - 1];
     if (flag && last?.role === 'assistant') last.flag = flag;
     try {
-      return this.deps.sessions.append(input.session, messages, home, input.source === CONSOLIDATION_SOURCE ? undefined : input.id);
+      return this.deps.sessions.append(input.session, messages, ownerPlugin, input.source === CONSOLIDATION_SOURCE ? undefined : input.id);
     } catch (error) {
       if (isDiskFull(error)) throw diskFullError(this.deps.sessions.file, 'the answer could not be stored (what was streamed is kept as of the last checkpoint)');
       throw error;
