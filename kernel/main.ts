@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // homed: the HomeAgent kernel. It listens on nothing and reads no stdin; every way in or out is a plugin.
-import { Kernel, KERNEL_VERSION } from './kernel';
+import { KERNEL_VERSION } from './init/version';
+import { Kernel } from './kernel';
 import { resolveDataDir, runDirOf } from './paths';
 import { lockDataDir, type DataLock } from './startup/data-lock';
 import { checkDataDir, checkFreeSpace } from './startup/preflight';

@@ -16,7 +16,7 @@ import {
   type InitializeResult,
 } from '../protocol';
 import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsFromEnv } from '../protocol/wire';
-import { HostContext } from './context';
+import { ConnectedPluginContext } from './connected-plugin-context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
 import type { PluginDefinition } from './sdk';
@@ -29,7 +29,7 @@ function main(): void {
   const { connection, reader } = createWireConnection(wire, wire, wireLimitsFromEnv(process.env));
   reader.onError(exitOnWireError);
   let plugin: PluginDefinition | undefined;
-  let context: HostContext | undefined;
+  let context: ConnectedPluginContext | undefined;
 
   exitWhenKernelGoes(wire);
 
@@ -44,7 +44,7 @@ function main(): void {
     // A Lua plugin's main.lua runs in fengari (plugin-host/lua/); its definition routes like a JS plugin's.
     // Loaded only for Lua plugins: fengari costs a JS plugin's host memory and start time for nothing.
     plugin = params.kind === 'lua' ? loadLua().loadLuaPlugin(params) : await loadPluginDefinition(params.entry);
-    context = new HostContext(connection, params);
+    context = new ConnectedPluginContext(connection, params);
     for (const [pattern, handler] of Object.entries(plugin.events ?? {})) {
       const ctx = context;
       ctx.addHandler(pattern, (event) => handler(event, ctx));

@@ -26,7 +26,7 @@ export class AgentOutputs {
       this.deps.loopback?.(input, output);
       return;
     }
-    const target = input.via === 'input' ? input.source : this.deps.sessions.homeOf(input.session);
+    const target = input.via === 'input' ? input.source : this.deps.sessions.ownerPluginOf(input.session);
     if (!target) return;
     const event: OutputEvent = { ...output, target, session: input.session };
     if (input.via === 'input' && input.inputId !== undefined) event.inputId = input.inputId;

@@ -4,7 +4,7 @@ import { LlmError } from '../llm/errors';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
 import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
-import type { SessionContexts } from './prompt/session-contexts';
+import type { PromptWindows } from './prompt/prompt-windows';
 import { freeBytes } from '../startup/facts';
 import { diskFullError, isDiskFull, TURN_MIN_FREE_BYTES } from './disk-space';
 import { Lanes, type LaneClass } from './lanes';
@@ -19,7 +19,7 @@ export interface AgentDeps {
   turn: TurnDeps;
   policy: () => AgentPolicy;
   /** Picks each turn's context (recent and relevant turns, memories, knowledge). */
-  contexts: SessionContexts;
+  promptWindows: PromptWindows;
   /** Hands an output to its plugin. */
   deliver(output: OutputEvent): void;
   /** Output of the kernel's own loop-back turns (`_consolidation_`), which reaches no person. */
@@ -80,7 +80,7 @@ export class Agent implements AgentDoor {
   start(): void {
     this.state = 'running';
     for (const turn of this.cutOff.splice(0)) {
-      const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.homeOf(turn.row.session);
+      const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.ownerPluginOf(turn.row.session);
       if (target) this.outputs.emit({ ...cutOffNotice(turn), target, session: turn.row.session });
     }
     this.lanes.resume();
@@ -201,12 +201,12 @@ export class Agent implements AgentDoor {
       this.outputs.answer(input, { kind: 'done', text: '', interrupted: true });
       return;
     }
-    const home = input.via === 'input' && !loopback ? input.source : undefined;
+    const ownerPlugin = input.via === 'input' && !loopback ? input.source : undefined;
     const journal = loopback ? undefined : sessions.journal;
     const checkpoint = new Checkpointer(journal, input.id, policy().checkpointMs);
     // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
     // Picked by the turn while its on_input handlers work.
-    const history = loopback ? [] : () => this.deps.contexts.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
+    const history = loopback ? [] : () => this.deps.promptWindows.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
     const turn = new Turn(
       { session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) },
       this.deps.turn,
@@ -223,8 +223,8 @@ export class Agent implements AgentDoor {
       if (journal) this.beginJournalled(input, journal);
       const outcome = await turn.run();
       checkpoint.stop();
-      const seq = this.store(input, outcome, home);
-      this.deps.contexts.recordTurn(input.session, seq, outcome.messages);
+      const seq = this.store(input, outcome, ownerPlugin);
+      this.deps.promptWindows.recordTurn(input.session, seq, outcome.messages);
       if (!loopback) this.deps.afterTurn?.(input.session);
       this.outputs.answer(input, finalOutput(outcome, policy().maxAnswerChars));
       if (!outcome.skipped) turn.afterOutput(outcome.text);
@@ -252,13 +252,13 @@ export class Agent implements AgentDoor {
   }
 
   /** Stores the finished turn and takes its input off the journal, in one transaction. */
-  private store(input: InputEvent, outcome: TurnOutcome, home: string | undefined): number {
+  private store(input: InputEvent, outcome: TurnOutcome, ownerPlugin: string | undefined): number {
     const messages: StoredMessage[] = outcome.messages.map((m) => ({ ...m }));
     const flag = outcome.capped ? 'capped' : outcome.interrupted ? 'interrupted' : undefined;
     const last = messages[messages.length - 1];
     if (flag && last?.role === 'assistant') last.flag = flag;
     try {
-      return this.deps.sessions.append(input.session, messages, home, input.source === CONSOLIDATION_SOURCE ? undefined : input.id);
+      return this.deps.sessions.append(input.session, messages, ownerPlugin, input.source === CONSOLIDATION_SOURCE ? undefined : input.id);
     } catch (error) {
       if (isDiskFull(error)) throw diskFullError(this.deps.sessions.file, 'the answer could not be stored (what was streamed is kept as of the last checkpoint)');
       throw error;

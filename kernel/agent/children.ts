@@ -1,6 +1,10 @@
-import type { Turn, TurnOutcome } from './turn';
+/** What the registry needs of a sub-agent's turn: run it to its end, or cut it short. */
+export interface ChildTurn {
+  run(): Promise<{ text: string; interrupted: boolean }>;
+  interrupt(): void;
+}
 
-/** A sub-agent: its own context and task, run beside its parent's turn. */
+/** A sub-agent: its own task and brief, run beside its parent's turn. */
 export interface ChildRun {
   id: string;
   task: string;
@@ -9,7 +13,7 @@ export interface ChildRun {
   error?: string;
   startedAt: number;
   finished: Promise<void>;
-  turn: Turn;
+  turn: ChildTurn;
 }
 
 export interface ChildLimits {
@@ -26,11 +30,11 @@ export class ChildRegistry {
   constructor(
     readonly depth: number,
     private readonly limits: ChildLimits,
-    private readonly startTurn: (task: string, context: string | undefined, depth: number) => Turn,
+    private readonly startTurn: (task: string, brief: string | undefined, depth: number) => ChildTurn,
   ) {}
 
   /** Starts a child; throws with the limit's name when depth or count would exceed it. */
-  spawn(task: string, context?: string): ChildRun {
+  spawn(task: string, brief?: string): ChildRun {
     if (this.depth >= this.limits.maxDepth) {
       throw new Error(`sub-agents may nest ${this.limits.maxDepth} deep; this one is at depth ${this.depth} and may not spawn`);
     }
@@ -39,7 +43,7 @@ export class ChildRegistry {
       throw new Error(`${running} sub-agents are already running (the limit is ${this.limits.maxRunning}); wait for one with child_result`);
     }
     const id = `child-${++this.next}`;
-    const turn = this.startTurn(task, context, this.depth + 1);
+    const turn = this.startTurn(task, brief, this.depth + 1);
     const child: ChildRun = { id, task, state: 'running', startedAt: Date.now(), turn, finished: Promise.resolve() };
     const timer = setTimeout(() => {
       if (child.state !== 'running') return;
@@ -48,7 +52,7 @@ export class ChildRegistry {
       turn.interrupt();
     }, this.limits.timeoutMs);
     child.finished = turn.run().then(
-      (outcome: TurnOutcome) => {
+      (outcome) => {
         if (child.state === 'running') child.state = outcome.interrupted ? 'cancelled' : 'done';
         child.text = outcome.text;
       },

@@ -1,5 +1,5 @@
 import { DEFAULT_CHECKPOINT_MS } from './checkpointer';
-import { DEFAULT_CONTEXT_POLICY, type ContextPolicy } from './prompt/relevance-context';
+import { DEFAULT_PROMPT_WINDOW_POLICY, type PromptWindowPolicy } from './prompt/relevance-window';
 import { DEFAULT_LANE_LIMITS, type LaneLimits } from './lanes';
 
 /** How the agent runs turns; defaults in one place, overridable from config. */
@@ -11,7 +11,7 @@ export interface AgentPolicy {
   /** Default deadline of one tool call. */
   toolTimeoutMs: number;
   /** What enters each turn's context. */
-  context: ContextPolicy;
+  promptWindow: PromptWindowPolicy;
   /** The system prompt. */
   systemPrompt: string;
   children: { maxDepth: number; maxRunning: number; timeoutMs: number };
@@ -27,7 +27,7 @@ export const DEFAULT_AGENT_POLICY: AgentPolicy = {
   maxIterations: 8,
   stageTimeoutMs: 2_000,
   toolTimeoutMs: 30_000,
-  context: DEFAULT_CONTEXT_POLICY,
+  promptWindow: DEFAULT_PROMPT_WINDOW_POLICY,
   systemPrompt:
     'You are HomeAgent, a personal assistant running on its owner\'s home server. Answer concisely, in the language of the question. Use the tools when they help.',
   children: { maxDepth: 2, maxRunning: 4, timeoutMs: 120_000 },
@@ -48,13 +48,13 @@ export function loadAgentPolicy(read: (key: string) => unknown): AgentPolicy {
     maxIterations: num('core.agent.max_iterations', d.maxIterations),
     stageTimeoutMs: num('core.agent.stage_timeout', d.stageTimeoutMs),
     toolTimeoutMs: num('core.agent.tool_timeout', d.toolTimeoutMs),
-    context: {
-      ...d.context,
-      budgetTokens: num('core.context.budget_tokens', d.context.budgetTokens),
-      recentTurns: num('core.context.recent_turns', d.context.recentTurns),
-      olderTurns: num('core.context.older_turns', d.context.olderTurns),
-      memories: num('core.context.memories', d.context.memories),
-      knowledgeChunks: num('core.context.knowledge_chunks', d.context.knowledgeChunks),
+    promptWindow: {
+      ...d.promptWindow,
+      budgetTokens: num('core.context.budget_tokens', d.promptWindow.budgetTokens),
+      recentTurns: num('core.context.recent_turns', d.promptWindow.recentTurns),
+      olderTurns: num('core.context.older_turns', d.promptWindow.olderTurns),
+      memories: num('core.context.memories', d.promptWindow.memories),
+      knowledgeChunks: num('core.context.knowledge_chunks', d.promptWindow.knowledgeChunks),
     },
     systemPrompt: typeof prompt === 'string' && prompt.trim() ? prompt : d.systemPrompt,
     children: {

@@ -25,6 +25,7 @@ export class SessionStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    // sessions.home holds the session's owner plugin (ownerPlugin in the code); the column keeps its first name, so existing files open as they are.
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS sessions (
         id TEXT PRIMARY KEY, home TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL);
@@ -55,8 +56,8 @@ export class SessionStore {
     return this.db;
   }
 
-  /** The plugin that last brought a person's input to this session: where turns it did not start report. */
-  homeOf(session: string): string | undefined {
+  /** The session's owner plugin: the one that last brought a person's input to it, where turns it did not start report. */
+  ownerPluginOf(session: string): string | undefined {
     const row = this.db.prepare('SELECT home FROM sessions WHERE id = ?').get(session) as { home: string | null } | undefined;
     return row?.home ?? undefined;
   }
@@ -109,22 +110,22 @@ export class SessionStore {
   }
 
   /**
-   * Appends a turn's messages in one transaction, records the session's home plugin and, when the turn
+   * Appends a turn's messages in one transaction, records the session's owner plugin and, when the turn
    * answered a journalled input, removes that input from the journal in the same transaction (its words are
    * now in the conversation); answers the first message's sequence number.
    */
-  append(session: string, messages: StoredMessage[], home?: string, inputId?: string): number {
-    return this.db.transaction(() => this.appendNow(session, messages, home, inputId)).immediate();
+  append(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string): number {
+    return this.db.transaction(() => this.appendNow(session, messages, ownerPlugin, inputId)).immediate();
   }
 
   /** append's body, for callers already inside a transaction. */
-  appendNow(session: string, messages: StoredMessage[], home?: string, inputId?: string, at = Date.now()): number {
+  appendNow(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string, at = Date.now()): number {
     const first = (this.nextSeq.get(session) as { seq: number }).seq + 1;
     let seq = first - 1;
     for (const m of messages) {
       this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null);
     }
-    this.upsertSession.run(session, home ?? null, at, at);
+    this.upsertSession.run(session, ownerPlugin ?? null, at, at);
     if (inputId !== undefined) this.journal.remove(inputId);
     return first;
   }
@@ -132,17 +133,6 @@ export class SessionStore {
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
-  }
-
-  /** Records the home plugin of a session without adding messages. */
-  setHome(session: string, home: string): void {
-    const now = Date.now();
-    this.db
-      .prepare(
-        `INSERT INTO sessions (id, home, created_at, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET home = excluded.home, updated_at = excluded.updated_at`,
-      )
-      .run(session, home, now, now);
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { ToolInvokeRequest, type PluginState, type ToolDecl } from '../../protocol';
 import type { LlmToolCall, LlmToolSpec } from '../llm/types';
 import type { PluginChannel } from '../supervisor/channel';
+import type { ChildRegistry } from './children';
 import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from './plugin-availability';
 
 /** A tool a plugin declared at its (last) handshake; the plugin may have stopped or crashed since. */
@@ -20,7 +21,7 @@ export interface ToolCallContext {
   /** Aborted when the turn is interrupted: the call is cancelled. */
   signal: AbortSignal;
   /** The turn's sub-agents, for the kernel's child tools. */
-  children: import('./children').ChildRegistry;
+  children: ChildRegistry;
 }
 
 /** A tool the kernel itself provides (sub-agents). */

@@ -43,8 +43,8 @@ export interface TurnSetup {
   /** The conversation before this input; a function is called once, while the on_input handlers work. */
   history: LlmMessage[] | (() => LlmMessage[]);
   depth: number;
-  /** For a sub-agent: its own system prompt addition. */
-  context?: string;
+  /** For a sub-agent: its brief, the facts its parent gave it (added to its system prompt). */
+  brief?: string;
   /** False: the model is offered no tools (the kernel's own loop-back questions). */
   tools?: boolean;
 }
@@ -72,8 +72,8 @@ export class Turn {
     private readonly deps: TurnDeps,
     private readonly sink: TurnSink,
   ) {
-    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, context, depth) =>
-      new Turn({ session: `${setup.session}/child`, text: task, history: [], depth, ...(context ? { context } : {}) }, deps, {
+    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth) =>
+      new Turn({ session: `${setup.session}/child`, text: task, history: [], depth, ...(brief ? { brief } : {}) }, deps, {
         delta: () => undefined,
         notice: () => undefined,
       }),
@@ -124,7 +124,7 @@ export class Turn {
     added.push({ role: 'user', content: raw });
     let final = onInput.snapshot.response;
     let interrupted = false;
-    const context: LlmMessage[] = [this.systemMessage(), ...history, { role: 'user', content: raw }];
+    const prompt: LlmMessage[] = [this.systemMessage(), ...history, { role: 'user', content: raw }];
     for (let round = 0; final === undefined; round++) {
       if (this.stopped) {
         interrupted = true;
@@ -135,8 +135,8 @@ export class Turn {
         final = `(stopped after ${round} rounds of tool use without a final answer)`;
         break;
       }
-      this.drainInterrupts(context, added);
-      const shown = toContext(context);
+      this.drainInterrupts(prompt, added);
+      const shown = toContext(prompt);
       const preRun = this.stage('pre_action', { session, raw_message: raw, context_messages: shown });
       // What is sent unless a handler rewrites the context, built into the provider's request while they work.
       const unchanged = fromContext(shown);
@@ -147,7 +147,7 @@ export class Turn {
       const answer = await this.callLlm(messages);
       if (answer.kind === 'aborted' && this.capped) {
         const cut: LlmMessage = { role: 'assistant', content: `${answer.partial} ${CAPPED_MARK}` };
-        context.push(cut);
+        prompt.push(cut);
         added.push(cut);
         final = answer.partial;
         break;
@@ -155,7 +155,7 @@ export class Turn {
       if (answer.kind === 'aborted') {
         if (answer.partial) {
           const cut: LlmMessage = { role: 'assistant', content: `${answer.partial} [cut off by an interrupt]` };
-          context.push(cut);
+          prompt.push(cut);
           added.push(cut);
         }
         if (this.stopped) {
@@ -173,7 +173,7 @@ export class Turn {
       const text = post.snapshot.llm_text ?? answer.result.text;
       const calls = (post.snapshot.tool_calls ?? []).map((call) => fromWireCall(call, answer.result.toolCalls.find((c) => c.id === call.id)));
       const assistant: LlmMessage = calls.length > 0 ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text };
-      context.push(assistant);
+      prompt.push(assistant);
       added.push(assistant);
       if (calls.length === 0) {
         final = text;
@@ -182,7 +182,7 @@ export class Turn {
       const results = await Promise.all(calls.map((call) => this.runToolCall(call)));
       for (const [i, result] of results.entries()) {
         const message: LlmMessage = { role: 'tool', toolCallId: calls[i]!.id, content: result };
-        context.push(message);
+        prompt.push(message);
         added.push(message);
       }
     }
@@ -269,17 +269,17 @@ export class Turn {
   }
 
   /** Path (b): interrupt texts reach the next LLM call as system messages. */
-  private drainInterrupts(context: LlmMessage[], added: LlmMessage[]): void {
+  private drainInterrupts(prompt: LlmMessage[], added: LlmMessage[]): void {
     for (const text of this.pending.splice(0)) {
       const message: LlmMessage = { role: 'system', content: `${INTERRUPT_PREFIX} ${text}` };
-      context.push(message);
+      prompt.push(message);
       added.push(message);
     }
   }
 
   private systemMessage(): LlmMessage {
     const base = this.deps.policy.systemPrompt;
-    const sub = this.setup.depth > 0 ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.context ? `\nContext: ${this.setup.context}` : ''}` : '';
+    const sub = this.setup.depth > 0 ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.brief ? `\nContext: ${this.setup.brief}` : ''}` : '';
     return { role: 'system', content: base + sub };
   }
 

@@ -3,7 +3,7 @@
 // when a person edits them: changed words edit the item, a deleted line forgets it, a line moved
 // to another file moves it, a new line becomes a note.
 import * as path from 'node:path';
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { editItemText, forgetItem, itemsInFile, loadItem, placeItem, type StoredItem } from './item-edits';
 import { parseItems, refKey, renderItem, withMarker, wordsOf, type Item, type ItemRef } from './markdown-items';
 import { insertNote } from './notes';
@@ -18,7 +18,7 @@ interface Changed {
 
 export class DayFiles {
   constructor(
-    private readonly ctx: MemoryContext,
+    private readonly db: MemoryDb,
     private readonly files: FileTracker,
   ) {}
 
@@ -32,7 +32,7 @@ export class DayFiles {
     }
     if (changed.length === 0) return { items: 0, changed: [] };
     const rewrites: { rel: string; content: string }[] = [];
-    const count = this.ctx.transaction(() => {
+    const count = this.db.transaction(() => {
       const home = new Map<string, string>();
       let n = 0;
       for (const file of changed) for (const item of file.items) if (item.ref && !home.has(refKey(item.ref))) home.set(refKey(item.ref), file.rel);
@@ -43,9 +43,9 @@ export class DayFiles {
         tagsOf.set(file.rel, tags);
       }
       for (const file of changed) {
-        for (const stored of itemsInFile(this.ctx, file.rel)) {
+        for (const stored of itemsInFile(this.db, file.rel)) {
           if (home.has(refKey(stored.ref))) continue;
-          if (forgetItem(this.ctx, stored.ref, { source: 'person', file: file.rel }) !== undefined) n++;
+          if (forgetItem(this.db, stored.ref, { source: 'person', file: file.rel }) !== undefined) n++;
         }
         const tags = tagsOf.get(file.rel)!;
         if (file.content === undefined) this.files.forget(file.rel);
@@ -55,7 +55,7 @@ export class DayFiles {
       return n;
     });
     for (const rewrite of rewrites) this.files.write(rewrite.rel, rewrite.content);
-    if (count > 0) this.ctx.log.info({ files: changed.map((c) => c.rel), items: count }, 'memory: took in a person\'s edits of the text files');
+    if (count > 0) this.db.log.info({ files: changed.map((c) => c.rel), items: count }, 'memory: took in a person\'s edits of the text files');
     return { items: count, changed: changed.map((c) => c.rel) };
   }
 
@@ -63,7 +63,7 @@ export class DayFiles {
   flush(): void {
     const sql = (table: string): string => `SELECT id, text, file, invalid_reason FROM ${table} WHERE in_file = 0 ORDER BY id`;
     type Row = { id: number; text: string; file: string; invalid_reason: string | null };
-    if (!this.ctx.stmt(sql('facts')).get() && !this.ctx.stmt(sql('notes')).get()) return;
+    if (!this.db.stmt(sql('facts')).get() && !this.db.stmt(sql('notes')).get()) return;
     this.sync();
     const byFile = new Map<string, { ref: ItemRef; text: string; forgotten: boolean }[]>();
     const add = (kind: ItemRef['kind']) => (row: Row): void => {
@@ -71,14 +71,14 @@ export class DayFiles {
       list.push({ ref: { kind, id: row.id }, text: row.text, forgotten: row.invalid_reason === 'forgotten' });
       byFile.set(row.file, list);
     };
-    this.ctx.stmt<Row>(sql('facts')).all().forEach(add('fact'));
-    this.ctx.stmt<Row>(sql('notes')).all().forEach(add('note'));
+    this.db.stmt<Row>(sql('facts')).all().forEach(add('fact'));
+    this.db.stmt<Row>(sql('notes')).all().forEach(add('note'));
     for (const [rel, items] of byFile) {
       const before = this.files.read(rel) ?? `# ${path.basename(rel, '.md')}\n\n`;
       const lines = items.map((item) => renderItem(item.text, item.ref, { forgotten: item.forgotten }));
       const content = `${before}${before.endsWith('\n') ? '' : '\n'}${lines.join('\n')}\n`;
       this.files.write(rel, content, () => {
-        for (const item of items) this.ctx.stmt(`UPDATE ${item.ref.kind === 'fact' ? 'facts' : 'notes'} SET in_file = 1 WHERE id = ?`).run(item.ref.id);
+        for (const item of items) this.db.stmt(`UPDATE ${item.ref.kind === 'fact' ? 'facts' : 'notes'} SET in_file = 1 WHERE id = ?`).run(item.ref.id);
       });
     }
   }
@@ -89,7 +89,7 @@ export class DayFiles {
     this.sync();
     const byFile = new Map<string, Map<string, StoredItem>>();
     for (const ref of refs) {
-      const stored = loadItem(this.ctx, ref);
+      const stored = loadItem(this.db, ref);
       if (!stored?.inFile) continue;
       const items = byFile.get(stored.file) ?? new Map<string, StoredItem>();
       items.set(refKey(ref), stored);
@@ -121,13 +121,13 @@ export class DayFiles {
       const key = item.ref ? refKey(item.ref) : undefined;
       if (item.ref && key && home.get(key) === file.rel && !claimed.has(key)) {
         claimed.add(key);
-        const stored = loadItem(this.ctx, item.ref);
+        const stored = loadItem(this.db, item.ref);
         if (!stored || stored.forgotten) continue;
-        placeItem(this.ctx, stored, file.rel);
+        placeItem(this.db, stored, file.rel);
         if (item.forgotten) {
-          if (forgetItem(this.ctx, item.ref, { source: 'person', file: file.rel }) !== undefined) n++;
+          if (forgetItem(this.db, item.ref, { source: 'person', file: file.rel }) !== undefined) n++;
         } else if (wordsOf(stored.text) !== item.text) {
-          editItemText(this.ctx, item.ref, item.text, file.rel);
+          editItemText(this.db, item.ref, item.text, file.rel);
           n++;
         }
         continue;
@@ -143,21 +143,21 @@ export class DayFiles {
 
   // A note for a person's new line; after a crash between taking the line in and tagging it, the note made then.
   private noteForLine(rel: string, text: string, home: Map<string, string>): { ref: ItemRef; created: boolean } {
-    const same = this.ctx
+    const same = this.db
       .stmt<{ id: number }>('SELECT id FROM notes WHERE norm = ? AND file = ? AND invalid_at IS NULL ORDER BY id')
       .all(normalizeNoteText(text), rel)
       .find((row) => !home.has(`n${row.id}`));
     if (same) return { ref: { kind: 'note', id: same.id }, created: false };
-    return { ref: { kind: 'note', id: insertNote(this.ctx, text, rel, true, { source: 'person', file: rel }) }, created: true };
+    return { ref: { kind: 'note', id: insertNote(this.db, text, rel, true, { source: 'person', file: rel }) }, created: true };
   }
 
   // Our own write landed but its bookkeeping did not (a crash in between): the items in it are in the file.
   private adopt(rel: string, content: string): void {
-    this.ctx.transaction(() => {
+    this.db.transaction(() => {
       for (const item of parseItems(content)) {
         if (!item.ref) continue;
-        const stored = loadItem(this.ctx, item.ref);
-        if (stored && !stored.inFile && stored.file === rel) placeItem(this.ctx, stored, rel);
+        const stored = loadItem(this.db, item.ref);
+        if (stored && !stored.inFile && stored.file === rel) placeItem(this.db, stored, rel);
       }
       this.files.accept(rel, content);
     });

@@ -1,6 +1,6 @@
 // An entity's document: a generated block between two marker comments (rewritten from the graph
 // whenever the entity's facts change) and everything around it, which is the person's and kept.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { aliasesOf, type EntityRow } from './entities';
 import type { FactRow } from './fact-views';
 import { renderItem } from './markdown-items';
@@ -50,9 +50,9 @@ export function ownWords(text: string): string {
 }
 
 /** The generated block for an entity, from the graph as it is now. */
-export function renderBlock(ctx: MemoryContext, entity: EntityRow): string {
-  const aliases = aliasesOf(ctx, entity.id);
-  const facts = (sql: string, cap: number): FactRow[] => ctx.stmt<FactRow>(`${sql} LIMIT ${cap}`).all({ id: entity.id });
+export function renderBlock(db: MemoryDb, entity: EntityRow): string {
+  const aliases = aliasesOf(db, entity.id);
+  const facts = (sql: string, cap: number): FactRow[] => db.stmt<FactRow>(`${sql} LIMIT ${cap}`).all({ id: entity.id });
   const current = facts('SELECT * FROM facts WHERE subject_id = @id AND invalid_at IS NULL ORDER BY predicate, id', CAP.current);
   const mentioned = facts('SELECT * FROM facts WHERE object_id = @id AND subject_id <> @id AND invalid_at IS NULL ORDER BY id DESC', CAP.mentioned);
   const history = facts(

@@ -4,7 +4,7 @@
 // other lines typed inside it are moved below it. A document without the markers is the person's
 // alone and never written again.
 import * as path from 'node:path';
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { entityById } from './entities';
 import { freshParts, joinDocument, ownWords, personPart, renderBlock, splitDocument, type DocumentParts } from './document-render';
 import { editItemText, forgetItem, loadItem } from './item-edits';
@@ -26,7 +26,7 @@ export interface DocumentRow {
 
 export class Documents {
   constructor(
-    private readonly ctx: MemoryContext,
+    private readonly db: MemoryDb,
     private readonly files: FileTracker,
   ) {}
 
@@ -44,7 +44,7 @@ export class Documents {
         changed.push(rel);
       }
     }
-    if (changed.length > 0) this.ctx.log.info({ files: changed }, "memory: took in a person's edits of documents");
+    if (changed.length > 0) this.db.log.info({ files: changed }, "memory: took in a person's edits of documents");
     return { documents: changed.length, changed };
   }
 
@@ -57,17 +57,17 @@ export class Documents {
 
   /** Rewrites the documents of entities whose facts changed, after folding merged-away documents into their keepers. */
   flush(): void {
-    for (const row of this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE fold_into IS NOT NULL').all()) this.fold(row);
-    for (const { id } of this.ctx.stmt<{ id: number }>('SELECT id FROM entities WHERE doc_dirty = 1').all()) this.regenerate(id);
+    for (const row of this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE fold_into IS NOT NULL').all()) this.fold(row);
+    for (const { id } of this.db.stmt<{ id: number }>('SELECT id FROM entities WHERE doc_dirty = 1').all()) this.regenerate(id);
   }
 
   /** Writes one entity's document from the graph, keeping the person's part of the file (a person's unread edit of it is taken in first). */
   regenerate(entityId: number, extraLines: readonly string[] = []): void {
-    const entity = entityById(this.ctx, entityId);
+    const entity = entityById(this.db, entityId);
     if (!entity) return;
-    const clean = (): void => void this.ctx.stmt('UPDATE entities SET doc_dirty = 0 WHERE id = ?').run(entityId);
-    let row = this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE entity_id = ?').get(entityId);
-    if (!row && !this.ctx.stmt('SELECT 1 FROM facts WHERE subject_id = @id OR object_id = @id LIMIT 1').get({ id: entityId })) return clean();
+    const clean = (): void => void this.db.stmt('UPDATE entities SET doc_dirty = 0 WHERE id = ?').run(entityId);
+    let row = this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE entity_id = ?').get(entityId);
+    if (!row && !this.db.stmt('SELECT 1 FROM facts WHERE subject_id = @id OR object_id = @id LIMIT 1').get({ id: entityId })) return clean();
     row ??= this.create(entityId, slugify(entity.norm, entityId));
     const rel = `documents/${row.slug}.md`;
     const extra = [...extraLines];
@@ -75,19 +75,19 @@ export class Documents {
       const seen = this.files.inspect(rel);
       if (seen.status === 'ours') this.adopt(rel, seen.content);
       else if (seen.status === 'changed') extra.push(...this.takeEdit(rel, seen.content).moved);
-      row = this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(row.id)!;
+      row = this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(row.id)!;
     }
     if (row.owned) return clean();
     const content = this.files.read(rel);
     const parts = content === undefined ? undefined : splitDocument(content);
-    if (content !== undefined && !parts) return this.ctx.transaction(() => this.takeOver(row, content));
-    const block = renderBlock(this.ctx, entity);
+    if (content !== undefined && !parts) return this.db.transaction(() => this.takeOver(row, content));
+    const block = renderBlock(this.db, entity);
     const next: DocumentParts = parts ? { ...parts, block } : freshParts(entity.name, block);
     if (extra.length > 0) next.after = `${next.after.replace(/\n*$/, '')}\n\n${extra.join('\n')}\n`;
     if (parts && parts.block === block && extra.length === 0) return clean();
     const id = row.id;
     this.files.write(rel, joinDocument(next), () => {
-      this.ctx.stmt('UPDATE documents SET generated = ?, person_text = ?, updated_at = ? WHERE id = ?').run(block, personPart(next), this.ctx.now(), id);
+      this.db.stmt('UPDATE documents SET generated = ?, person_text = ?, updated_at = ? WHERE id = ?').run(block, personPart(next), this.db.now(), id);
       this.index(id);
       clean();
     });
@@ -96,14 +96,14 @@ export class Documents {
   // A person's edit of one document (or its deletion): facts edited or forgotten, the person's text indexed; returns the lines to move below the block.
   private takeEdit(rel: string, content: string | undefined): { entityId: number | null; blockChanged: boolean; moved: string[] } {
     const slug = path.basename(rel, '.md');
-    const row = this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE slug = ?').get(slug);
+    const row = this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE slug = ?').get(slug);
     const none = { entityId: null, blockChanged: false, moved: [] };
     if (content === undefined) {
-      this.ctx.transaction(() => {
+      this.db.transaction(() => {
         if (row) {
-          unindex(this.ctx, 'document', row.id);
-          if (row.entity_id === null) this.ctx.stmt('DELETE FROM documents WHERE id = ?').run(row.id);
-          else this.ctx.stmt("UPDATE documents SET generated = NULL, person_text = '', owned = 0 WHERE id = ?").run(row.id);
+          unindex(this.db, 'document', row.id);
+          if (row.entity_id === null) this.db.stmt('DELETE FROM documents WHERE id = ?').run(row.id);
+          else this.db.stmt("UPDATE documents SET generated = NULL, person_text = '', owned = 0 WHERE id = ?").run(row.id);
         }
         this.files.forget(rel);
       });
@@ -111,14 +111,14 @@ export class Documents {
     }
     const parts = splitDocument(content);
     if (!row || row.owned || !parts || row.entity_id === null) {
-      this.ctx.transaction(() => this.takeOver(row ?? this.create(null, slug), content));
+      this.db.transaction(() => this.takeOver(row ?? this.create(null, slug), content));
       return none;
     }
     const moved: string[] = [];
     const blockChanged = parts.block !== row.generated;
-    this.ctx.transaction(() => {
+    this.db.transaction(() => {
       if (row.generated !== null && blockChanged) this.touched.push(...this.applyBlockEdits(rel, row.generated, parts.block, moved));
-      this.ctx.stmt('UPDATE documents SET person_text = ? WHERE id = ?').run(personPart(parts), row.id);
+      this.db.stmt('UPDATE documents SET person_text = ? WHERE id = ?').run(personPart(parts), row.id);
       this.index(row.id);
       this.files.accept(rel, content);
     });
@@ -134,12 +134,12 @@ export class Documents {
     for (const old of parseItems(oldBlock)) {
       if (!old.ref || old.forgotten) continue;
       const item = now.get(refKey(old.ref));
-      const stored = loadItem(this.ctx, old.ref);
+      const stored = loadItem(this.db, old.ref);
       if (!stored || stored.forgotten) continue;
       if (!item || item.forgotten) {
-        if (forgetItem(this.ctx, old.ref, { source: 'person', file: rel }) !== undefined) touched.push(old.ref);
+        if (forgetItem(this.db, old.ref, { source: 'person', file: rel }) !== undefined) touched.push(old.ref);
       } else if (item.text !== old.text && wordsOf(stored.text) !== item.text) {
-        editItemText(this.ctx, old.ref, item.text, rel);
+        editItemText(this.db, old.ref, item.text, rel);
         touched.push(old.ref);
       }
     }
@@ -162,19 +162,19 @@ export class Documents {
       this.regenerate(row.fold_into, [`### From ${title}`, '', words]);
     }
     this.files.remove(rel);
-    this.ctx.transaction(() => {
-      unindex(this.ctx, 'document', row.id);
-      this.ctx.stmt('DELETE FROM documents WHERE id = ?').run(row.id);
+    this.db.transaction(() => {
+      unindex(this.db, 'document', row.id);
+      this.db.stmt('DELETE FROM documents WHERE id = ?').run(row.id);
     });
   }
 
   // Our write landed before its bookkeeping (a crash in between).
   private adopt(rel: string, content: string): void {
     const parts = splitDocument(content);
-    this.ctx.transaction(() => {
-      const row = this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE slug = ?').get(path.basename(rel, '.md'));
+    this.db.transaction(() => {
+      const row = this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE slug = ?').get(path.basename(rel, '.md'));
       if (row && parts) {
-        this.ctx.stmt('UPDATE documents SET generated = ?, person_text = ? WHERE id = ?').run(parts.block, personPart(parts), row.id);
+        this.db.stmt('UPDATE documents SET generated = ?, person_text = ? WHERE id = ?').run(parts.block, personPart(parts), row.id);
         this.index(row.id);
       }
       this.files.accept(rel, content);
@@ -183,27 +183,27 @@ export class Documents {
 
   // The document is the person's alone from now on (no markers, or one they wrote themselves).
   private takeOver(row: DocumentRow, content: string): void {
-    if (!row.owned && row.generated !== null) this.ctx.log.warn({ document: row.slug }, 'memory: a document lost its generated-block markers; it is yours now and will not be rewritten');
-    this.ctx.stmt('UPDATE documents SET owned = 1, generated = NULL, person_text = ?, updated_at = ? WHERE id = ?').run(content, this.ctx.now(), row.id);
-    if (row.entity_id !== null) this.ctx.stmt('UPDATE entities SET doc_dirty = 0 WHERE id = ?').run(row.entity_id);
+    if (!row.owned && row.generated !== null) this.db.log.warn({ document: row.slug }, 'memory: a document lost its generated-block markers; it is yours now and will not be rewritten');
+    this.db.stmt('UPDATE documents SET owned = 1, generated = NULL, person_text = ?, updated_at = ? WHERE id = ?').run(content, this.db.now(), row.id);
+    if (row.entity_id !== null) this.db.stmt('UPDATE entities SET doc_dirty = 0 WHERE id = ?').run(row.entity_id);
     this.index(row.id);
     this.files.accept(`documents/${row.slug}.md`, content);
   }
 
   private create(entityId: number | null, slug: string): DocumentRow {
-    const taken = (s: string): boolean => this.ctx.stmt('SELECT 1 FROM documents WHERE slug = ?').get(s) !== undefined;
+    const taken = (s: string): boolean => this.db.stmt('SELECT 1 FROM documents WHERE slug = ?').get(s) !== undefined;
     const unique = taken(slug) && entityId !== null ? `${slug}-e${entityId}` : slug;
     const id = Number(
-      this.ctx.stmt('INSERT INTO documents (slug, entity_id, owned, updated_at) VALUES (?, ?, ?, ?)').run(unique, entityId, entityId === null ? 1 : 0, this.ctx.now()).lastInsertRowid,
+      this.db.stmt('INSERT INTO documents (slug, entity_id, owned, updated_at) VALUES (?, ?, ?, ?)').run(unique, entityId, entityId === null ? 1 : 0, this.db.now()).lastInsertRowid,
     );
-    return this.ctx.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(id)!;
+    return this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(id)!;
   }
 
   /** Indexes a document's own words again (after the tokenizer changed). */
   index(docId: number): void {
-    const row = this.ctx.stmt<{ person_text: string; name: string | null }>('SELECT d.person_text, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?').get(docId);
+    const row = this.db.stmt<{ person_text: string; name: string | null }>('SELECT d.person_text, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?').get(docId);
     const words = row ? ownWords(row.person_text) : '';
-    if (!row || !words) return unindex(this.ctx, 'document', docId);
-    indexRow(this.ctx, 'document', docId, tokenize(`${row.name ?? ''} ${words}`).join(' '), true);
+    if (!row || !words) return unindex(this.db, 'document', docId);
+    indexRow(this.db, 'document', docId, tokenize(`${row.name ?? ''} ${words}`).join(' '), true);
   }
 }

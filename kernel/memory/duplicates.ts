@@ -3,7 +3,7 @@
 // (for the LLM to judge): a name that is part of another ("Lin" / "Lin Wei", "林" / "林伟"), a shared
 // alias, a near spelling. Names that differ only in case, width or diacritics never get this far:
 // record() already files them under one entity.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { editDistance, trigrams, trigramSimilarity } from './fuzzy';
 import { publicId } from './ids';
 import { isCjk, looseKey } from './normalize';
@@ -29,8 +29,8 @@ interface Proposal {
 const FUZZY = { minLength: 5, sureLength: 8, maxPosting: 300, minTrigram: 0.3, ambiguousTrigram: 0.6 };
 
 /** Pairs of entities that look like one: `sure` ones can be merged as they are, `ambiguous` ones need a judge. */
-export function findDuplicates(ctx: MemoryContext): { sure: DuplicatePair[]; ambiguous: DuplicatePair[] } {
-  const all = loadCandidates(ctx);
+export function findDuplicates(db: MemoryDb): { sure: DuplicatePair[]; ambiguous: DuplicatePair[] } {
+  const all = loadCandidates(db);
   const byId = new Map(all.map((c) => [c.id, c]));
   const byNorm = new Map(all.map((c) => [c.norm, c]));
   const proposals = new Map<string, Proposal>();
@@ -43,7 +43,7 @@ export function findDuplicates(ctx: MemoryContext): { sure: DuplicatePair[]; amb
   const byLoose = new Map<string, Candidate[]>();
   for (const c of all) pushTo(byLoose, c.loose, c);
   for (const group of byLoose.values()) for (let i = 1; i < group.length; i++) propose(group[0]!, group[i]!, true, 'the same name apart from spacing or punctuation', 1);
-  findAliasPairs(ctx, byId, byNorm, byLoose, propose);
+  findAliasPairs(db, byId, byNorm, byLoose, propose);
   for (const c of all) for (const part of partsOf(c.norm)) {
     const other = byNorm.get(part);
     if (other && !kindsConflict(c, other)) propose(c, other, false, `"${other.name}" may be short for "${c.name}"`, 0.6);
@@ -53,13 +53,13 @@ export function findDuplicates(ctx: MemoryContext): { sure: DuplicatePair[]; amb
   return { sure: pairs.filter((p) => p.sure).map(toPair), ambiguous: pairs.filter((p) => !p.sure).map(toPair) };
 }
 
-function loadCandidates(ctx: MemoryContext): Candidate[] {
+function loadCandidates(db: MemoryDb): Candidate[] {
   const weight = new Map<number, number>();
   const count = (rows: { id: number; n: number }[]): void => rows.forEach((r) => weight.set(r.id, (weight.get(r.id) ?? 0) + r.n));
-  count(ctx.stmt<{ id: number; n: number }>('SELECT subject_id AS id, COUNT(*) AS n FROM facts GROUP BY subject_id').all());
-  count(ctx.stmt<{ id: number; n: number }>('SELECT object_id AS id, COUNT(*) AS n FROM facts WHERE object_id IS NOT NULL GROUP BY object_id').all());
-  count(ctx.stmt<{ id: number; n: number }>('SELECT entity_id AS id, COUNT(*) AS n FROM aliases GROUP BY entity_id').all());
-  return ctx
+  count(db.stmt<{ id: number; n: number }>('SELECT subject_id AS id, COUNT(*) AS n FROM facts GROUP BY subject_id').all());
+  count(db.stmt<{ id: number; n: number }>('SELECT object_id AS id, COUNT(*) AS n FROM facts WHERE object_id IS NOT NULL GROUP BY object_id').all());
+  count(db.stmt<{ id: number; n: number }>('SELECT entity_id AS id, COUNT(*) AS n FROM aliases GROUP BY entity_id').all());
+  return db
     .stmt<{ id: number; name: string; norm: string; kind: string | null }>('SELECT id, name, norm, kind FROM entities ORDER BY id')
     .all()
     .map((e) => ({ ...e, loose: looseKey(e.norm), weight: weight.get(e.id) ?? 0 }));
@@ -67,9 +67,9 @@ function loadCandidates(ctx: MemoryContext): Candidate[] {
 
 type Propose = (a: Candidate, b: Candidate, sure: boolean, reason: string, score: number) => void;
 
-function findAliasPairs(ctx: MemoryContext, byId: Map<number, Candidate>, byNorm: Map<string, Candidate>, byLoose: Map<string, Candidate[]>, propose: Propose): void {
+function findAliasPairs(db: MemoryDb, byId: Map<number, Candidate>, byNorm: Map<string, Candidate>, byLoose: Map<string, Candidate[]>, propose: Propose): void {
   const owners = new Map<string, Candidate[]>();
-  for (const row of ctx.stmt<{ norm: string; entity_id: number; alias: string }>('SELECT norm, entity_id, alias FROM aliases').all()) {
+  for (const row of db.stmt<{ norm: string; entity_id: number; alias: string }>('SELECT norm, entity_id, alias FROM aliases').all()) {
     const owner = byId.get(row.entity_id);
     if (!owner) continue;
     pushTo(owners, row.norm, owner);

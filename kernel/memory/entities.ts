@@ -1,5 +1,5 @@
 // Entities and their aliases: finding one by id, name or alias, creating it on first mention.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { parsePublicId, publicId } from './ids';
 import { normalizeName } from './normalize';
 
@@ -14,35 +14,35 @@ export interface EntityRow {
 const COLUMNS = 'id, name, norm, kind, created_at';
 
 /** The entity a public id ("e12", following merges), a name or an alias names; undefined when none does. */
-export function findEntity(ctx: MemoryContext, nameOrId: string): EntityRow | undefined {
+export function findEntity(db: MemoryDb, nameOrId: string): EntityRow | undefined {
   const ref = parsePublicId(nameOrId);
   if (ref?.kind === 'entity') {
-    const found = entityById(ctx, followMerges(ctx, ref.id));
+    const found = entityById(db, followMerges(db, ref.id));
     if (found) return found;
   }
-  return findByName(ctx, normalizeName(nameOrId));
+  return findByName(db, normalizeName(nameOrId));
 }
 
 /** The entity with a normalised name or alias (an exact name wins over an alias). */
-export function findByName(ctx: MemoryContext, norm: string): EntityRow | undefined {
+export function findByName(db: MemoryDb, norm: string): EntityRow | undefined {
   if (norm.length === 0) return undefined;
-  const byName = ctx.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE norm = ?`).get(norm);
+  const byName = db.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE norm = ?`).get(norm);
   if (byName) return byName;
-  return ctx
+  return db
     .stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE id = (SELECT entity_id FROM aliases WHERE norm = ? ORDER BY entity_id LIMIT 1)`)
     .get(norm);
 }
 
 /** One entity by its row id. */
-export function entityById(ctx: MemoryContext, id: number): EntityRow | undefined {
-  return ctx.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).get(id);
+export function entityById(db: MemoryDb, id: number): EntityRow | undefined {
+  return db.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE id = ?`).get(id);
 }
 
 /** Where an entity merged away now lives (the id itself when it was never merged). */
-export function followMerges(ctx: MemoryContext, id: number): number {
+export function followMerges(db: MemoryDb, id: number): number {
   let current = id;
   for (let hop = 0; hop < 32; hop++) {
-    const next = ctx.stmt<{ keep_id: number }>('SELECT keep_id FROM merges WHERE drop_id = ? ORDER BY id DESC LIMIT 1').get(current);
+    const next = db.stmt<{ keep_id: number }>('SELECT keep_id FROM merges WHERE drop_id = ? ORDER BY id DESC LIMIT 1').get(current);
     if (!next) return current;
     current = next.keep_id;
   }
@@ -54,38 +54,38 @@ export function followMerges(ctx: MemoryContext, id: number): number {
  * filled in. The new aliases are not used to find it: an alias that names another entity is left
  * for duplicateCandidates() to weigh, with the merge recorded, rather than merged unseen here.
  */
-export function ensureEntity(ctx: MemoryContext, name: string, kind?: string, aliases: readonly string[] = []): EntityRow {
+export function ensureEntity(db: MemoryDb, name: string, kind?: string, aliases: readonly string[] = []): EntityRow {
   const norm = normalizeName(name);
-  let entity = findByName(ctx, norm);
+  let entity = findByName(db, norm);
   if (!entity) {
-    const at = ctx.now();
-    const info = ctx.stmt('INSERT INTO entities (name, norm, kind, created_at) VALUES (?, ?, ?, ?)').run(name.trim(), norm, kind ?? null, at);
+    const at = db.now();
+    const info = db.stmt('INSERT INTO entities (name, norm, kind, created_at) VALUES (?, ?, ?, ?)').run(name.trim(), norm, kind ?? null, at);
     entity = { id: Number(info.lastInsertRowid), name: name.trim(), norm, kind: kind ?? null, created_at: at };
   } else if (kind && !entity.kind) {
-    ctx.stmt('UPDATE entities SET kind = ? WHERE id = ?').run(kind, entity.id);
+    db.stmt('UPDATE entities SET kind = ? WHERE id = ?').run(kind, entity.id);
     entity = { ...entity, kind };
   }
-  addAliases(ctx, entity, norm === entity.norm ? aliases : [name, ...aliases]);
+  addAliases(db, entity, norm === entity.norm ? aliases : [name, ...aliases]);
   return entity;
 }
 
 /** Adds names an entity is also known by (its own name and empty names are skipped). */
-export function addAliases(ctx: MemoryContext, entity: EntityRow, aliases: readonly string[]): void {
+export function addAliases(db: MemoryDb, entity: EntityRow, aliases: readonly string[]): void {
   for (const alias of aliases) {
     const norm = normalizeName(alias);
     if (norm.length === 0 || norm === entity.norm) continue;
-    ctx.stmt('INSERT OR IGNORE INTO aliases (norm, entity_id, alias) VALUES (?, ?, ?)').run(norm, entity.id, alias.trim());
+    db.stmt('INSERT OR IGNORE INTO aliases (norm, entity_id, alias) VALUES (?, ?, ?)').run(norm, entity.id, alias.trim());
   }
 }
 
 /** The names an entity is also known by, alphabetically. */
-export function aliasesOf(ctx: MemoryContext, id: number): string[] {
-  return ctx.stmt<{ alias: string }>('SELECT alias FROM aliases WHERE entity_id = ? ORDER BY alias').all(id).map((r) => r.alias);
+export function aliasesOf(db: MemoryDb, id: number): string[] {
+  return db.stmt<{ alias: string }>('SELECT alias FROM aliases WHERE entity_id = ? ORDER BY alias').all(id).map((r) => r.alias);
 }
 
 /** Marks entities whose document must be written again. */
-export function markDocDirty(ctx: MemoryContext, ...ids: (number | null)[]): void {
-  for (const id of ids) if (id !== null) ctx.stmt('UPDATE entities SET doc_dirty = 1 WHERE id = ? AND doc_dirty = 0').run(id);
+export function markDocDirty(db: MemoryDb, ...ids: (number | null)[]): void {
+  for (const id of ids) if (id !== null) db.stmt('UPDATE entities SET doc_dirty = 1 WHERE id = ? AND doc_dirty = 0').run(id);
 }
 
 /** An entity as queries name it. */

@@ -1,5 +1,5 @@
 // Facts as queries hand them out: names resolved, validity spelled, history attached.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { publicId } from './ids';
 import { toRecord, type ProvenanceRow } from './provenance';
 import type { FactView, Validity } from './types';
@@ -34,10 +34,10 @@ export function validityOf(reason: FactRow['invalid_reason']): Validity {
 }
 
 /** The views of the facts with these row ids, in the same order (ids that no longer exist are left out). */
-export function loadFactViews(ctx: MemoryContext, ids: readonly number[]): FactView[] {
+export function loadFactViews(db: MemoryDb, ids: readonly number[]): FactView[] {
   if (ids.length === 0) return [];
   const list = JSON.stringify(ids);
-  const rows = ctx
+  const rows = db
     .stmt<ViewRow>(
       `SELECT f.id, f.subject_id, f.predicate, f.object, f.object_id, f.text, f.learned_at, f.valid_from, f.invalid_at, f.invalid_reason, f.superseded_by,
          s.name AS subject_name, o.name AS object_name FROM facts f
@@ -47,7 +47,7 @@ export function loadFactViews(ctx: MemoryContext, ids: readonly number[]): FactV
     .all(list);
   const history = new Map<number, ProvenanceRow[]>();
   // No ORDER BY: sorting the whole answer costs a temp B-tree; each fact's few rows are sorted below.
-  for (const row of ctx.stmt<ProvenanceRow>('SELECT * FROM provenance WHERE fact_id IN (SELECT value FROM json_each(?))').all(list)) {
+  for (const row of db.stmt<ProvenanceRow>('SELECT * FROM provenance WHERE fact_id IN (SELECT value FROM json_each(?))').all(list)) {
     const id = row.fact_id as number;
     const rowsOf = history.get(id);
     if (rowsOf) rowsOf.push(row);
@@ -59,8 +59,8 @@ export function loadFactViews(ctx: MemoryContext, ids: readonly number[]): FactV
 }
 
 /** One fact's view; undefined when it does not exist. */
-export function loadFactView(ctx: MemoryContext, id: number): FactView | undefined {
-  return loadFactViews(ctx, [id])[0];
+export function loadFactView(db: MemoryDb, id: number): FactView | undefined {
+  return loadFactViews(db, [id])[0];
 }
 
 function toView(row: ViewRow, history: ProvenanceRow[]): FactView {

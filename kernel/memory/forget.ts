@@ -1,7 +1,7 @@
 // forget(): a fact or note marked forgotten — gone from search and from "current", kept in history.
 // A current fact that had superseded others hands the present back to them: a person who says
 // "that's wrong" about "Lin moved to Beijing" means Lin still lives where she lived.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { markDocDirty } from './entities';
 import type { FactRow } from './fact-views';
 import { addProvenance } from './provenance';
@@ -9,33 +9,33 @@ import { setLive } from './search-index';
 import type { Provenance } from './types';
 
 /** Forgets one fact (inside the caller's transaction); returns its file, or undefined when there was nothing to forget. */
-export function forgetFact(ctx: MemoryContext, id: number, provenance: Provenance): string | undefined {
-  const fact = ctx.stmt<FactRow>('SELECT * FROM facts WHERE id = ?').get(id);
+export function forgetFact(db: MemoryDb, id: number, provenance: Provenance): string | undefined {
+  const fact = db.stmt<FactRow>('SELECT * FROM facts WHERE id = ?').get(id);
   if (!fact || fact.invalid_reason === 'forgotten') return undefined;
-  ctx.stmt("UPDATE facts SET invalid_at = ?, invalid_reason = 'forgotten' WHERE id = ?").run(fact.invalid_at ?? ctx.now(), id);
-  addProvenance(ctx, { fact: id }, 'forgotten', provenance);
-  setLive(ctx, 'fact', id, false);
-  markDocDirty(ctx, fact.subject_id, fact.object_id);
-  if (fact.invalid_at === null) restorePredecessors(ctx, id, provenance);
+  db.stmt("UPDATE facts SET invalid_at = ?, invalid_reason = 'forgotten' WHERE id = ?").run(fact.invalid_at ?? db.now(), id);
+  addProvenance(db, { fact: id }, 'forgotten', provenance);
+  setLive(db, 'fact', id, false);
+  markDocDirty(db, fact.subject_id, fact.object_id);
+  if (fact.invalid_at === null) restorePredecessors(db, id, provenance);
   return fact.file;
 }
 
 /** Forgets one note (inside the caller's transaction); returns its file, or undefined when there was nothing to forget. */
-export function forgetNote(ctx: MemoryContext, id: number, provenance: Provenance): string | undefined {
-  const note = ctx.stmt<{ file: string; invalid_at: number | null }>('SELECT file, invalid_at FROM notes WHERE id = ?').get(id);
+export function forgetNote(db: MemoryDb, id: number, provenance: Provenance): string | undefined {
+  const note = db.stmt<{ file: string; invalid_at: number | null }>('SELECT file, invalid_at FROM notes WHERE id = ?').get(id);
   if (!note || note.invalid_at !== null) return undefined;
-  ctx.stmt("UPDATE notes SET invalid_at = ?, invalid_reason = 'forgotten' WHERE id = ?").run(ctx.now(), id);
-  addProvenance(ctx, { note: id }, 'forgotten', provenance);
-  setLive(ctx, 'note', id, false);
+  db.stmt("UPDATE notes SET invalid_at = ?, invalid_reason = 'forgotten' WHERE id = ?").run(db.now(), id);
+  addProvenance(db, { note: id }, 'forgotten', provenance);
+  setLive(db, 'note', id, false);
   return note.file;
 }
 
-function restorePredecessors(ctx: MemoryContext, id: number, provenance: Provenance): void {
-  const before = ctx.stmt<FactRow>("SELECT * FROM facts WHERE superseded_by = ? AND invalid_reason = 'superseded'").all(id);
+function restorePredecessors(db: MemoryDb, id: number, provenance: Provenance): void {
+  const before = db.stmt<FactRow>("SELECT * FROM facts WHERE superseded_by = ? AND invalid_reason = 'superseded'").all(id);
   for (const fact of before) {
-    ctx.stmt('UPDATE facts SET invalid_at = NULL, invalid_reason = NULL, superseded_by = NULL WHERE id = ?').run(fact.id);
-    addProvenance(ctx, { fact: fact.id }, 'restored', provenance, `the fact that superseded it (f${id}) was forgotten`);
-    setLive(ctx, 'fact', fact.id, true);
-    markDocDirty(ctx, fact.subject_id, fact.object_id);
+    db.stmt('UPDATE facts SET invalid_at = NULL, invalid_reason = NULL, superseded_by = NULL WHERE id = ?').run(fact.id);
+    addProvenance(db, { fact: fact.id }, 'restored', provenance, `the fact that superseded it (f${id}) was forgotten`);
+    setLive(db, 'fact', fact.id, true);
+    markDocDirty(db, fact.subject_id, fact.object_id);
   }
 }

@@ -1,6 +1,6 @@
 // Graph queries: an entity with its history, facts valid at a time, neighbours, and relation
 // paths up to N hops (relations are followed in either direction).
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { aliasesOf, entityRef, findEntity } from './entities';
 import { loadFactViews, VALID_AT } from './fact-views';
 import { publicId } from './ids';
@@ -17,26 +17,26 @@ const EDGES_AT = `SELECT f.id AS fact, f.object_id AS other FROM facts f WHERE f
   UNION ALL SELECT f.id, f.subject_id FROM facts f WHERE f.object_id = @id AND f.subject_id <> @id AND ${VALID_AT}`;
 
 /** The relations touching an entity: current ones, or those valid at `asOf`. */
-export function edgesOf(ctx: MemoryContext, id: number, asOf?: number): Edge[] {
-  if (asOf === undefined) return ctx.stmt<Edge>(CURRENT_EDGES).all({ id });
-  return ctx.stmt<Edge>(EDGES_AT).all({ id, t: asOf });
+export function edgesOf(db: MemoryDb, id: number, asOf?: number): Edge[] {
+  if (asOf === undefined) return db.stmt<Edge>(CURRENT_EDGES).all({ id });
+  return db.stmt<Edge>(EDGES_AT).all({ id, t: asOf });
 }
 
 /** An entity with every fact about it (any validity, newest first), its aliases and what was merged into it. */
-export function entityView(ctx: MemoryContext, nameOrAlias: string): EntityView | undefined {
-  const entity = findEntity(ctx, nameOrAlias);
+export function entityView(db: MemoryDb, nameOrAlias: string): EntityView | undefined {
+  const entity = findEntity(db, nameOrAlias);
   if (!entity) return undefined;
-  const ids = ctx
+  const ids = db
     .stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = @id OR object_id = @id ORDER BY learned_at DESC, id DESC')
     .all({ id: entity.id })
     .map((r) => r.id);
   type MergeRow = { drop_name: string; at: number; source: string; session: string | null; turn: number | null; file: string | null; actor: string | null };
-  const merges = ctx.stmt<MergeRow>('SELECT * FROM merges WHERE keep_id = ? ORDER BY id').all(entity.id);
+  const merges = db.stmt<MergeRow>('SELECT * FROM merges WHERE keep_id = ? ORDER BY id').all(entity.id);
   return {
     ...entityRef(entity),
     kind: entity.kind,
-    aliases: aliasesOf(ctx, entity.id),
-    facts: loadFactViews(ctx, ids),
+    aliases: aliasesOf(db, entity.id),
+    facts: loadFactViews(db, ids),
     mergedFrom: merges.map((m) => ({ name: m.drop_name, at: m.at, provenance: mergeProvenance(m) })),
   };
 }
@@ -51,17 +51,17 @@ function mergeProvenance(m: { source: string; session: string | null; turn: numb
 }
 
 /** The facts about an entity (as subject or as the object of a relation) valid at `asOf`, newest first. */
-export function factsAbout(ctx: MemoryContext, nameOrAlias: string, asOf: number): FactView[] {
-  const entity = findEntity(ctx, nameOrAlias);
+export function factsAbout(db: MemoryDb, nameOrAlias: string, asOf: number): FactView[] {
+  const entity = findEntity(db, nameOrAlias);
   if (!entity) return [];
-  const ids = ctx
+  const ids = db
     .stmt<{ id: number }>(
       `SELECT f.id FROM facts f WHERE (f.subject_id = @id OR f.object_id = @id) AND ${VALID_AT}
        ORDER BY COALESCE(f.valid_from, f.learned_at) DESC, f.id DESC`,
     )
     .all({ id: entity.id, t: asOf })
     .map((r) => r.id);
-  return loadFactViews(ctx, ids);
+  return loadFactViews(db, ids);
 }
 
 /**
@@ -69,15 +69,15 @@ export function factsAbout(ctx: MemoryContext, nameOrAlias: string, asOf: number
  * entity first reached at hop 2, 3… once, with the relation that reached it, at most `limit` of
  * those (default 100: in a graph with hubs, two hops from anyone reach thousands).
  */
-export function neighbours(ctx: MemoryContext, nameOrAlias: string, options: { asOf?: number; hops?: number; limit?: number } = {}): Neighbour[] {
-  const start = findEntity(ctx, nameOrAlias);
+export function neighbours(db: MemoryDb, nameOrAlias: string, options: { asOf?: number; hops?: number; limit?: number } = {}): Neighbour[] {
+  const start = findEntity(db, nameOrAlias);
   if (!start) return [];
   const hops = Math.max(1, Math.floor(options.hops ?? 1));
   const limit = options.limit ?? 100;
   const found: { fact: number; other: number; hops: number }[] = [];
   const seen = new Set<number>([start.id]);
   let frontier: number[] = [];
-  for (const edge of edgesOf(ctx, start.id, options.asOf)) {
+  for (const edge of edgesOf(db, start.id, options.asOf)) {
     found.push({ ...edge, hops: 1 });
     if (!seen.has(edge.other)) frontier.push(edge.other);
     seen.add(edge.other);
@@ -86,7 +86,7 @@ export function neighbours(ctx: MemoryContext, nameOrAlias: string, options: { a
   walk: for (let hop = 2; hop <= hops && frontier.length > 0; hop++) {
     const next: number[] = [];
     for (const node of frontier) {
-      for (const edge of iterateEdges(ctx, node, options.asOf)) {
+      for (const edge of iterateEdges(db, node, options.asOf)) {
         if (further >= limit) break walk;
         if (seen.has(edge.other)) continue;
         seen.add(edge.other);
@@ -97,7 +97,7 @@ export function neighbours(ctx: MemoryContext, nameOrAlias: string, options: { a
     }
     frontier = next;
   }
-  const views = new Map(loadFactViews(ctx, [...new Set(found.map((f) => f.fact))]).map((v) => [v.id, v]));
+  const views = new Map(loadFactViews(db, [...new Set(found.map((f) => f.fact))]).map((v) => [v.id, v]));
   return found.flatMap((f) => {
     const via = views.get(publicId('fact', f.fact));
     if (!via) return [];
@@ -108,20 +108,20 @@ export function neighbours(ctx: MemoryContext, nameOrAlias: string, options: { a
 }
 
 // Like edgesOf, row by row: a walk that has found enough stops without reading a hub's every relation.
-function iterateEdges(ctx: MemoryContext, id: number, asOf?: number): IterableIterator<Edge> {
-  return asOf === undefined ? ctx.stmt<Edge>(CURRENT_EDGES).iterate({ id }) : ctx.stmt<Edge>(EDGES_AT).iterate({ id, t: asOf });
+function iterateEdges(db: MemoryDb, id: number, asOf?: number): IterableIterator<Edge> {
+  return asOf === undefined ? db.stmt<Edge>(CURRENT_EDGES).iterate({ id }) : db.stmt<Edge>(EDGES_AT).iterate({ id, t: asOf });
 }
 
 /** Relation paths from one entity to another of at most `maxHops` relations, shortest first (at most `limit`). */
-export function paths(ctx: MemoryContext, from: string, to: string, maxHops: number, options: { asOf?: number; limit?: number } = {}): FactView[][] {
-  const a = findEntity(ctx, from);
-  const b = findEntity(ctx, to);
+export function paths(db: MemoryDb, from: string, to: string, maxHops: number, options: { asOf?: number; limit?: number } = {}): FactView[][] {
+  const a = findEntity(db, from);
+  const b = findEntity(db, to);
   if (!a || !b || a.id === b.id || maxHops < 1) return [];
   const limit = options.limit ?? 20;
   const adjacency = new Map<number, Edge[]>();
   const edges = (id: number): Edge[] => {
     let list = adjacency.get(id);
-    if (!list) adjacency.set(id, (list = edgesOf(ctx, id, options.asOf)));
+    if (!list) adjacency.set(id, (list = edgesOf(db, id, options.asOf)));
     return list;
   };
   const distance = distancesTo(b.id, maxHops, edges);
@@ -130,7 +130,7 @@ export function paths(ctx: MemoryContext, from: string, to: string, maxHops: num
   for (let length = first ?? maxHops + 1; length <= maxHops && found.length < limit; length++) {
     walk(a.id, b.id, length, distance, edges, found, limit);
   }
-  const views = new Map(loadFactViews(ctx, [...new Set(found.flat())]).map((v) => [v.id, v]));
+  const views = new Map(loadFactViews(db, [...new Set(found.flat())]).map((v) => [v.id, v]));
   return found.map((path) => path.map((id) => views.get(publicId('fact', id))).filter((v): v is FactView => v !== undefined));
 }
 

@@ -1,7 +1,7 @@
 // The text and document layers together: what to write after the graph changed, and how a
 // person's edits come back in. A failed file write never undoes a committed memory: the outbox
 // (rows not yet in their file, entities whose document is stale) is retried at the next sync.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { DayFiles } from './day-files';
 import { Documents } from './documents';
 import type { ItemRef } from './markdown-items';
@@ -14,13 +14,13 @@ export class MemoryFiles {
   private readonly documents: Documents;
 
   constructor(
-    private readonly ctx: MemoryContext,
+    private readonly db: MemoryDb,
     paths: MemoryPaths,
     private readonly enabled: boolean,
   ) {
-    this.tracker = new FileTracker(ctx, { text: paths.text, documents: paths.documents });
-    this.days = new DayFiles(ctx, this.tracker);
-    this.documents = new Documents(ctx, this.tracker);
+    this.tracker = new FileTracker(db, { text: paths.text, documents: paths.documents });
+    this.days = new DayFiles(db, this.tracker);
+    this.documents = new Documents(db, this.tracker);
   }
 
   /** Indexes one document's own words again. */
@@ -55,7 +55,7 @@ export class MemoryFiles {
     try {
       work();
     } catch (error) {
-      this.ctx.log.warn({ err: error }, `memory: could not ${what} (${(error as Error).message}); the graph has it, and the next sync tries again`);
+      this.db.log.warn({ err: error }, `memory: could not ${what} (${(error as Error).message}); the graph has it, and the next sync tries again`);
     }
   }
 }

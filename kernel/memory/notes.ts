@@ -1,5 +1,5 @@
 // Free notes: what a person or a tool asked to remember in so many words.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import { dayOf, normalizeNoteText } from './normalize';
 import { addProvenance } from './provenance';
 import { indexNote } from './search-index';
@@ -17,27 +17,27 @@ export interface NoteRow {
 }
 
 /** Stores a note (one transaction); the same note still current only gains a provenance row. */
-export function writeNote(ctx: MemoryContext, text: string, provenance: Provenance): { id: number; created: boolean } {
-  return ctx.transaction(() => {
+export function writeNote(db: MemoryDb, text: string, provenance: Provenance): { id: number; created: boolean } {
+  return db.transaction(() => {
     const norm = normalizeNoteText(text);
-    const same = ctx.stmt<{ id: number }>('SELECT id FROM notes WHERE norm = ? AND invalid_at IS NULL ORDER BY id LIMIT 1').get(norm);
+    const same = db.stmt<{ id: number }>('SELECT id FROM notes WHERE norm = ? AND invalid_at IS NULL ORDER BY id LIMIT 1').get(norm);
     if (same) {
-      addProvenance(ctx, { note: same.id }, 'confirmed', provenance);
+      addProvenance(db, { note: same.id }, 'confirmed', provenance);
       return { id: same.id, created: false };
     }
-    const now = ctx.now();
-    return { id: insertNote(ctx, text.trim(), `text/${dayOf(now)}.md`, false, provenance), created: true };
+    const now = db.now();
+    return { id: insertNote(db, text.trim(), `text/${dayOf(now)}.md`, false, provenance), created: true };
   });
 }
 
 /** Inserts a note row with its provenance and index entry (inside the caller's transaction). */
-export function insertNote(ctx: MemoryContext, text: string, file: string, inFile: boolean, provenance: Provenance): number {
+export function insertNote(db: MemoryDb, text: string, file: string, inFile: boolean, provenance: Provenance): number {
   const id = Number(
-    ctx
+    db
       .stmt('INSERT INTO notes (text, norm, learned_at, file, in_file) VALUES (?, ?, ?, ?, ?)')
-      .run(text, normalizeNoteText(text), ctx.now(), file, inFile ? 1 : 0).lastInsertRowid,
+      .run(text, normalizeNoteText(text), db.now(), file, inFile ? 1 : 0).lastInsertRowid,
   );
-  addProvenance(ctx, { note: id }, 'learned', provenance);
-  indexNote(ctx, id, text, true, true);
+  addProvenance(db, { note: id }, 'learned', provenance);
+  indexNote(db, id, text, true, true);
   return id;
 }

@@ -1,5 +1,5 @@
 // A memory's history rows: who told it, who confirmed, edited or forgot it, and when.
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 import type { Provenance, ProvenanceAction, ProvenanceRecord } from './types';
 
 export interface ProvenanceRow {
@@ -21,7 +21,7 @@ const INSERT = `INSERT INTO provenance (fact_id, note_id, action, source, sessio
 
 /** Adds one history row to a fact or a note. */
 export function addProvenance(
-  ctx: MemoryContext,
+  db: MemoryDb,
   target: { fact: number } | { note: number },
   action: ProvenanceAction,
   p: Provenance,
@@ -29,12 +29,12 @@ export function addProvenance(
 ): void {
   const fact = 'fact' in target ? target.fact : null;
   const note = 'note' in target ? target.note : null;
-  ctx.stmt(INSERT).run(fact, note, action, p.source, p.session ?? null, p.turn ?? null, p.file ?? null, p.actor ?? null, detail ?? null, ctx.now());
+  db.stmt(INSERT).run(fact, note, action, p.source, p.session ?? null, p.turn ?? null, p.file ?? null, p.actor ?? null, detail ?? null, db.now());
 }
 
 /** Copies every history row of one fact onto another (duplicates collapsing in a merge). */
-export function copyFactProvenance(ctx: MemoryContext, from: number, to: number): void {
-  ctx
+export function copyFactProvenance(db: MemoryDb, from: number, to: number): void {
+  db
     .stmt(
       `INSERT INTO provenance (fact_id, action, source, session, turn, file, actor, detail, at)
        SELECT ?, action, source, session, turn, file, actor, detail, at FROM provenance WHERE fact_id = ? ORDER BY id`,

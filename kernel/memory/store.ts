@@ -1,7 +1,7 @@
 // MemoryStore: the graph, text and document layers behind one object (see README.md beside it).
 import type { Logger } from 'pino';
 import { ErrorCodes, haError } from '../../protocol/errors';
-import { MemoryContext } from './context';
+import { MemoryDb } from './memory-db';
 import { findDuplicates } from './duplicates';
 import { loadFactViews } from './fact-views';
 import { forgetFact, forgetNote } from './forget';
@@ -19,16 +19,16 @@ import type { DuplicatePair, EntityView, Extraction, FactView, MemoryHit, Memory
 
 export class MemoryStore {
   private constructor(
-    private readonly ctx: MemoryContext,
+    private readonly db: MemoryDb,
     private readonly files: MemoryFiles,
   ) {}
 
   /** Opens graph.db (creating it), then takes in a person's edits of the files and writes what they lack. */
   static open(paths: MemoryPaths, log: Logger, options: MemoryOptions = {}): MemoryStore {
-    const ctx = new MemoryContext(openGraphDatabase(paths.graph), options.now ?? Date.now, log);
-    const files = new MemoryFiles(ctx, paths, options.writeFiles !== false);
-    const store = new MemoryStore(ctx, files);
-    reindexIfTokenizerChanged(ctx, (id) => files.indexDocument(id));
+    const db = new MemoryDb(openGraphDatabase(paths.graph), options.now ?? Date.now, log);
+    const files = new MemoryFiles(db, paths, options.writeFiles !== false);
+    const store = new MemoryStore(db, files);
+    reindexIfTokenizerChanged(db, (id) => files.indexDocument(id));
     try {
       store.syncFiles();
     } catch (error) {
@@ -39,12 +39,12 @@ export class MemoryStore {
 
   /** Writes an extraction in ONE transaction; the same jobKey twice writes nothing the second time, a known fact only gains provenance. */
   record(extraction: Extraction, provenance: Provenance, jobKey?: string): RecordResult {
-    const outcome = recordExtraction(this.ctx, extraction, provenance, jobKey);
+    const outcome = recordExtraction(this.db, extraction, provenance, jobKey);
     if (!outcome.skipped) this.files.flush();
     return {
-      written: loadFactViews(this.ctx, outcome.written),
+      written: loadFactViews(this.db, outcome.written),
       duplicates: outcome.duplicates,
-      superseded: loadFactViews(this.ctx, outcome.superseded),
+      superseded: loadFactViews(this.db, outcome.superseded),
       skipped: outcome.skipped,
       rejected: outcome.rejected,
     };
@@ -53,14 +53,14 @@ export class MemoryStore {
   /** Stores a free note a person or tool asked to remember. */
   write(text: string, provenance: Provenance): FactView | { id: string } {
     if (typeof text !== 'string' || text.trim() === '') throw haError(ErrorCodes.InvalidValue, 'memory write: the text to remember is empty; give the words to remember');
-    const note = writeNote(this.ctx, text, provenance);
+    const note = writeNote(this.db, text, provenance);
     if (note.created) this.files.flush();
     return { id: publicId('note', note.id) };
   }
 
   /** BM25 search over facts, notes and documents; current only unless asked, or as of a time. */
   search(query: string, options?: SearchOptions): MemoryHit[] {
-    return searchMemory(this.ctx, query, options);
+    return searchMemory(this.db, query, options);
   }
 
   /** Marks a fact or note forgotten: gone from search, kept in history; false when there was nothing to forget. */
@@ -68,44 +68,44 @@ export class MemoryStore {
     const ref = parsePublicId(id);
     if (!ref || (ref.kind !== 'fact' && ref.kind !== 'note')) return false;
     const kind = ref.kind;
-    const file = this.ctx.transaction(() => (kind === 'fact' ? forgetFact(this.ctx, ref.id, provenance) : forgetNote(this.ctx, ref.id, provenance)));
+    const file = this.db.transaction(() => (kind === 'fact' ? forgetFact(this.db, ref.id, provenance) : forgetNote(this.db, ref.id, provenance)));
     if (file === undefined) return false;
     this.files.flush([{ kind, id: ref.id }]);
     return true;
   }
 
   entity(nameOrAlias: string): EntityView | undefined {
-    return entityView(this.ctx, nameOrAlias);
+    return entityView(this.db, nameOrAlias);
   }
 
   /** Facts about an entity valid at `asOf` (default now), newest first. */
   factsAbout(nameOrAlias: string, asOf?: number): FactView[] {
-    return factsAbout(this.ctx, nameOrAlias, asOf ?? this.ctx.now());
+    return factsAbout(this.db, nameOrAlias, asOf ?? this.db.now());
   }
 
   /** Related entities (current relations, or those valid at `asOf`); `hops` > 1 reaches further, at most `limit` (100) entities beyond the first hop. */
   neighbours(nameOrAlias: string, options?: { asOf?: number; hops?: number; limit?: number }): Neighbour[] {
-    return neighbours(this.ctx, nameOrAlias, options);
+    return neighbours(this.db, nameOrAlias, options);
   }
 
   /** Relation paths of up to `maxHops` relations in either direction, shortest first. */
   paths(from: string, to: string, maxHops: number, options?: { asOf?: number; limit?: number }): FactView[][] {
-    return paths(this.ctx, from, to, maxHops, options);
+    return paths(this.db, from, to, maxHops, options);
   }
 
   /** Entities that look like duplicates, found without asking anyone. */
   duplicateCandidates(): { sure: DuplicatePair[]; ambiguous: DuplicatePair[] } {
-    return findDuplicates(this.ctx);
+    return findDuplicates(this.db);
   }
 
   /** Merges `drop` into `keep` in one transaction and returns the kept entity. */
   merge(keep: string, drop: string, provenance: Provenance): EntityView {
-    const merged = mergeEntities(this.ctx, keep, drop, provenance);
+    const merged = mergeEntities(this.db, keep, drop, provenance);
     if (merged.changed) {
       this.files.flush();
-      this.ctx.log.info({ keep, drop, source: provenance.source }, 'memory: merged two entities');
+      this.db.log.info({ keep, drop, source: provenance.source }, 'memory: merged two entities');
     }
-    return entityView(this.ctx, publicId('entity', merged.keep))!;
+    return entityView(this.db, publicId('entity', merged.keep))!;
   }
 
   /** Picks up a person's edits of text/ and documents/ and writes what the files lack; `notes` counts the facts and notes the text files changed, `documents` the documents edited. */
@@ -115,12 +115,12 @@ export class MemoryStore {
 
   /** Prunes superseded and forgotten memories past the retention, optimises the index, VACUUMs. */
   maintenance(options: { retentionDays: number }): { pruned: number; vacuumed: boolean; ms: number } {
-    const result = runMaintenance(this.ctx, options.retentionDays);
+    const result = runMaintenance(this.db, options.retentionDays);
     if (result.pruned > 0) this.files.flush();
     return result;
   }
 
   close(): void {
-    if (this.ctx.db.open) this.ctx.db.close();
+    if (this.db.sqlite.open) this.db.sqlite.close();
   }
 }

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isTemporaryName } from '../files/atomic-write';
 import { hashOf, statIfExists, writeFileAtomic } from './atomic-file';
-import type { MemoryContext } from './context';
+import type { MemoryDb } from './memory-db';
 
 export type Area = 'text' | 'documents';
 
@@ -22,7 +22,7 @@ export type Inspection = { status: 'same' } | { status: 'ours'; content: string 
 
 export class FileTracker {
   constructor(
-    private readonly ctx: MemoryContext,
+    private readonly db: MemoryDb,
     private readonly roots: Record<Area, string>,
   ) {}
 
@@ -42,7 +42,7 @@ export class FileTracker {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     for (const name of entries) if (name.endsWith('.md') && !name.startsWith('.')) names.add(`${area}/${name}`);
-    for (const row of this.ctx.stmt<{ path: string }>('SELECT path FROM files WHERE path >= ? AND path < ?').all(`${area}/`, `${area}0`)) names.add(row.path);
+    for (const row of this.db.stmt<{ path: string }>('SELECT path FROM files WHERE path >= ? AND path < ?').all(`${area}/`, `${area}0`)) names.add(row.path);
     return [...names].sort();
   }
 
@@ -50,7 +50,7 @@ export class FileTracker {
   inspect(rel: string): Inspection {
     const file = this.abs(rel);
     const stat = statIfExists(file);
-    const row = this.ctx.stmt<Row>('SELECT * FROM files WHERE path = ?').get(rel);
+    const row = this.db.stmt<Row>('SELECT * FROM files WHERE path = ?').get(rel);
     if (!stat) {
       if (!row) return { status: 'same' };
       if (row.hash === null) {
@@ -63,7 +63,7 @@ export class FileTracker {
     const content = fs.readFileSync(file, 'utf8');
     const hash = hashOf(content);
     if (row && hash === row.hash) {
-      this.ctx.stmt('UPDATE files SET mtime_ms = ?, size = ? WHERE path = ?').run(stat.mtimeMs, stat.size, rel);
+      this.db.stmt('UPDATE files SET mtime_ms = ?, size = ? WHERE path = ?').run(stat.mtimeMs, stat.size, rel);
       return { status: 'same' };
     }
     if (row && hash === row.pending_hash) return { status: 'ours', content };
@@ -83,7 +83,7 @@ export class FileTracker {
   /** Records `content` as what the file holds now (a person's edit that was taken in, or our write). */
   accept(rel: string, content: string): void {
     const stat = statIfExists(this.abs(rel));
-    this.ctx
+    this.db
       .stmt(
         `INSERT INTO files (path, hash, pending_hash, mtime_ms, size) VALUES (?, ?, NULL, ?, ?)
          ON CONFLICT (path) DO UPDATE SET hash = excluded.hash, pending_hash = NULL, mtime_ms = excluded.mtime_ms, size = excluded.size`,
@@ -93,11 +93,11 @@ export class FileTracker {
 
   /** Writes a file in two phases (see the top of this file); `done` runs in the transaction that records it. */
   write(rel: string, content: string, done: () => void = () => {}): void {
-    this.ctx
+    this.db
       .stmt('INSERT INTO files (path, pending_hash) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET pending_hash = excluded.pending_hash')
       .run(rel, hashOf(content));
     writeFileAtomic(this.abs(rel), content);
-    this.ctx.transaction(() => {
+    this.db.transaction(() => {
       this.accept(rel, content);
       done();
     });
@@ -124,6 +124,6 @@ export class FileTracker {
 
   /** Stops tracking a file. */
   forget(rel: string): void {
-    this.ctx.stmt('DELETE FROM files WHERE path = ?').run(rel);
+    this.db.stmt('DELETE FROM files WHERE path = ?').run(rel);
   }
 }

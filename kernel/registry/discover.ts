@@ -41,39 +41,50 @@ export function readManifest(dir: string): PluginManifest | string {
   return raw;
 }
 
-/** Finds built-in plugins and third-party plugins: every `<dir>/<name>/plugin.json`. */
-export function discoverPlugins(builtinDir: string, thirdPartyDir: string): { plugins: PluginRecord[]; problems: DiscoveryProblem[] } {
-  const plugins: PluginRecord[] = [];
-  const problems: DiscoveryProblem[] = [];
+/** Where plugins are looked for: the built-ins' folder (none: no built-ins) and the installed third-party plugins' folder. */
+export interface PluginFolders {
+  /** Built-in plugins, trusted (absent: none, as when only installed plugins are looked for). */
+  builtin?: string;
+  /** Installed third-party plugins (`core.plugin.dir`). */
+  installed: string;
+}
+
+/** What discovery found: usable plugins, and folders that looked like plugins but could not be used. */
+export interface Discovery {
+  plugins: PluginRecord[];
+  problems: DiscoveryProblem[];
+}
+
+/** Finds built-in plugins, then third-party plugins: every `<folder>/<name>/plugin.json`; a built-in wins a name. */
+export function discoverPlugins(folders: PluginFolders): Discovery {
+  const found: Discovery = { plugins: [], problems: [] };
   const seen = new Set<string>();
-  for (const [root, builtin] of [
-    [builtinDir, true],
-    [thirdPartyDir, false],
-  ] as const) {
-    for (const dir of listPluginDirs(root)) {
-      const manifest = readManifest(dir);
-      if (typeof manifest === 'string') {
-        problems.push({ dir, message: manifest });
-        continue;
-      }
-      if (manifest.name !== path.basename(dir)) {
-        problems.push({ dir, message: `plugin.json names "${manifest.name}" but its folder is "${path.basename(dir)}"; they must match` });
-        continue;
-      }
-      if (seen.has(manifest.name)) {
-        problems.push({ dir, message: `a plugin named "${manifest.name}" is already loaded (built-ins win); rename this one` });
-        continue;
-      }
-      const entry = path.join(dir, manifest.entry);
-      if (!fs.existsSync(entry)) {
-        problems.push({ dir, message: `entry ${manifest.entry} named in plugin.json does not exist in ${dir}` });
-        continue;
-      }
-      seen.add(manifest.name);
-      plugins.push({ name: manifest.name, manifest, dir, entry, kind: builtin ? 'builtin' : kindOfEntry(manifest.entry) });
+  if (folders.builtin !== undefined) discoverIn(folders.builtin, true, seen, found);
+  discoverIn(folders.installed, false, seen, found);
+  return found;
+}
+
+/** Adds the plugins of one folder to `found`, skipping names already `seen`. */
+function discoverIn(root: string, builtin: boolean, seen: Set<string>, found: Discovery): void {
+  for (const dir of listPluginDirs(root)) {
+    const record = readRecord(dir, builtin, seen);
+    if (typeof record === 'string') found.problems.push({ dir, message: record });
+    else {
+      seen.add(record.name);
+      found.plugins.push(record);
     }
   }
-  return { plugins, problems };
+}
+
+/** One plugin folder as a record, or why it cannot be used. */
+function readRecord(dir: string, builtin: boolean, seen: Set<string>): PluginRecord | string {
+  const manifest = readManifest(dir);
+  if (typeof manifest === 'string') return manifest;
+  if (manifest.name !== path.basename(dir)) return `plugin.json names "${manifest.name}" but its folder is "${path.basename(dir)}"; they must match`;
+  if (seen.has(manifest.name)) return `a plugin named "${manifest.name}" is already loaded (built-ins win); rename this one`;
+  const entry = path.join(dir, manifest.entry);
+  if (!fs.existsSync(entry)) return `entry ${manifest.entry} named in plugin.json does not exist in ${dir}`;
+  return { name: manifest.name, manifest, dir, entry, kind: builtin ? 'builtin' : kindOfEntry(manifest.entry) };
 }
 
 /** The kind of a third-party plugin, from its entry. */

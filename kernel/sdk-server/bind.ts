@@ -12,7 +12,8 @@ import { bindEventMethods } from './event-methods';
 import { bindIoMethods } from './io-methods';
 import { bindLlmMethods, type LlmService } from './llm-methods';
 import { bindMemoryMethods } from './memory-methods';
-import { bindPackageMethods, type PackageAdmin } from './package-methods';
+import type { PackageAdmin } from '../packages/package-admin';
+import { bindPackageMethods } from './package-methods';
 import { requirePermission } from './permissions';
 import { bindSessionMethods } from './session-methods';
 

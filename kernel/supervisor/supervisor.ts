@@ -97,9 +97,9 @@ export class Supervisor {
     }
   }
 
-  /** Plugins in start order. */
+  /** Plugins' statuses in start order. */
   list(): PluginStatus[] {
-    return this.ordered().map((p) => p.status());
+    return this.inStartOrder().map((p) => p.status());
   }
 
   get(name: string): PluginSupervisor {
@@ -148,7 +148,8 @@ export class Supervisor {
     return this.enabled.isEnabled(plugin.name) ?? plugin.record.manifest.enabled ?? true;
   }
 
-  private ordered(): PluginSupervisor[] {
+  /** Plugins in start order (dependencies first; plugins added later at the end). */
+  inStartOrder(): PluginSupervisor[] {
     const names = [...this.levels.flat()].filter((name) => this.plugins.has(name));
     for (const name of this.plugins.keys()) if (!names.includes(name)) names.push(name);
     return names.map((name) => this.plugins.get(name)!);

@@ -1,4 +1,4 @@
-// The one tokenizer of the kernel's text search (knowledge base, memory, RelevanceContext), so a
+// The one tokenizer of the kernel's text search (knowledge base, memory, RelevanceWindow), so a
 // query and the text it should find are always cut the same way. Latin-script and other spaced
 // languages split on anything that is not a letter or digit; Chinese, Japanese and Korean runs have
 // no spaces, so they are cut into overlapping character bigrams (the CJK analyzers of Lucene and

@@ -1,7 +1,7 @@
-// RelevanceContext: picking a turn's context from a 1,000-turn history (target ≤ 5 ms), beside the
+// RelevanceWindow: picking a turn's context from a 1,000-turn history (target ≤ 5 ms), beside the
 // plain "last N messages" slice it replaces, over the same history in the same run.
 import { ConversationIndex, type PastTurn } from '../../kernel/agent/prompt/conversation-index';
-import { DEFAULT_CONTEXT_POLICY, pickContext } from '../../kernel/agent/prompt/relevance-context';
+import { DEFAULT_PROMPT_WINDOW_POLICY, pickPromptWindow } from '../../kernel/agent/prompt/relevance-window';
 import type { LlmMessage } from '../../kernel/llm/types';
 import { makeRow, type BenchRow } from './results';
 import { median, quantile } from './stats';
@@ -41,14 +41,14 @@ export function benchContext(): BenchRow[] {
   const index = new ConversationIndex(turns);
   const buildMs = performance.now() - buildStart;
   const queries = Array.from({ length: 200 }, (_, i) => sentence(i * 31 + 3, 12));
-  for (const q of queries.slice(0, 20)) pickContext(q, system, index, {}, DEFAULT_CONTEXT_POLICY);
+  for (const q of queries.slice(0, 20)) pickPromptWindow(q, system, index, {}, DEFAULT_PROMPT_WINDOW_POLICY);
   const picks: number[] = [];
   const slices: number[] = [];
   const flat = turns.flatMap((t) => t.messages);
   let sink = 0;
   for (const q of queries) {
     let start = performance.now();
-    pickContext(q, system, index, {}, DEFAULT_CONTEXT_POLICY);
+    pickPromptWindow(q, system, index, {}, DEFAULT_PROMPT_WINDOW_POLICY);
     picks.push(performance.now() - start);
     start = performance.now();
     sink += [system, ...flat.slice(-40), { role: 'user', content: q }].length;

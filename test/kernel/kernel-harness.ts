@@ -28,19 +28,17 @@ export interface TestKernel {
   close(): Promise<void>;
 }
 
-/** Copies the named fixture plugins into a fresh data dir and starts a kernel on it (no built-ins). */
+/** Copies the named fixture plugins into a fresh data dir and starts a kernel on it (no built-ins unless `builtinDir` names a folder of them). */
 export async function startTestKernel(
   plugins: string[],
   policy: object = FAST_POLICY,
-  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string> } = {},
+  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string>; builtinDir?: string } = {},
 ): Promise<TestKernel> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
-  const emptyBuiltins = path.join(dataDir, 'no-builtins');
-  fs.mkdirSync(emptyBuiltins, { recursive: true });
   const kernel = new Kernel({
     dataDir,
-    builtinDir: emptyBuiltins,
+    builtinDir: options.builtinDir ?? null,
     env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     log: pino({ level: 'silent' }),
     ...(options.llm ? { llm: options.llm } : {}),

@@ -1,5 +1,5 @@
 // The labelled retrieval set over mand-mobile's bilingual documentation, and recall@k over it for
-// anything that retrieves chunks: the knowledge base's search, or RelevanceContext's knowledge picks
+// anything that retrieves chunks: the knowledge base's search, or RelevanceWindow's knowledge picks
 // (map each picked item back to its chunk with KnowledgeBase.getChunk).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -62,7 +62,7 @@ export function recallAtK(set: readonly LabelledQuestion[], retrieve: (question:
 }
 
 /**
- * Recall@k of RelevanceContext's knowledge picks: `pick` gives the items a context picked for a question
+ * Recall@k of RelevanceWindow's knowledge picks: `pick` gives the items a context picked for a question
  * (their `id` is the chunk id, as RecallService.searchKnowledge makes them), mapped back to their chunks.
  */
 export function recallOfPicks(

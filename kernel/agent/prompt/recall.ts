@@ -1,4 +1,4 @@
-// What the context layer may draw on besides the conversation: memories and knowledge chunks,
+// What a prompt window may draw on besides the conversation: memories and knowledge chunks,
 // each with where it came from so the answer can name it.
 
 /** One item a search found. */
@@ -12,7 +12,7 @@ export interface RecalledItem {
   score: number;
 }
 
-/** Searches the context layer uses; either may be missing (a kernel without memory, say). */
+/** Searches a prompt window draws on; either may be missing (a kernel without memory, say). */
 export interface RecallSources {
   searchMemory?(query: string, limit: number): RecalledItem[];
   searchKnowledge?(query: string, limit: number): RecalledItem[];

@@ -74,7 +74,8 @@ describe('hostile plugins installed from .hmap packages', () => {
     fs.chmodSync(work, 0o755);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-hostile-'));
     // A trusted built-in with `admin` stands in for the cli plugin: it reads PluginInfo as homectl does.
-    fs.cpSync(path.join(HOSTILE_FIXTURES, 'inspector'), path.join(dataDir, 'no-builtins', 'inspector'), { recursive: true });
+    const builtinDir = path.join(dataDir, 'builtins');
+    fs.cpSync(path.join(HOSTILE_FIXTURES, 'inspector'), path.join(builtinDir, 'inspector'), { recursive: true });
     // The owner's home with a key in it; plugins see HOME from the allow-listed environment.
     home = path.join(work, 'home');
     fs.mkdirSync(path.join(home, '.ssh'), { recursive: true, mode: 0o700 });
@@ -91,7 +92,7 @@ describe('hostile plugins installed from .hmap packages', () => {
     const packing = PACKAGES.map((name) => packHostile(name, work));
     packing.push(packHostile('netcheck', work, { name: 'netcheck-net', description: 'netcheck, granted net', permissions: ['tools', 'net'] }));
     const files = await Promise.all(packing);
-    t = await startTestKernel([], POLICY, { dataDir });
+    t = await startTestKernel([], POLICY, { dataDir, builtinDir });
     for (const file of files) {
       const result = await t.kernel.packages.install({ file });
       installed.set(result.manifest.name, result);

@@ -32,7 +32,7 @@ test('a valid package lands in <pluginsDir>/<name>/ with exactly its files, and 
     assert.deepEqual(fs.readFileSync(installed), data);
     assert.equal(fs.statSync(installed).mode & 0o111, 0, `${name} must not be executable`);
   }
-  const { plugins, problems } = discoverPlugins(path.join(sandbox.root, 'no-builtins'), sandbox.pluginsDir);
+  const { plugins, problems } = discoverPlugins({ installed: sandbox.pluginsDir });
   assert.deepEqual(problems, []);
   assert.deepEqual(
     plugins.map((p) => [p.name, p.kind, p.entry]),

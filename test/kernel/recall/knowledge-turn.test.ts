@@ -47,7 +47,7 @@ describe('knowledge in a turn', () => {
     fs.writeFileSync(path.join(dataDir, 'knowledge', 'manuals', 'coffee.md'), COFFEE_EN);
     fs.writeFileSync(path.join(dataDir, 'knowledge', '咖啡机.md'), COFFEE_ZH);
     t = await startTestKernel(['chat-client'], FAST_POLICY, { llm, dataDir });
-    await t.kernel.knowledgeReady;
+    await t.kernel.recall.knowledgeReady;
   });
   after(() => t?.close());
 
@@ -68,8 +68,8 @@ describe('knowledge in a turn', () => {
     const file = path.join(t.dataDir, 'knowledge', 'manuals', 'coffee.md');
     fs.writeFileSync(file, COFFEE_EN.replace('two spoons of vinegar', 'one sachet of citric acid descaler'));
     // The folder watch sees it within a second; the minute's rescan is the fallback where no watch reports it.
-    await waitFor('the edit indexed', () => t.kernel.recall.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), 75_000, 100);
-    assert.ok(!t.kernel.recall.knowledgeHits('vinegar').some((h) => h.file === 'manuals/coffee.md'), 'the old words no longer find it');
+    await waitFor('the edit indexed', () => t.kernel.recall.queries.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), 75_000, 100);
+    assert.ok(!t.kernel.recall.queries.knowledgeHits('vinegar').some((h) => h.file === 'manuals/coffee.md'), 'the old words no longer find it');
     const answer = await ask(t, 'cli:k', 'how do I descale the coffee machine?');
     assert.match(answer.text ?? '', /citric acid/);
   });

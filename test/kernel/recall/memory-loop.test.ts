@@ -56,7 +56,7 @@ describe('memory across sessions and restarts', () => {
     );
     const first = await start(llm);
     await ask(first, 'cli:monday', 'my sister Lin lives in Hangzhou and her birthday is 3 May');
-    await waitFor('the birthday distilled into memory', () => first.kernel.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), 15_000);
+    await waitFor('the birthday distilled into memory', () => first.kernel.recall.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), 15_000);
     const distillCalls = llm.calls.filter((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS);
     assert.equal(distillCalls.length, 1, 'one distill request for one new turn');
     assert.deepEqual(distillCalls[0]!.request.tools, [], 'distilling offers the model no tools');
@@ -66,7 +66,7 @@ describe('memory across sessions and restarts', () => {
     const answer = await ask(second, 'cli:friday', 'when is Lin\'s birthday?');
     assert.equal(answer.kind, 'done');
     assert.match(answer.text ?? '', /3 May/);
-    const graph = second.kernel.recall.graph({ entity: 'my sister' });
+    const graph = second.kernel.recall.queries.graph({ entity: 'my sister' });
     assert.equal(graph.entity?.name, 'Lin', 'an alias finds the entity');
     const birthday = graph.facts.find((f) => f.predicate === 'birthday');
     assert.ok(birthday?.sources.some((s) => s.includes('cli:monday')), `provenance names the session: ${JSON.stringify(birthday?.sources)}`);
@@ -85,12 +85,12 @@ describe('memory across sessions and restarts', () => {
     });
     const t = await start(llm);
     await ask(t, 'cli:a', 'Lin lives in Hangzhou');
-    await waitFor('Hangzhou remembered', () => t.kernel.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), 15_000);
+    await waitFor('Hangzhou remembered', () => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), 15_000);
     await ask(t, 'cli:a', 'Lin moved to Shanghai last month');
-    await waitFor('Shanghai remembered', () => t.kernel.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), 15_000);
-    const current = t.kernel.memory.search('Lin lives');
+    await waitFor('Shanghai remembered', () => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), 15_000);
+    const current = t.kernel.recall.memory.search('Lin lives');
     assert.ok(!current.some((h) => h.text.includes('Hangzhou')), 'the superseded fact leaves ordinary search');
-    const history = t.kernel.recall.graph({ entity: 'Lin' }).facts.filter((f) => f.predicate === 'lives_in');
+    const history = t.kernel.recall.queries.graph({ entity: 'Lin' }).facts.filter((f) => f.predicate === 'lives_in');
     assert.equal(history.length, 2, 'both facts are kept');
     const old = history.find((f) => f.object === 'Hangzhou')!;
     const now = history.find((f) => f.object === 'Shanghai')!;
@@ -119,13 +119,13 @@ describe('memory across sessions and restarts', () => {
       await ask(t, 'cli:dup', text);
       await waitFor(`"${text}" distilled`, () => t.kernel.sessions.undistilled(() => false).length === 0, 15_000);
     }
-    const before = t.kernel.memory.duplicateCandidates();
+    const before = t.kernel.recall.memory.duplicateCandidates();
     assert.ok(before.sure.length >= 1, `"Weiwei" and "Lin Wei, also called Weiwei" are surely one: ${JSON.stringify(before)}`);
     assert.ok(before.ambiguous.length >= 1, `"Lin" may be "Lin Wei": ${JSON.stringify(before)}`);
-    const report = await t.kernel.consolidation.runOnce();
+    const report = await t.kernel.recall.consolidation.runOnce();
     assert.equal(report.interrupted, false);
     assert.ok(report.merged.length >= 2, `merged: ${JSON.stringify(report.merged)}`);
-    const lin = t.kernel.recall.graph({ entity: 'Lin' });
+    const lin = t.kernel.recall.queries.graph({ entity: 'Lin' });
     assert.ok(lin.entity);
     assert.ok(lin.facts.some((f) => f.text.includes('green tea')) && lin.facts.some((f) => f.text.includes('hospital')), 'facts moved to the kept entity');
     assert.ok(lin.mergedFrom.length >= 2 && lin.mergedFrom.every((m) => m.source.includes('consolidation')), 'each merge is recorded with its provenance');
@@ -135,7 +135,7 @@ describe('memory across sessions and restarts', () => {
     assert.deepEqual(question.request.tools, [], 'the loop-back question offers no tools');
     assert.ok(!(await outputs(t)).some((o) => o.session === '_consolidation_'), 'the loop-back answer reached no person');
     // Asked once: a second run has nothing left to ask.
-    const again = await t.kernel.consolidation.runOnce();
+    const again = await t.kernel.recall.consolidation.runOnce();
     assert.equal(again.asked, 0);
   });
 
@@ -155,9 +155,9 @@ describe('memory across sessions and restarts', () => {
     const answered = await ask(t, 'cli:int', 'what time is it?');
     assert.equal(answered.kind, 'done');
     assert.ok(distilling.abortedAt !== undefined, 'the person\'s input aborted the distill request');
-    await waitFor('Mia remembered', () => t.kernel.memory.search('Mia chess').length > 0, 15_000);
+    await waitFor('Mia remembered', () => t.kernel.recall.memory.search('Mia chess').length > 0, 15_000);
     await waitFor('all distilled', () => t.kernel.sessions.undistilled(() => false).length === 0, 15_000);
-    const mia = t.kernel.recall.graph({ entity: 'Mia' });
+    const mia = t.kernel.recall.queries.graph({ entity: 'Mia' });
     assert.equal(mia.facts.filter((f) => f.predicate === 'likes').length, 1, 'the fact is written once');
   });
 });

@@ -27,7 +27,7 @@ test('finds built-ins and third-party plugins by scanning, and explains every fo
   writePlugin(third, 'escape', { name: 'escape', version: '1.0.0', entry: '../../etc/passwd.js' });
   writePlugin(third, 'badperm', { name: 'badperm', version: '1.0.0', entry: 'index.mjs', permissions: ['root'] });
 
-  const { plugins, problems } = discoverPlugins(builtin, third);
+  const { plugins, problems } = discoverPlugins({ builtin, installed: third });
   assert.deepEqual(
     plugins.map((p) => [p.name, p.kind]),
     [
@@ -45,5 +45,21 @@ test('finds built-ins and third-party plugins by scanning, and explains every fo
   assert.match(reason('badversion'), /\/version must match pattern/);
   assert.match(reason('escape'), /\/entry must match pattern/);
   assert.match(reason('badperm'), /permissions\/0 must be equal to one of the allowed values/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('without a built-in folder only installed plugins are found, none of them a built-in', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'discover-'));
+  writePlugin(dir, 'weather', { name: 'weather', version: '0.2.0', entry: 'index.mjs' });
+  writePlugin(dir, 'cli', { name: 'cli', version: '9.9.9', entry: 'index.mjs' });
+  const { plugins, problems } = discoverPlugins({ installed: dir });
+  assert.deepEqual(
+    plugins.map((p) => [p.name, p.kind]),
+    [
+      ['cli', 'js'],
+      ['weather', 'js'],
+    ],
+  );
+  assert.deepEqual(problems, []);
   fs.rmSync(dir, { recursive: true, force: true });
 });

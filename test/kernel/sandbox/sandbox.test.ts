@@ -48,9 +48,10 @@ describe('the walls around a third-party plugin', () => {
     process.env['HOMEAGENT_LLM_API_KEY'] = SECRET;
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-sandbox-'));
     // The same probe as a built-in (trusted, so unsandboxed), and as a third-party plugin granted `net`.
-    copyProbeAs(path.join(dataDir, 'no-builtins', 'sandbox-trusted'), {});
+    const builtinDir = path.join(dataDir, 'builtins');
+    copyProbeAs(path.join(builtinDir, 'sandbox-trusted'), {});
     copyProbeAs(path.join(dataDir, 'plugins', 'sandbox-probe-net'), { description: 'The sandbox probe, granted net', permissions: ['net'] });
-    t = await startTestKernel(['sandbox-probe'], { ...FAST_POLICY, sandbox: { maxOpenFiles: MAX_OPEN_FILES } }, { dataDir });
+    t = await startTestKernel(['sandbox-probe'], { ...FAST_POLICY, sandbox: { maxOpenFiles: MAX_OPEN_FILES } }, { dataDir, builtinDir });
   });
   after(async () => {
     await t?.close();

@@ -18,7 +18,7 @@ describe('the memory, knowledge and llm methods of the SDK', () => {
 
   before(async () => {
     t = await startTestKernel(['recall-user', 'recall-stranger'], undefined, { llm });
-    await t.kernel.knowledgeReady;
+    await t.kernel.recall.knowledgeReady;
   });
   after(() => t?.close());
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConversationIndex, groupTurns, type PastTurn } from '../../../../kernel/agent/prompt/conversation-index';
-import { pickContext, DEFAULT_CONTEXT_POLICY, type ContextPolicy } from '../../../../kernel/agent/prompt/relevance-context';
+import { pickPromptWindow, DEFAULT_PROMPT_WINDOW_POLICY, type PromptWindowPolicy } from '../../../../kernel/agent/prompt/relevance-window';
 import type { RecallSources } from '../../../../kernel/agent/prompt/recall';
 import { estimateTokens } from '../../../../kernel/agent/prompt/tokens';
 import type { LlmMessage } from '../../../../kernel/llm/types';
@@ -25,14 +25,14 @@ function history(count: number): PastTurn[] {
   return turns;
 }
 
-function policy(over: Partial<ContextPolicy> = {}): ContextPolicy {
-  return { ...DEFAULT_CONTEXT_POLICY, ...over };
+function policy(over: Partial<PromptWindowPolicy> = {}): PromptWindowPolicy {
+  return { ...DEFAULT_PROMPT_WINDOW_POLICY, ...over };
 }
 
-describe('RelevanceContext', () => {
+describe('RelevanceWindow', () => {
   it('keeps the newest turns whole and picks an old turn by relevance, not age', () => {
     const index = new ConversationIndex(history(200));
-    const picked = pickContext('what pressure should the boiler have?', SYSTEM, index, NO_SOURCES, policy());
+    const picked = pickPromptWindow('what pressure should the boiler have?', SYSTEM, index, NO_SOURCES, policy());
     assert.deepEqual(picked.olderTurns, [11]);
     const texts = picked.messages.map((m) => m.content);
     assert.ok(texts.some((t) => t.includes('1 and 1.5 bar')), 'the old boiler answer is in the context');
@@ -44,7 +44,7 @@ describe('RelevanceContext', () => {
 
   it('picks nothing old for an input unlike anything said before', () => {
     const index = new ConversationIndex(history(50));
-    const picked = pickContext('zebra xylophone quartz', SYSTEM, index, NO_SOURCES, policy());
+    const picked = pickPromptWindow('zebra xylophone quartz', SYSTEM, index, NO_SOURCES, policy());
     assert.deepEqual(picked.olderTurns, []);
     assert.equal(picked.messages.length, 1 + 6);
   });
@@ -53,7 +53,7 @@ describe('RelevanceContext', () => {
     const long = history(300).map((t, i) => turn(t.seq, `${t.messages[0]!.content} boiler ${'words '.repeat(200)}`, `answer ${i} about the boiler`));
     const index = new ConversationIndex(long);
     const budget = 2000;
-    const picked = pickContext('boiler', SYSTEM, index, NO_SOURCES, policy({ budgetTokens: budget, recentTurns: 1, olderTurns: 50 }));
+    const picked = pickPromptWindow('boiler', SYSTEM, index, NO_SOURCES, policy({ budgetTokens: budget, recentTurns: 1, olderTurns: 50 }));
     const total = picked.messages.reduce((sum, m) => sum + estimateTokens(m.content) + 4, 0) + estimateTokens('boiler') + 4;
     assert.ok(picked.olderTurns.length > 0, 'some older turns fit');
     assert.ok(total <= budget, `the context takes ${total} tokens, over the ${budget} budget`);
@@ -68,7 +68,7 @@ describe('RelevanceContext', () => {
       ],
       searchKnowledge: () => [{ id: 'c1', text: 'Descale monthly with citric acid.', source: 'coffee.md § Descaling', score: 5 }],
     };
-    const picked = pickContext('when is Lin\'s birthday?', SYSTEM, new ConversationIndex(), sources, policy());
+    const picked = pickPromptWindow('when is Lin\'s birthday?', SYSTEM, new ConversationIndex(), sources, policy());
     const memory = picked.messages.find((m) => m.source === 'memory');
     assert.ok(memory, 'a memory message');
     assert.ok(memory.content.includes('3 May') && memory.content.includes('F1'));
@@ -81,9 +81,9 @@ describe('RelevanceContext', () => {
 
   it('selects over a 1,000-turn history in a few milliseconds', () => {
     const index = new ConversationIndex(history(1000));
-    pickContext('boiler pressure', SYSTEM, index, NO_SOURCES, policy());
+    pickPromptWindow('boiler pressure', SYSTEM, index, NO_SOURCES, policy());
     const start = performance.now();
-    for (let i = 0; i < 20; i++) pickContext(`boiler pressure ${i}`, SYSTEM, index, NO_SOURCES, policy());
+    for (let i = 0; i < 20; i++) pickPromptWindow(`boiler pressure ${i}`, SYSTEM, index, NO_SOURCES, policy());
     const each = (performance.now() - start) / 20;
     // Not a timing assertion of the target (that is the bench's job): only a guard against a quadratic slip.
     assert.ok(each < 250, `one selection took ${each.toFixed(1)} ms`);

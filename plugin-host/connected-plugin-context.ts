@@ -20,8 +20,8 @@ type EventHandler = (event: EventDeliverParams) => void;
 /** Longest log message sent as it is; the kernel keeps log lines short anyway. */
 const MAX_LOG_CHARS = 64 * 1024;
 
-/** The context handed to a plugin's handlers, bound to its connection to the kernel. */
-export class HostContext implements PluginContext {
+/** The PluginContext (`ctx`) every handler of a plugin gets, bound to the plugin's connection to the kernel. */
+export class ConnectedPluginContext implements PluginContext {
   readonly name: string;
   readonly paths: InitializeParams['paths'];
   readonly permissions: InitializeParams['permissions'];

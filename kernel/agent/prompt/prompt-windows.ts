@@ -1,29 +1,29 @@
-// The context layer of memory: per session, the indexed turns (loaded once from agent.db, then
-// kept up to date as turns end) and the picking of each turn's context.
+// The prompt windows of the sessions: per session, the indexed turns (loaded once from agent.db, then
+// kept up to date as turns end) and the picking of what each turn shows the model.
 import type { LlmMessage } from '../../llm/types';
 import type { SessionStore } from '../sessions';
 import { ConversationIndex, groupTurns } from './conversation-index';
 import type { RecallSources } from './recall';
-import { pickContext, type ContextPolicy, type PickedContext } from './relevance-context';
+import { pickPromptWindow, type PromptWindowPolicy, type PickedWindow } from './relevance-window';
 
 /** Turns of a session that can be picked from. */
 export const HISTORY_TURNS = 1000;
 /** Sessions whose index stays in memory. */
 const CACHED_SESSIONS = 32;
 
-/** Picks each turn's context from its session's history, memories and knowledge. */
-export class SessionContexts {
+/** Picks each turn's prompt window from its session's history, memories and knowledge. */
+export class PromptWindows {
   private readonly cache = new Map<string, ConversationIndex>();
 
   constructor(
     private readonly sessions: SessionStore,
     private readonly sources: RecallSources,
-    private readonly policy: () => ContextPolicy,
+    private readonly policy: () => PromptWindowPolicy,
   ) {}
 
-  /** The context for a person's input in a session (everything before the input). */
-  pick(session: string, input: string, system: LlmMessage): PickedContext {
-    return pickContext(input, system, this.conversation(session), this.sources, this.policy());
+  /** The prompt window for a person's input in a session (everything before the input). */
+  pick(session: string, input: string, system: LlmMessage): PickedWindow {
+    return pickPromptWindow(input, system, this.conversation(session), this.sources, this.policy());
   }
 
   /** Adds a finished turn (whose first message got sequence number `seq`) to the session's index. */

@@ -1,6 +1,6 @@
-// The memory side of the agent as one part: the graph and its files, the knowledge base, the
-// searches a turn draws on, distillLoop and the _consolidation_ loop, and the timer that reads a
-// person's edits of the memory files back. The kernel creates it, starts it and stops it.
+// Recall, the memory side of the agent as one part: the graph and its files, the knowledge base, the
+// queries a turn, its tools and the SDK make of them, distillLoop and the _consolidation_ loop, and the
+// timer that reads a person's edits of the memory files back. The kernel creates it, starts it and stops it.
 import * as path from 'node:path';
 import type { Logger } from 'pino';
 import type { CorePaths } from '../config';
@@ -18,7 +18,8 @@ import type { TurnDeps } from '../agent/turn';
 /** How often the memory's text and document files are checked for a person's edits. */
 const MEMORY_SYNC_MS = 5_000;
 
-export interface MemoryServiceDeps {
+/** What recall draws on. */
+export interface RecallDeps {
   paths: CorePaths;
   /** The data dir: agent.db and the knowledge index live in it. */
   dataDir: string;
@@ -33,9 +34,11 @@ export interface MemoryServiceDeps {
   log: Logger;
 }
 
-export class MemoryService {
+/** Memory and knowledge, their queries and the loops that fill and tidy them. */
+export class Recall {
   readonly memory: MemoryStore;
-  readonly recall: RecallService;
+  /** Searches and graph queries, in the wire's shapes. */
+  readonly queries: RecallService;
   readonly distill: DistillLoop;
   readonly consolidation: ConsolidationLoop;
   /** Settles once the knowledge base has opened (or failed to: the agent then runs without it). */
@@ -43,15 +46,15 @@ export class MemoryService {
   private readonly verdicts: Verdicts;
   private syncTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: MemoryServiceDeps) {
+  constructor(private readonly deps: RecallDeps) {
     const { paths, log } = deps;
     // The graph and its text layer open now; the knowledge base opens in start() (it may index).
     this.memory = MemoryStore.open({ graph: paths.memoryGraph, text: paths.memoryText, documents: paths.memoryDocuments }, log.child({ subsystem: 'memory' }));
-    this.recall = new RecallService(this.memory, log.child({ subsystem: 'recall' }));
+    this.queries = new RecallService(this.memory, log.child({ subsystem: 'recall' }));
     this.verdicts = new Verdicts(path.join(deps.dataDir, 'agent.db'));
     this.consolidation = new ConsolidationLoop({
       memory: this.memory,
-      compact: async () => this.recall.knowledgeOpen?.compact(),
+      compact: async () => this.queries.knowledgeOpen?.compact(),
       io: deps.io,
       verdicts: this.verdicts,
       idleForMs: deps.idleForMs,
@@ -94,7 +97,7 @@ export class MemoryService {
   /** Closes the knowledge base and the databases; call after the agent has stopped. */
   async close(): Promise<void> {
     await this.knowledgeReady;
-    await this.recall.knowledgeOpen?.close();
+    await this.queries.knowledgeOpen?.close();
     this.memory.close();
     this.verdicts.close();
   }
@@ -106,7 +109,7 @@ export class MemoryService {
         indexDir: path.join(this.deps.dataDir, 'index'),
         log: this.deps.log.child({ subsystem: 'knowledge' }),
       });
-      this.recall.attachKnowledge(knowledge);
+      this.queries.attachKnowledge(knowledge);
     } catch (error) {
       this.deps.log.error(`the knowledge base could not be opened; the agent runs without it: ${(error as Error).message}`);
     }

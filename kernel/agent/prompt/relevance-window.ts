@@ -1,4 +1,4 @@
-// RelevanceContext: builds the context a turn sends to the model within a token budget. The newest
+// RelevanceWindow: builds the prompt window a turn sends to the model within a token budget. The newest
 // turns are always kept; earlier turns, memories and knowledge chunks enter by relevance to the
 // input (TF-IDF), not by age, until the budget is spent.
 import type { LlmMessage } from '../../llm/types';
@@ -6,9 +6,9 @@ import { compactTurn, type ConversationIndex } from './conversation-index';
 import { keepRelevant, renderKnowledge, renderMemories, type RecallSources, type RecalledItem } from './recall';
 import { estimateMessageTokens, estimateTokens } from './tokens';
 
-/** How much of what enters the context; defaults in one place, from `core.context.*`. */
-export interface ContextPolicy {
-  /** Tokens the whole context may take (system prompt, input and what is picked). */
+/** How much of what enters the prompt window; defaults in one place, from `core.context.*`. */
+export interface PromptWindowPolicy {
+  /** Tokens the whole window may take (system prompt, input and what is picked). */
   budgetTokens: number;
   /** The newest turns, always sent whole. */
   recentTurns: number;
@@ -24,7 +24,7 @@ export interface ContextPolicy {
   relativeScore: number;
 }
 
-export const DEFAULT_CONTEXT_POLICY: ContextPolicy = {
+export const DEFAULT_PROMPT_WINDOW_POLICY: PromptWindowPolicy = {
   budgetTokens: 8000,
   recentTurns: 3,
   olderTurns: 6,
@@ -35,7 +35,7 @@ export const DEFAULT_CONTEXT_POLICY: ContextPolicy = {
 };
 
 /** What was picked, for the turn and for anyone asking why. */
-export interface PickedContext {
+export interface PickedWindow {
   messages: LlmMessage[];
   /** Sequence numbers of the earlier turns picked by relevance. */
   olderTurns: number[];
@@ -44,14 +44,14 @@ export interface PickedContext {
   tokens: number;
 }
 
-/** Picks the context for one input: [system, memories, knowledge, earlier turns, recent turns]; the input itself is added by the turn. */
-export function pickContext(
+/** Picks the prompt window for one input: [system, memories, knowledge, earlier turns, recent turns]; the input itself is added by the turn. */
+export function pickPromptWindow(
   input: string,
   system: LlmMessage,
   conversation: ConversationIndex | undefined,
   sources: RecallSources,
-  policy: ContextPolicy,
-): PickedContext {
+  policy: PromptWindowPolicy,
+): PickedWindow {
   const turns = conversation?.list() ?? [];
   const recent = turns.slice(Math.max(0, turns.length - policy.recentTurns));
   const recentMessages = recent.flatMap((t) => t.messages);

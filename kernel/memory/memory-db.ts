@@ -1,12 +1,13 @@
-// What every part of the memory shares: the database, the clock, the log, and prepared statements.
+// The memory graph's database as every part of the memory uses it: the SQLite handle, the clock, the log, and prepared statements.
 import type Database from 'better-sqlite3';
 import type { Logger } from 'pino';
 
-export class MemoryContext {
+/** The graph database with its clock and log, preparing each statement once. */
+export class MemoryDb {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(
-    readonly db: Database.Database,
+    readonly sqlite: Database.Database,
     readonly now: () => number,
     readonly log: Logger,
   ) {}
@@ -14,12 +15,12 @@ export class MemoryContext {
   /** A prepared statement for `sql`, prepared once: preparing costs more than most of our queries. */
   stmt<R = unknown>(sql: string): Database.Statement<unknown[], R> {
     let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.db.prepare(sql)));
+    if (!statement) this.statements.set(sql, (statement = this.sqlite.prepare(sql)));
     return statement as Database.Statement<unknown[], R>;
   }
 
   /** Runs `work` as one transaction (nested calls join the outer one). */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.sqlite.transaction(work)();
   }
 }

@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import { KernelEvents } from '../../protocol';
+import { CORE_SCOPE, type ConfigRegistry } from '../config';
+import { EventBus } from '../events/bus';
+import { IOManager } from '../io/io-manager';
+import { createRootLogger } from '../log';
+import { loadSupervisorPolicy, type SupervisorPolicy } from '../supervisor/policy';
+
+/** What every later part leans on: the log, the event bus, the IO channels and the supervision policy. */
+export interface Infrastructure {
+  log: Logger;
+  bus: EventBus;
+  io: IOManager;
+  policy: SupervisorPolicy;
+}
+
+/** Creates the log (unless one is given), the bus that announces setting changes, the IO channels and the supervision policy. */
+export function startInfrastructure(config: ConfigRegistry, env: NodeJS.ProcessEnv, log?: Logger): Infrastructure {
+  const bus = new EventBus();
+  config.onChange((change) => bus.publish(KernelEvents.ConfigChanged, 'kernel', change));
+  return {
+    log: log ?? createRootLogger(String(config.getValue(CORE_SCOPE, 'core.log.level') ?? 'info')),
+    bus,
+    io: new IOManager(),
+    policy: loadSupervisorPolicy((key) => config.getValue(CORE_SCOPE, key), env),
+  };
+}

@@ -1,0 +1,146 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ErrorCodes, haError, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams } from '../../protocol';
+import { CORE_SCOPE, type ConfigRegistry } from '../config';
+import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
+import { homedUserNote, planSandbox } from '../supervisor/sandbox';
+import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
+import type { Supervisor } from '../supervisor/supervisor';
+import { InstallError } from './errors';
+import { inspectPackage } from './inspect';
+import { installPackage } from './install';
+import { loadInstallLimits } from './limits';
+import { isPluginName } from './package-check';
+import type { PackagePolicy } from './package-policy';
+import { removePackage } from './remove';
+
+/** What installing and removing packages touches in the kernel. */
+export interface PackageDeps {
+  supervisor: Supervisor;
+  config: ConfigRegistry;
+  /** Folder of installed plugins (`core.plugin.dir`). */
+  pluginDir: string;
+  /** A plugin's data folder. */
+  pluginDataDir(name: string): string;
+  /** The running HomeAgent's version. */
+  kernelVersion: string;
+}
+
+/** plugins/install and plugins/remove, one at a time: stop, swap on disk, supervise the new version. */
+export class PackageAdmin {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: PackageDeps) {}
+
+  install(params: PluginsInstallParams): Promise<PluginsInstallResult> {
+    return this.serialize(() => this.doInstall(params));
+  }
+
+  remove(params: PluginsRemoveParams): Promise<{ removed: boolean }> {
+    return this.serialize(() => this.doRemove(params));
+  }
+
+  /** Supervises an installed plugin folder the supervisor does not know yet (one put back after a crash mid-install). */
+  async adopt(name: string): Promise<PluginSupervisor> {
+    const dir = path.join(this.deps.pluginDir, name);
+    const manifest = readManifest(dir);
+    if (typeof manifest === 'string') throw haError(ErrorCodes.InvalidValue, `installed, but the kernel cannot load it: ${manifest}`, { plugin: name });
+    const record: PluginRecord = { name, manifest, dir, entry: path.join(dir, manifest.entry), kind: kindOfEntry(manifest.entry) };
+    let refused: string | undefined;
+    try {
+      this.deps.config.define(name, manifest.config ?? []);
+    } catch (error) {
+      refused = `cannot start: its plugin.json declares a setting the kernel refuses: ${(error as Error).message}`;
+    }
+    return this.deps.supervisor.addOrReplace(record, refused);
+  }
+
+  private async doInstall(params: PluginsInstallParams): Promise<PluginsInstallResult> {
+    const { supervisor, pluginDir } = this.deps;
+    if (!path.isAbsolute(params.file)) throw haError(ErrorCodes.InvalidValue, `"${params.file}" is not an absolute path; give the .hmap file's full path`);
+    const limits = loadInstallLimits((key) => this.deps.config.getValue(CORE_SCOPE, key));
+    const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
+    // Every check first, writing nothing: a refused package never stops the running version.
+    const inspected = await answerRefusal(() => inspectPackage(params.file, limits, policy));
+    const homedUser = this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
+    if (params.inspectOnly) return { ...inspected, installed: false, ...homedUser };
+    const name = inspected.manifest.name;
+    const old = supervisor.plugins.get(name);
+    const wasRunning = old?.process !== undefined;
+    if (old) await old.stop('upgrade', old.state === 'disabled' ? 'disabled' : 'stopped');
+    let installed;
+    try {
+      installed = await answerRefusal(() => installPackage(params.file, { pluginsDir: pluginDir, limits, ...policy }));
+    } catch (error) {
+      // The library left the old version in place: bring it back as it was.
+      if (old && wasRunning) await old.start();
+      throw error;
+    }
+    const plugin = await this.adopt(name);
+    return {
+      manifest: installed.manifest,
+      kind: installed.kind,
+      entries: inspected.entries,
+      installed: true,
+      ...(installed.upgradedFrom === undefined ? {} : { upgradedFrom: installed.upgradedFrom }),
+      plugin: plugin.status(),
+      ...homedUser,
+    };
+  }
+
+  /** Where a plugin of this name would get no uid of its own: why, for the person to read before installing. */
+  private homedUser(name: string, kind: PluginKind, permissions: string[]): { runs_as_homed_user?: string } {
+    const note = homedUserNote(
+      planSandbox({
+        name,
+        kind,
+        pluginDir: path.join(this.deps.pluginDir, name),
+        pluginData: this.deps.pluginDataDir(name),
+        dataDir: this.deps.supervisor.dataDir,
+        permissions,
+        maxOpenFiles: 0,
+      }),
+    );
+    return note === null ? {} : { runs_as_homed_user: note };
+  }
+
+  private async doRemove(params: PluginsRemoveParams): Promise<{ removed: boolean }> {
+    const { supervisor, pluginDir, config } = this.deps;
+    const { name } = params;
+    if (!isPluginName(name)) throw haError(ErrorCodes.InvalidValue, `"${name}" is not a plugin name; names are lower-case letters, digits and '-', at most 64`);
+    const plugin = supervisor.plugins.get(name);
+    if (plugin?.record.kind === 'builtin') {
+      throw haError(ErrorCodes.Conflict, `"${name}" is a built-in plugin and cannot be removed; disable it with: homectl plugins disable ${name}`, { plugin: name });
+    }
+    if (!plugin && !fs.existsSync(path.join(pluginDir, name))) {
+      throw haError(ErrorCodes.NotFound, `no installed plugin named "${name}"; see homectl plugins list`, { plugin: name });
+    }
+    if (plugin) await plugin.stop('remove');
+    const removed = await removePackage(pluginDir, name);
+    supervisor.drop(name);
+    if (params.purge) {
+      config.dropScope(name);
+      await fs.promises.rm(this.deps.pluginDataDir(name), { recursive: true, force: true });
+    }
+    return { removed: removed || plugin !== undefined };
+  }
+
+  private builtinNames(): string[] {
+    return [...this.deps.supervisor.plugins.values()].filter((p) => p.record.kind === 'builtin').map((p) => p.name);
+  }
+
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** Turns an installer refusal into the error the caller sees (naming the entry and the rule). */
+async function answerRefusal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw error instanceof InstallError ? error.toResponseError() : error;
+  }
+}
