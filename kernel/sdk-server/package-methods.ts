@@ -16,7 +16,7 @@ import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '.
 import { homedUserNote, planSandbox } from '../supervisor/sandbox';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
-import { requirePermission } from './permissions';
+import { bindRequest, type SdkCaller } from './binder';
 
 /** What installing and removing packages touches in the kernel. */
 export interface PackageDeps {
@@ -150,15 +150,7 @@ async function answerRefusal<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /** plugins/install and plugins/remove, for plugins granted `admin` (the cli plugin). */
-export function bindPackageMethods(connection: MessageConnection, caller: PluginSupervisor, packages: PackageAdmin): void {
-  connection.onRequest(PluginsInstallRequest.type, (params) => {
-    requirePermission(caller, PluginsInstallRequest.method, 'admin');
-    if (typeof params?.file !== 'string' || params.file === '') throw haError(ErrorCodes.InvalidValue, 'plugins/install needs "file", the absolute path of a .hmap');
-    return packages.install(params);
-  });
-  connection.onRequest(PluginsRemoveRequest.type, (params) => {
-    requirePermission(caller, PluginsRemoveRequest.method, 'admin');
-    if (typeof params?.name !== 'string') throw haError(ErrorCodes.InvalidValue, 'plugins/remove needs "name"');
-    return packages.remove(params);
-  });
+export function bindPackageMethods(connection: MessageConnection, caller: SdkCaller, packages: PackageAdmin): void {
+  bindRequest(connection, caller, PluginsInstallRequest, (params) => packages.install(params));
+  bindRequest(connection, caller, PluginsRemoveRequest, (params) => packages.remove(params));
 }
