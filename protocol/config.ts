@@ -103,5 +103,5 @@ export interface ConfigListResult {
 export const ConfigListRequest = request<ConfigListParams, ConfigListResult>('config/list', {
   params: objectSchema({ scope: CONFIG_SCOPE_FIELD, all: BOOLEAN_FIELD }),
   permission: null,
-  paramPermission: (p, caller) => (p.all ? { anyOf: ['admin'], what: 'config/list of every table' } : scopePermission('config/list', p.scope, caller, false)),
+  paramPermission: (p, caller) => (p.all ? { anyOf: ['admin'], what: 'config/list' } : scopePermission('config/list', p.scope, caller, false)),
 });
