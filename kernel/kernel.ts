@@ -19,6 +19,7 @@ import { KERNEL_VERSION } from './init/version';
 import type { PackageAdmin } from './packages/package-admin';
 import { BUILTIN_PLUGIN_DIR, createDataTree, type DataTree } from './paths';
 import type { Recall } from './recall/recall';
+import type { KernelServices } from './sdk-server/bind';
 import type { StageHost } from './stages/stage-host';
 import type { PluginRouter } from './supervisor/plugin-router';
 import type { SupervisorPolicy } from './supervisor/policy';
@@ -57,6 +58,8 @@ export class Kernel {
   /** Which plugins handle a stage, offer tools, receive an output. */
   readonly router: PluginRouter;
   readonly packages: PackageAdmin;
+  /** What every plugin's SDK methods reach. */
+  readonly services: KernelServices;
   readonly stages: StageHost;
   readonly tools: ToolRouter;
   readonly agent: Agent;
@@ -74,7 +77,7 @@ export class Kernel {
     const builtin = options.builtinDir === undefined ? BUILTIN_PLUGIN_DIR : options.builtinDir;
     const found = findPlugins({ ...(builtin === null ? {} : { builtin }), installed: this.paths.pluginDir }, this.config, this.log);
     const plugins = supervisePlugins(found, this.tree, settings, infra, { sessions: this.sessions, recall: this.recall, llm: this.llm, status: () => this.status() });
-    ({ supervisor: this.supervisor, router: this.router, packages: this.packages } = plugins);
+    ({ supervisor: this.supervisor, router: this.router, packages: this.packages, services: this.services } = plugins);
     ({ stages: this.stages, tools: this.tools, agent: this.agent } = assembleAgent(parts, plugins, infra, this.llm));
   }
 

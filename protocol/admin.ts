@@ -1,4 +1,6 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { NO_PARAMS, objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, PATH_FIELD, PLUGIN_NAME_FIELD, wholeNumberField } from './fields';
+import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
 import type { PluginManifest } from './manifest';
 
@@ -76,20 +78,17 @@ export interface PluginInfo extends PluginStatus {
 
 export type PluginsListParams = Record<string, never>;
 /** plugin → kernel (admin): every plugin's status. */
-export namespace PluginsListRequest {
-  export const method = 'plugins/list' as const;
-  export const type = new RequestType<PluginsListParams, { plugins: PluginStatus[] }, void>(method);
-}
+export const PluginsListRequest = request<PluginsListParams, { plugins: PluginStatus[] }>('plugins/list', { params: NO_PARAMS, permission: 'admin' });
 
 export interface PluginNameParams {
   /** Plugin name. */
   name: string;
 }
 /** plugin → kernel (admin): one plugin in detail. */
-export namespace PluginsInfoRequest {
-  export const method = 'plugins/info' as const;
-  export const type = new RequestType<PluginNameParams, { plugin: PluginInfo }, void>(method);
-}
+export const PluginsInfoRequest = request<PluginNameParams, { plugin: PluginInfo }>('plugins/info', {
+  params: objectSchema({ name: PLUGIN_NAME_FIELD }, ['name']),
+  permission: 'admin',
+});
 
 export const PLUGIN_ACTIONS = ['start', 'stop', 'restart', 'enable', 'disable'] as const;
 export type PluginAction = (typeof PLUGIN_ACTIONS)[number];
@@ -98,10 +97,10 @@ export interface PluginControlParams extends PluginNameParams {
   action: PluginAction;
 }
 /** plugin → kernel (admin): start, stop, restart, enable or disable a plugin; answers once done. */
-export namespace PluginsControlRequest {
-  export const method = 'plugins/control' as const;
-  export const type = new RequestType<PluginControlParams, { plugin: PluginStatus }, void>(method);
-}
+export const PluginsControlRequest = request<PluginControlParams, { plugin: PluginStatus }>('plugins/control', {
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, action: { enum: [...PLUGIN_ACTIONS] } }, ['name', 'action']),
+  permission: 'admin',
+});
 
 /** One kept log line of a plugin. */
 export interface LogLine {
@@ -119,10 +118,10 @@ export interface PluginLogsParams extends PluginNameParams {
   lines?: number;
 }
 /** plugin → kernel (admin): a plugin's recent log lines. */
-export namespace PluginsLogsRequest {
-  export const method = 'plugins/logs' as const;
-  export const type = new RequestType<PluginLogsParams, { lines: LogLine[] }, void>(method);
-}
+export const PluginsLogsRequest = request<PluginLogsParams, { lines: LogLine[] }>('plugins/logs', {
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, lines: wholeNumberField(1, MAX_LOG_LINES) }, ['name']),
+  permission: 'admin',
+});
 
 export interface KernelStatus {
   /** HomeAgent version. */
@@ -143,10 +142,7 @@ export interface KernelStatus {
   turns: { running: number; waiting: number };
 }
 /** plugin → kernel (admin): kernel status. */
-export namespace KernelStatusRequest {
-  export const method = 'kernel/status' as const;
-  export const type = new RequestType<Record<string, never>, KernelStatus, void>(method);
-}
+export const KernelStatusRequest = request<Record<string, never>, KernelStatus>('kernel/status', { params: NO_PARAMS, permission: 'admin' });
 
 export interface PluginsInstallParams {
   /** Absolute path of a .hmap package on this machine. */
@@ -171,17 +167,17 @@ export interface PluginsInstallResult {
   runs_as_homed_user?: string;
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
-export namespace PluginsInstallRequest {
-  export const method = 'plugins/install' as const;
-  export const type = new RequestType<PluginsInstallParams, PluginsInstallResult, void>(method);
-}
+export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {
+  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD }, ['file']),
+  permission: 'admin',
+});
 
 export interface PluginsRemoveParams extends PluginNameParams {
   /** Also delete its data folder and its config table. */
   purge?: boolean;
 }
 /** plugin → kernel (admin): stops and removes an installed (not built-in) plugin. */
-export namespace PluginsRemoveRequest {
-  export const method = 'plugins/remove' as const;
-  export const type = new RequestType<PluginsRemoveParams, { removed: boolean }, void>(method);
-}
+export const PluginsRemoveRequest = request<PluginsRemoveParams, { removed: boolean }>('plugins/remove', {
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, purge: BOOLEAN_FIELD }, ['name']),
+  permission: 'admin',
+});

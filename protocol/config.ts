@@ -38,7 +38,20 @@ export interface ConfigEntry {
   omittedBytes?: number;
 }
 
-import { RequestType } from 'vscode-jsonrpc';
+import { objectSchema, request, type ParamPermission } from './descriptor';
+import { ANY_FIELD, BOOLEAN_FIELD, CONFIG_KEY_FIELD, CONFIG_SCOPE_FIELD } from './fields';
+
+/** The core table's scope name. */
+const CORE = 'core';
+
+/**
+ * A plugin's own table is free to read and write; another plugin's table needs `config.others` or `admin`;
+ * writing the core table needs `admin`.
+ */
+function scopePermission(method: string, scope: string | undefined, caller: string, write: boolean): ParamPermission | undefined {
+  if (scope === undefined || scope === caller) return undefined;
+  return { anyOf: scope === CORE && write ? ['admin'] : ['config.others', 'admin'], what: method };
+}
 
 /** Names a table: omitted means the caller's own; `core` or another plugin's name needs a permission. */
 export interface ConfigScopeParams {
@@ -55,10 +68,11 @@ export interface ConfigGetResult {
   entry: ConfigEntry;
 }
 /** plugin → kernel: read one setting. */
-export namespace ConfigGetRequest {
-  export const method = 'config/get' as const;
-  export const type = new RequestType<ConfigGetParams, ConfigGetResult, void>(method);
-}
+export const ConfigGetRequest = request<ConfigGetParams, ConfigGetResult>('config/get', {
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD }, ['key']),
+  permission: null,
+  paramPermission: (p, caller) => scopePermission('config/get', p.scope, caller, false),
+});
 
 export interface ConfigSetParams extends ConfigScopeParams {
   /** Key to write. */
@@ -71,10 +85,11 @@ export interface ConfigSetResult {
   entry: ConfigEntry;
 }
 /** plugin → kernel: write one setting; publishes `config.changed`. */
-export namespace ConfigSetRequest {
-  export const method = 'config/set' as const;
-  export const type = new RequestType<ConfigSetParams, ConfigSetResult, void>(method);
-}
+export const ConfigSetRequest = request<ConfigSetParams, ConfigSetResult>('config/set', {
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD, value: ANY_FIELD }, ['key', 'value']),
+  permission: null,
+  paramPermission: (p, caller) => scopePermission('config/set', p.scope, caller, true),
+});
 
 export interface ConfigListParams extends ConfigScopeParams {
   /** List every table the caller may read (admin only). */
@@ -85,7 +100,8 @@ export interface ConfigListResult {
   entries: ConfigEntry[];
 }
 /** plugin → kernel: list settings with their metadata. */
-export namespace ConfigListRequest {
-  export const method = 'config/list' as const;
-  export const type = new RequestType<ConfigListParams, ConfigListResult, void>(method);
-}
+export const ConfigListRequest = request<ConfigListParams, ConfigListResult>('config/list', {
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, all: BOOLEAN_FIELD }),
+  permission: null,
+  paramPermission: (p, caller) => (p.all ? { anyOf: ['admin'], what: 'config/list' } : scopePermission('config/list', p.scope, caller, false)),
+});

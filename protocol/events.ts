@@ -1,4 +1,6 @@
-import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import { notification, objectSchema, request, type JsonSchema } from './descriptor';
+import { ANY_FIELD } from './fields';
+import { MAX_EVENT_NAMES } from './limits';
 
 /** Events the kernel itself publishes; plugins cannot publish under these prefixes. */
 export const KernelEvents = {
@@ -15,20 +17,25 @@ export const KernelEvents = {
 /** Prefixes reserved for the kernel: a plugin's own events are published as `<plugin>.<name>`. */
 export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.'] as const;
 
+/** A name a plugin publishes under (delivered as `<plugin>.<name>`). */
+const EVENT_NAME_FIELD: JsonSchema = { type: 'string', pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$', description: 'an event name (lower-case letters, digits, _ . -; at most 128)' };
+/** An exact event name or a `prefix.*` pattern. */
+const EVENT_PATTERN_FIELD: JsonSchema = {
+  type: 'string',
+  pattern: '^(\\*|[a-z0-9_][a-z0-9_.-]{0,127}(\\.\\*)?)$',
+  description: 'an event name or pattern (like plugin.ready or plugin.*)',
+};
+/** event/subscribe's and event/unsubscribe's params. */
+const subscribeParams: JsonSchema = objectSchema({ names: { type: 'array', maxItems: MAX_EVENT_NAMES, items: EVENT_PATTERN_FIELD } }, ['names']);
+
 export interface EventSubscribeParams {
   /** Exact event names or `prefix.*` patterns. */
   names: string[];
 }
 /** plugin → kernel: receive these events as `event/deliver`. */
-export namespace EventSubscribeRequest {
-  export const method = 'event/subscribe' as const;
-  export const type = new RequestType<EventSubscribeParams, null, void>(method);
-}
+export const EventSubscribeRequest = request<EventSubscribeParams, null>('event/subscribe', { params: subscribeParams, permission: 'events' });
 /** plugin → kernel: stop receiving these events. */
-export namespace EventUnsubscribeRequest {
-  export const method = 'event/unsubscribe' as const;
-  export const type = new RequestType<EventSubscribeParams, null, void>(method);
-}
+export const EventUnsubscribeRequest = request<EventSubscribeParams, null>('event/unsubscribe', { params: subscribeParams, permission: null });
 
 export interface EventPublishParams {
   /** Name inside the plugin's namespace; delivered as `<plugin>.<name>`. */
@@ -37,10 +44,10 @@ export interface EventPublishParams {
   data?: unknown;
 }
 /** plugin → kernel: publish an event to every subscriber. */
-export namespace EventPublishNotification {
-  export const method = 'event/publish' as const;
-  export const type = new NotificationType<EventPublishParams>(method);
-}
+export const EventPublishNotification = notification<EventPublishParams>('event/publish', {
+  params: objectSchema({ name: EVENT_NAME_FIELD, data: ANY_FIELD }, ['name']),
+  permission: 'events',
+});
 
 export interface EventDeliverParams {
   /** Full event name. */
@@ -53,10 +60,10 @@ export interface EventDeliverParams {
   at: number;
 }
 /** kernel → plugin: an event it subscribed to. */
-export namespace EventDeliverNotification {
-  export const method = 'event/deliver' as const;
-  export const type = new NotificationType<EventDeliverParams>(method);
-}
+export const EventDeliverNotification = notification<EventDeliverParams>('event/deliver', {
+  params: objectSchema({ name: { type: 'string' }, source: { type: 'string' }, data: ANY_FIELD, at: { type: 'number' } }, ['name', 'source', 'at']),
+  permission: null,
+});
 
 /** Whether `name` matches a subscription pattern (`a.b` or `a.*`). */
 export function eventMatches(pattern: string, name: string): boolean {

@@ -1,4 +1,4 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { objectSchema, request } from './descriptor';
 
 export interface PingParams {
   /** Sequence number, echoed back. */
@@ -9,7 +9,4 @@ export interface PingResult {
   seq: number;
 }
 /** kernel → plugin: heartbeat; a plugin that misses it is marked unresponsive, then killed. */
-export namespace PingRequest {
-  export const method = 'health/ping' as const;
-  export const type = new RequestType<PingParams, PingResult, void>(method);
-}
+export const PingRequest = request<PingParams, PingResult>('health/ping', { params: objectSchema({ seq: { type: 'number' } }, ['seq']), permission: null });

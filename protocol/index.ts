@@ -16,3 +16,7 @@ export * from './knowledge';
 export * from './admin';
 export * from './socket';
 export * from './sessions';
+export * from './descriptor';
+export * from './limits';
+export * from './fields';
+export * from './socket-api';

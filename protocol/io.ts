@@ -1,4 +1,6 @@
-import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import { notification, objectSchema, request, type JsonSchema } from './descriptor';
+import { BOOLEAN_FIELD, INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
+import { MAX_INPUT_ID_CHARS, MAX_INPUT_TEXT_CHARS } from './limits';
 
 export interface InputParams {
   /** Conversation id chosen by the client; history is kept per session. */
@@ -15,10 +17,10 @@ export interface InputResult {
   position: number;
 }
 /** plugin → kernel (needs `io`): a person's message for the agent; its answer arrives as io/output notifications. */
-export namespace InputRequest {
-  export const method = 'io/input' as const;
-  export const type = new RequestType<InputParams, InputResult, void>(method);
-}
+export const InputRequest = request<InputParams, InputResult>('io/input', {
+  params: objectSchema({ session: SESSION_FIELD, text: INPUT_TEXT_FIELD, inputId: stringField(MAX_INPUT_ID_CHARS) }, ['session', 'text', 'inputId']),
+  permission: 'io',
+});
 
 export interface InterruptParams {
   /** Conversation to interrupt. */
@@ -31,11 +33,14 @@ export interface InterruptParams {
    */
   inputId?: string;
 }
+/** io/interrupt's params: a text may be empty (it then stops, like none). */
+const interruptParams: JsonSchema = objectSchema(
+  { session: SESSION_FIELD, text: { type: 'string', maxLength: MAX_INPUT_TEXT_CHARS }, inputId: stringField(MAX_INPUT_ID_CHARS) },
+  ['session'],
+);
+
 /** plugin → kernel (needs `interrupt`): acted on ahead of queued work, even while other plugins flood the kernel. */
-export namespace InterruptNotification {
-  export const method = 'io/interrupt' as const;
-  export const type = new NotificationType<InterruptParams>(method);
-}
+export const InterruptNotification = notification<InterruptParams>('io/interrupt', { params: interruptParams, permission: 'interrupt' });
 
 /** What an interrupt hit. */
 export interface InterruptResult {
@@ -50,10 +55,7 @@ export interface InterruptResult {
  * plugin → kernel (needs `interrupt`): the same interrupt as a request, answered with what it hit. It is
  * acted on as soon as its frame is read, like the notification; only its answer waits its turn.
  */
-export namespace InterruptRequest {
-  export const method = 'io/interrupt' as const;
-  export const type = new RequestType<InterruptParams, InterruptResult, void>(method);
-}
+export const InterruptRequest = request<InterruptParams, InterruptResult>('io/interrupt', { params: interruptParams, permission: 'interrupt' });
 
 export const OUTPUT_KINDS = ['delta', 'done', 'error', 'notice'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
@@ -82,7 +84,20 @@ export interface OutputParams {
   more?: boolean;
 }
 /** kernel → plugin: output for a session whose input came from this plugin. */
-export namespace OutputNotification {
-  export const method = 'io/output' as const;
-  export const type = new NotificationType<OutputParams>(method);
-}
+export const OutputNotification = notification<OutputParams>('io/output', {
+  params: objectSchema(
+    {
+      inputId: { type: 'string' },
+      session: { type: 'string' },
+      kind: { enum: [...OUTPUT_KINDS] },
+      text: { type: 'string' },
+      error: { type: 'string' },
+      code: { type: 'string' },
+      interrupted: BOOLEAN_FIELD,
+      skipped: BOOLEAN_FIELD,
+      more: BOOLEAN_FIELD,
+    },
+    ['session', 'kind'],
+  ),
+  permission: null,
+});

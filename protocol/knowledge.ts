@@ -1,4 +1,6 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { NO_PARAMS, objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, PATH_FIELD, QUERY_FIELD, SEARCH_LIMIT_FIELD, textField } from './fields';
+import { MAX_KNOWLEDGE_NAME_CHARS, MAX_KNOWLEDGE_TEXT_CHARS, MAX_PATH_CHARS } from './limits';
 
 export interface KnowledgeSearchParams {
   /** Query in any language. */
@@ -21,10 +23,10 @@ export interface KnowledgeHit {
   line: number;
 }
 /** plugin → kernel: search the knowledge base (needs `knowledge`). */
-export namespace KnowledgeSearchRequest {
-  export const method = 'knowledge/search' as const;
-  export const type = new RequestType<KnowledgeSearchParams, { hits: KnowledgeHit[] }, void>(method);
-}
+export const KnowledgeSearchRequest = request<KnowledgeSearchParams, { hits: KnowledgeHit[] }>('knowledge/search', {
+  params: objectSchema({ query: QUERY_FIELD, limit: SEARCH_LIMIT_FIELD }, ['query']),
+  permission: 'knowledge',
+});
 
 /** One indexed file of the knowledge base. */
 export interface KnowledgeFile {
@@ -52,30 +54,44 @@ export interface KnowledgeAddParams {
   /** Replace a different file already under that name (default: refuse). */
   replace?: boolean;
 }
-/** plugin → kernel: add a document to the knowledge folder and index it (needs `knowledge`). */
-export namespace KnowledgeAddRequest {
-  export const method = 'knowledge/add' as const;
-  export const type = new RequestType<KnowledgeAddParams, { file: KnowledgeFile }, void>(method);
-}
+/** knowledge/add's fields, which the socket's knowledge/add (a path only) composes too. */
+export const KNOWLEDGE_ADD_FIELDS = {
+  path: PATH_FIELD,
+  name: textField(MAX_KNOWLEDGE_NAME_CHARS),
+  text: textField(MAX_KNOWLEDGE_TEXT_CHARS),
+  replace: BOOLEAN_FIELD,
+} as const;
+/**
+ * plugin → kernel: add a document to the knowledge folder and index it (needs `knowledge`). A path is a file
+ * of the kernel's machine: only an admin plugin (the cli, for a person) may name one.
+ */
+export const KnowledgeAddRequest = request<KnowledgeAddParams, { file: KnowledgeFile }>('knowledge/add', {
+  params: {
+    ...objectSchema(KNOWLEDGE_ADD_FIELDS),
+    anyOf: [
+      { properties: { path: KNOWLEDGE_ADD_FIELDS.path }, required: ['path'] },
+      { properties: { name: KNOWLEDGE_ADD_FIELDS.name, text: KNOWLEDGE_ADD_FIELDS.text }, required: ['name', 'text'] },
+    ],
+  },
+  permission: 'knowledge',
+  paramPermission: (p) => (p.path === undefined ? undefined : { anyOf: ['admin'], what: 'knowledge/add with a path' }),
+});
 
 export interface KnowledgeRemoveParams {
   /** Path relative to the knowledge folder. */
   file: string;
 }
 /** plugin → kernel: delete a document from the knowledge folder and the index (needs `knowledge`). */
-export namespace KnowledgeRemoveRequest {
-  export const method = 'knowledge/remove' as const;
-  export const type = new RequestType<KnowledgeRemoveParams, { removed: boolean }, void>(method);
-}
+export const KnowledgeRemoveRequest = request<KnowledgeRemoveParams, { removed: boolean }>('knowledge/remove', {
+  params: objectSchema({ file: textField(MAX_PATH_CHARS) }, ['file']),
+  permission: 'knowledge',
+});
 
 /** plugin → kernel: the indexed files (needs `knowledge`). */
-export namespace KnowledgeListRequest {
-  export const method = 'knowledge/list' as const;
-  export const type = new RequestType<Record<string, never>, { files: KnowledgeFile[] }, void>(method);
-}
+export const KnowledgeListRequest = request<Record<string, never>, { files: KnowledgeFile[] }>('knowledge/list', { params: NO_PARAMS, permission: 'knowledge' });
 
 /** plugin → kernel: rebuild the index from the folder (needs `knowledge`). */
-export namespace KnowledgeReindexRequest {
-  export const method = 'knowledge/reindex' as const;
-  export const type = new RequestType<Record<string, never>, { files: number; chunks: number; ms: number }, void>(method);
-}
+export const KnowledgeReindexRequest = request<Record<string, never>, { files: number; chunks: number; ms: number }>('knowledge/reindex', {
+  params: NO_PARAMS,
+  permission: 'knowledge',
+});

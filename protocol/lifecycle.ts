@@ -1,6 +1,6 @@
-import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import { NO_PARAMS, notification, objectSchema, request } from './descriptor';
 import type { ConfigDef } from './config';
-import type { Permission } from './manifest';
+import { PERMISSIONS, type Permission } from './manifest';
 import type { StageName } from './stages';
 import type { ToolDecl } from './tools';
 
@@ -47,29 +47,34 @@ export interface InitializeResult {
 }
 
 /** kernel → plugin: load and declare yourself; answered within the handshake deadline. */
-export namespace InitializeRequest {
-  export const method = 'plugin/initialize' as const;
-  export const type = new RequestType<InitializeParams, InitializeResult, void>(method);
-}
+export const InitializeRequest = request<InitializeParams, InitializeResult>('plugin/initialize', {
+  params: objectSchema(
+    {
+      protocolVersion: { type: 'integer' },
+      name: { type: 'string' },
+      entry: { type: 'string' },
+      kind: { enum: ['builtin', 'js', 'lua', 'skill'] },
+      permissions: { type: 'array', items: { enum: [...PERMISSIONS] } },
+      paths: objectSchema(
+        { data: { type: 'string' }, plugin: { type: 'string' }, pluginData: { type: 'string' }, run: { type: 'string' } },
+        ['data', 'plugin', 'pluginData', 'run'],
+      ),
+      kernelVersion: { type: 'string' },
+    },
+    ['protocolVersion', 'name', 'entry', 'kind', 'permissions', 'paths', 'kernelVersion'],
+  ),
+  permission: null,
+});
 
 /** kernel → plugin: the kernel has recorded the declaration; the plugin is ready. */
-export namespace InitializedNotification {
-  export const method = 'plugin/initialized' as const;
-  export const type = new NotificationType<Record<string, never>>(method);
-}
+export const InitializedNotification = notification<Record<string, never>>('plugin/initialized', { params: NO_PARAMS, permission: null });
 
 export interface ShutdownParams {
   /** Why the kernel stops the plugin: `stop`, `restart`, `kernel-shutdown`. */
   reason: string;
 }
 /** kernel → plugin: release what you hold; the answer means it is safe to exit. */
-export namespace ShutdownRequest {
-  export const method = 'plugin/shutdown' as const;
-  export const type = new RequestType<ShutdownParams, null, void>(method);
-}
+export const ShutdownRequest = request<ShutdownParams, null>('plugin/shutdown', { params: objectSchema({ reason: { type: 'string' } }, ['reason']), permission: null });
 
 /** kernel → plugin: exit now. */
-export namespace ExitNotification {
-  export const method = 'plugin/exit' as const;
-  export const type = new NotificationType<Record<string, never>>(method);
-}
+export const ExitNotification = notification<Record<string, never>>('plugin/exit', { params: NO_PARAMS, permission: null });

@@ -1,4 +1,4 @@
-import { NotificationType } from 'vscode-jsonrpc';
+import { notification, objectSchema } from './descriptor';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -12,7 +12,7 @@ export interface LogParams {
   fields?: Record<string, unknown>;
 }
 /** plugin → kernel: a log line, re-logged under the plugin's name and kept for `homectl plugins logs`. */
-export namespace LogNotification {
-  export const method = 'log/write' as const;
-  export const type = new NotificationType<LogParams>(method);
-}
+export const LogNotification = notification<LogParams>('log/write', {
+  params: objectSchema({ level: { enum: [...LOG_LEVELS] }, msg: { type: 'string' }, fields: { type: 'object' } }, ['level', 'msg']),
+  permission: null,
+});

@@ -1,4 +1,6 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, QUERY_FIELD, SEARCH_LIMIT_FIELD, stringField, textField, wholeNumberField } from './fields';
+import { MAX_ENTITY_CHARS, MAX_GRAPH_HOPS, MAX_MEMORY_ID_CHARS, MAX_MEMORY_SOURCE_CHARS, MAX_MEMORY_TEXT_CHARS } from './limits';
 
 /** Whether a remembered fact holds now. */
 export type MemoryValidity = 'current' | 'superseded' | 'forgotten';
@@ -28,10 +30,10 @@ export interface MemoryHit {
   kind: 'fact' | 'note' | 'document';
 }
 /** plugin → kernel: search memory (needs `memory.read`). */
-export namespace MemorySearchRequest {
-  export const method = 'memory/search' as const;
-  export const type = new RequestType<MemorySearchParams, { hits: MemoryHit[] }, void>(method);
-}
+export const MemorySearchRequest = request<MemorySearchParams, { hits: MemoryHit[] }>('memory/search', {
+  params: objectSchema({ query: QUERY_FIELD, limit: SEARCH_LIMIT_FIELD, includeInvalid: BOOLEAN_FIELD }, ['query']),
+  permission: 'memory.read',
+});
 
 export interface MemoryWriteParams {
   /** Text to remember. */
@@ -40,20 +42,20 @@ export interface MemoryWriteParams {
   source?: string;
 }
 /** plugin → kernel: write a memory (needs `memory.write`). */
-export namespace MemoryWriteRequest {
-  export const method = 'memory/write' as const;
-  export const type = new RequestType<MemoryWriteParams, { id: string }, void>(method);
-}
+export const MemoryWriteRequest = request<MemoryWriteParams, { id: string }>('memory/write', {
+  params: objectSchema({ text: textField(MAX_MEMORY_TEXT_CHARS), source: { type: 'string', maxLength: MAX_MEMORY_SOURCE_CHARS } }, ['text']),
+  permission: 'memory.write',
+});
 
 export interface MemoryForgetParams {
   /** Memory id from memory/search or graph/query. */
   id: string;
 }
 /** plugin → kernel: forget a memory; it leaves search but stays in the history (needs `memory.write`). */
-export namespace MemoryForgetRequest {
-  export const method = 'memory/forget' as const;
-  export const type = new RequestType<MemoryForgetParams, { forgotten: boolean }, void>(method);
-}
+export const MemoryForgetRequest = request<MemoryForgetParams, { forgotten: boolean }>('memory/forget', {
+  params: objectSchema({ id: textField(MAX_MEMORY_ID_CHARS) }, ['id']),
+  permission: 'memory.write',
+});
 
 /** One fact of the graph, with its history. */
 export interface GraphFact {
@@ -105,7 +107,10 @@ export interface GraphQueryResult {
   paths?: GraphFact[][];
 }
 /** plugin → kernel: an entity of the memory graph, its facts and relations (needs `memory.read`). */
-export namespace GraphQueryRequest {
-  export const method = 'graph/query' as const;
-  export const type = new RequestType<GraphQueryParams, GraphQueryResult, void>(method);
-}
+export const GraphQueryRequest = request<GraphQueryParams, GraphQueryResult>('graph/query', {
+  params: objectSchema(
+    { entity: textField(MAX_ENTITY_CHARS), asOf: { type: 'number' }, hops: wholeNumberField(1, MAX_GRAPH_HOPS), to: stringField(MAX_ENTITY_CHARS) },
+    ['entity'],
+  ),
+  permission: 'memory.read',
+});

@@ -1,4 +1,6 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, SESSION_FIELD, wholeNumberField } from './fields';
+import { MAX_SESSION_ENTRIES } from './limits';
 
 /** One conversation, as `homectl sessions list` shows it. */
 export interface SessionSummary {
@@ -30,10 +32,10 @@ export interface SessionsListResult {
   sessions: SessionSummary[];
 }
 /** plugin → kernel (needs `admin`): every conversation with its last activity, turn count and owner. */
-export namespace SessionsListRequest {
-  export const method = 'sessions/list' as const;
-  export const type = new RequestType<SessionsListParams, SessionsListResult, void>(method);
-}
+export const SessionsListRequest = request<SessionsListParams, SessionsListResult>('sessions/list', {
+  params: objectSchema({ all: BOOLEAN_FIELD }),
+  permission: 'admin',
+});
 
 /** How an entry of a conversation ended, when it did not end as a plain answer. */
 export type SessionEntryFlag = 'interrupted' | 'cut_off' | 'capped' | 'failed' | 'dropped' | 'waiting' | 'running';
@@ -56,11 +58,13 @@ export interface SessionEntry {
 
 /** sessions/show: which conversation, how much of it. */
 export interface SessionsShowParams {
+  /** Session id, e.g. `cli:alice`. */
   session: string;
   /** The newest this many entries (default 200). */
   limit?: number;
 }
 export interface SessionsShowResult {
+  /** The conversation's counts. */
   summary: SessionSummary;
   /** Oldest first. */
   entries: SessionEntry[];
@@ -68,10 +72,10 @@ export interface SessionsShowResult {
   omitted: number;
 }
 /** plugin → kernel (needs `admin`): a conversation with cut-off, interrupted and unanswered turns marked. */
-export namespace SessionsShowRequest {
-  export const method = 'sessions/show' as const;
-  export const type = new RequestType<SessionsShowParams, SessionsShowResult, void>(method);
-}
+export const SessionsShowRequest = request<SessionsShowParams, SessionsShowResult>('sessions/show', {
+  params: objectSchema({ session: SESSION_FIELD, limit: wholeNumberField(1, MAX_SESSION_ENTRIES) }, ['session']),
+  permission: 'admin',
+});
 
 /** Longest text of one entry in sessions/show; the rest is left out and said so. */
 export const SESSION_ENTRY_MAX_CHARS = 20_000;

@@ -1,4 +1,5 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { objectSchema, request, type JsonSchema } from './descriptor';
+import { ANY_FIELD, BOOLEAN_FIELD } from './fields';
 
 /** A message in the LLM context. */
 export interface ContextMessage {
@@ -60,18 +61,60 @@ export interface StageSnapshot {
 
 /** A handler's answer: only the fields its stage allows are applied. */
 export interface StagePatch {
+  /** The user's message, rewritten (on_input). */
   raw_message?: string;
+  /** An answer given at once instead of a turn (on_input). */
   response?: string;
+  /** The context the LLM will get (pre_action, post_action). */
   context_messages?: ContextMessage[];
+  /** The LLM's text, rewritten (post_action). */
   llm_text?: string;
+  /** The tool calls to run (post_action). */
   tool_calls?: ToolCall[];
+  /** The tool call, rewritten (before_toolcall). */
   tool_call?: ToolCall;
+  /** Refuse the tool call (before_toolcall). */
   deny?: boolean;
+  /** Why it was refused, for the LLM and the person. */
   deny_reason?: string;
+  /** The tool's result, rewritten (after_toolcall). */
   tool_result?: unknown;
+  /** The answer, rewritten (before_output). */
   final_text?: string;
+  /** Send no answer (before_output). */
   skip_output?: boolean;
 }
+
+/** JSON Schema of a tool call. */
+const TOOL_CALL_SCHEMA: JsonSchema = { type: 'object', required: ['name'], properties: { id: { type: 'string' }, name: { type: 'string' }, args: ANY_FIELD } };
+/** JSON Schema of a context message. */
+const CONTEXT_MESSAGE_SCHEMA: JsonSchema = {
+  type: 'object',
+  required: ['role', 'content'],
+  properties: {
+    role: { enum: ['system', 'user', 'assistant', 'tool'] },
+    content: { type: 'string' },
+    toolCallId: { type: 'string' },
+    source: { type: 'string' },
+    toolCalls: { type: 'array', items: TOOL_CALL_SCHEMA },
+  },
+};
+const TEXT: JsonSchema = { type: 'string' };
+
+/** The shape of each field a stage handler may write; the kernel drops a field of another shape, not the whole patch. */
+export const STAGE_PATCH_FIELDS: Readonly<Record<keyof StagePatch, JsonSchema>> = {
+  raw_message: TEXT,
+  response: TEXT,
+  context_messages: { type: 'array', items: CONTEXT_MESSAGE_SCHEMA },
+  llm_text: TEXT,
+  tool_calls: { type: 'array', items: TOOL_CALL_SCHEMA },
+  tool_call: TOOL_CALL_SCHEMA,
+  deny: BOOLEAN_FIELD,
+  deny_reason: TEXT,
+  tool_result: ANY_FIELD,
+  final_text: TEXT,
+  skip_output: BOOLEAN_FIELD,
+};
 
 export interface StageInvokeParams {
   /** Which stage. */
@@ -80,7 +123,7 @@ export interface StageInvokeParams {
   snapshot: StageSnapshot;
 }
 /** kernel → plugin: run your handler for a stage. */
-export namespace StageInvokeRequest {
-  export const method = 'stage/invoke' as const;
-  export const type = new RequestType<StageInvokeParams, StagePatch | null, void>(method);
-}
+export const StageInvokeRequest = request<StageInvokeParams, StagePatch | null>('stage/invoke', {
+  params: objectSchema({ stage: { enum: [...STAGE_NAMES] }, snapshot: { type: 'object', required: ['session'], properties: { session: { type: 'string' } } } }, ['stage', 'snapshot']),
+  permission: null,
+});

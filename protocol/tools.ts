@@ -1,4 +1,5 @@
-import { RequestType } from 'vscode-jsonrpc';
+import { ANY_FIELD } from './fields';
+import { objectSchema, request } from './descriptor';
 
 /** A tool as a plugin declares it: the LLM sees name, description and the JSON Schema of its arguments. */
 export interface ToolDecl {
@@ -29,7 +30,7 @@ export interface ToolInvokeResult {
   isError?: boolean;
 }
 /** kernel → plugin: run one of your tools. */
-export namespace ToolInvokeRequest {
-  export const method = 'tool/invoke' as const;
-  export const type = new RequestType<ToolInvokeParams, ToolInvokeResult, void>(method);
-}
+export const ToolInvokeRequest = request<ToolInvokeParams, ToolInvokeResult>('tool/invoke', {
+  params: objectSchema({ name: { type: 'string' }, args: ANY_FIELD, session: { type: 'string' }, callId: { type: 'string' } }, ['name', 'args']),
+  permission: null,
+});

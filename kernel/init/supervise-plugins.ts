@@ -29,6 +29,8 @@ export interface SupervisedPlugins {
   supervisor: Supervisor;
   packages: PackageAdmin;
   router: PluginRouter;
+  /** What every plugin's SDK methods reach. */
+  services: KernelServices;
 }
 
 /** Puts the found plugins under a supervisor (not started yet) whose plugins reach the kernel through the SDK methods. */
@@ -75,5 +77,5 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     llm: () => served.llm,
     sessions: served.sessions,
   };
-  return { supervisor, packages, router: new PluginRouter(supervisor, log) };
+  return { supervisor, packages, router: new PluginRouter(supervisor, log), services };
 }

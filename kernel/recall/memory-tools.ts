@@ -1,11 +1,12 @@
 // memory_search, memory_write and knowledge_search: the agent's own way into its memory and the
 // knowledge base (the relevant parts already enter each turn; these let it look further).
+import { MAX_MEMORY_TEXT_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT } from '../../protocol';
+import type { KernelTool } from '../agent/tool-router';
 import type { RecallService } from './recall-service';
 import { citeChunk } from './recall-service';
-import type { KernelTool } from '../agent/tool-router';
 
-const QUERY = { type: 'string', minLength: 1, maxLength: 2000, description: 'What to look for, in any language.' } as const;
-const LIMIT = { type: 'integer', minimum: 1, maximum: 50, description: 'Most results (default 8).' } as const;
+const QUERY = { type: 'string', minLength: 1, maxLength: MAX_QUERY_CHARS, description: 'What to look for, in any language.' } as const;
+const LIMIT = { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: 'Most results (default 8).' } as const;
 
 /** The three tools, bound to the kernel's memory and knowledge base. */
 export function createMemoryTools(recall: RecallService): KernelTool[] {
@@ -30,7 +31,7 @@ export function createMemoryTools(recall: RecallService): KernelTool[] {
           type: 'object',
           required: ['text'],
           additionalProperties: false,
-          properties: { text: { type: 'string', minLength: 1, maxLength: 4000, description: 'The thing to remember, as one sentence.' } },
+          properties: { text: { type: 'string', minLength: 1, maxLength: MAX_MEMORY_TEXT_CHARS, description: 'The thing to remember, as one sentence.' } },
         },
       },
       run: async (args, ctx) => {

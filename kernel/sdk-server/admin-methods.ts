@@ -1,9 +1,6 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import {
-  ErrorCodes,
-  haError,
   KernelStatusRequest,
-  PLUGIN_ACTIONS,
   PluginsControlRequest,
   PluginsInfoRequest,
   PluginsListRequest,
@@ -13,8 +10,8 @@ import {
 } from '../../protocol';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
+import { bindRequest, type SdkCaller } from './binder';
 import { describeSandbox } from './sandbox-report';
-import { requirePermission } from './permissions';
 
 /** What the admin methods read from the kernel. */
 export interface AdminServices {
@@ -22,31 +19,16 @@ export interface AdminServices {
   status(): KernelStatus;
 }
 
+/** How many of a plugin's newest log lines plugins/logs returns when the call does not say. */
+const DEFAULT_LOG_LINES = 100;
+
 /** plugins/list|info|control|logs and kernel/status, for plugins granted `admin` (the cli plugin). */
-export function bindAdminMethods(connection: MessageConnection, caller: PluginSupervisor, admin: AdminServices): void {
-  connection.onRequest(PluginsListRequest.type, () => {
-    requirePermission(caller, PluginsListRequest.method, 'admin');
-    return { plugins: admin.supervisor.list() };
-  });
-  connection.onRequest(PluginsInfoRequest.type, (params) => {
-    requirePermission(caller, PluginsInfoRequest.method, 'admin');
-    return { plugin: describePlugin(admin.supervisor.get(params.name)) };
-  });
-  connection.onRequest(PluginsControlRequest.type, async (params) => {
-    requirePermission(caller, PluginsControlRequest.method, 'admin');
-    if (!PLUGIN_ACTIONS.includes(params.action)) {
-      throw haError(ErrorCodes.InvalidValue, `"${params.action}" is not an action; use one of ${PLUGIN_ACTIONS.join(', ')}`);
-    }
-    return { plugin: await admin.supervisor.control(params.name, params.action) };
-  });
-  connection.onRequest(PluginsLogsRequest.type, (params) => {
-    requirePermission(caller, PluginsLogsRequest.method, 'admin');
-    return { lines: admin.supervisor.get(params.name).logs.tail(params.lines ?? 100) };
-  });
-  connection.onRequest(KernelStatusRequest.type, () => {
-    requirePermission(caller, KernelStatusRequest.method, 'admin');
-    return admin.status();
-  });
+export function bindAdminMethods(connection: MessageConnection, caller: SdkCaller, admin: AdminServices): void {
+  bindRequest(connection, caller, PluginsListRequest, () => ({ plugins: admin.supervisor.list() }));
+  bindRequest(connection, caller, PluginsInfoRequest, (params) => ({ plugin: describePlugin(admin.supervisor.get(params.name)) }));
+  bindRequest(connection, caller, PluginsControlRequest, async (params) => ({ plugin: await admin.supervisor.control(params.name, params.action) }));
+  bindRequest(connection, caller, PluginsLogsRequest, (params) => ({ lines: admin.supervisor.get(params.name).logs.tail(params.lines ?? DEFAULT_LOG_LINES) }));
+  bindRequest(connection, caller, KernelStatusRequest, () => admin.status());
 }
 
 function describePlugin(plugin: PluginSupervisor): PluginInfo {

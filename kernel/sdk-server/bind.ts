@@ -1,12 +1,12 @@
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
-import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LOG_LEVELS, LogNotification, type InterruptParams, type InterruptResult } from '../../protocol';
+import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LogNotification, type InterruptResult } from '../../protocol';
 import type { RecallService } from '../recall/recall-service';
 import type { SessionStore } from '../agent/sessions';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
-import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { bindAdminMethods, type AdminServices } from './admin-methods';
+import { admitCall, bindNotification, type SdkCaller } from './binder';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
 import { bindIoMethods } from './io-methods';
@@ -14,7 +14,6 @@ import { bindLlmMethods, type LlmService } from './llm-methods';
 import { bindMemoryMethods } from './memory-methods';
 import type { PackageAdmin } from '../packages/package-admin';
 import { bindPackageMethods } from './package-methods';
-import { requirePermission } from './permissions';
 import { bindSessionMethods } from './session-methods';
 
 /** The kernel services the SDK server exposes. */
@@ -32,11 +31,10 @@ export interface KernelServices extends AdminServices {
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
-export function bindKernelServices(connection: MessageConnection, caller: PluginSupervisor, services: KernelServices): void {
-  connection.onNotification(LogNotification.type, (params) => {
-    const level = LOG_LEVELS.includes(params.level) ? params.level : 'info';
+export function bindKernelServices(connection: MessageConnection, caller: SdkCaller, services: KernelServices): void {
+  bindNotification(connection, caller, LogNotification, (params) => {
     const fields = params.fields ? ` ${safeJson(params.fields)}` : '';
-    caller.note(level, `${String(params.msg)}${fields}`, 'sdk');
+    caller.note(params.level, `${params.msg}${fields}`, 'sdk');
   });
   bindConfigMethods(connection, caller, services.config);
   bindEventMethods(connection, caller, services.bus);
@@ -46,10 +44,10 @@ export function bindKernelServices(connection: MessageConnection, caller: Plugin
   bindMemoryMethods(connection, caller, services.recall);
   bindLlmMethods(connection, caller, services.llm);
   bindSessionMethods(connection, caller, services.sessions);
-  // The interrupt itself was acted on when its frame was read (interceptPriorityMessage); this only answers.
+  // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
-    const answer = typeof params === 'object' && params !== null ? interruptAnswers.get(params) : undefined;
-    if (answer === undefined) throw haError(ErrorCodes.InvalidValue, 'io/interrupt needs params {session, text?}', { plugin: caller.name, method: InterruptRequest.method });
+    const answer = interruptAnswers.get(params as object);
+    if (answer === undefined) throw haError(ErrorCodes.InvalidValue, 'io/interrupt refused: params needs "session"', { plugin: caller.name, method: InterruptRequest.method });
     if (answer instanceof Error) throw answer;
     return answer;
   });
@@ -62,21 +60,16 @@ const interruptAnswers = new WeakMap<object, InterruptResult | Error>();
  * Interrupts are taken off the wire as soon as their frame is complete, ahead of whatever the
  * plugin's connection has queued, so a flood from any plugin cannot delay them.
  */
-export function interceptPriorityMessage(caller: PluginSupervisor, message: Message, services: KernelServices): boolean {
-  const { method, params } = message as { method?: string; params?: InterruptParams; id?: unknown };
+export function interceptPriorityMessage(caller: SdkCaller, message: Message, services: KernelServices): boolean {
+  const { method, params: raw } = message as { method?: string; params?: unknown; id?: unknown };
   if (method !== InterruptNotification.method) return false;
-  // A request is acted on now and answered in order: the answer is kept for its handler.
+  // A request is acted on now and answered in order: the answer is kept for its handler, under its params object.
   const isRequest = 'id' in message;
   const keep = (answer: InterruptResult | Error): void => {
-    if (isRequest && typeof params === 'object' && params !== null) interruptAnswers.set(params, answer);
+    if (isRequest && raw instanceof Object) interruptAnswers.set(raw, answer);
   };
   try {
-    requirePermission(caller, InterruptNotification.method, 'interrupt');
-    if (typeof params?.session !== 'string' || params.session === '' || (params.text !== undefined && typeof params.text !== 'string') || (params.inputId !== undefined && typeof params.inputId !== 'string')) {
-      caller.note('warn', 'dropped an io/interrupt without a session id or with a non-text text');
-      keep(haError(ErrorCodes.InvalidValue, 'io/interrupt needs a session id and, if any, a text', { plugin: caller.name, method: InterruptRequest.method }));
-      return !isRequest;
-    }
+    const params = admitCall(caller, InterruptNotification, raw);
     keep(
       services.io.submitInterrupt({
         source: caller.name,

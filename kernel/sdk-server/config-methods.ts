@@ -1,48 +1,33 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, type ConfigEntry } from '../../protocol';
-import { ConfigError, CORE_SCOPE, fitForListing, maskEntry, type ConfigRegistry } from '../config';
-import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
-import { requirePermission } from './permissions';
+import { ConfigError, fitForListing, maskEntry, type ConfigRegistry } from '../config';
+import { bindRequest, type SdkCaller } from './binder';
 
 /**
  * config/get|set|list. A plugin reads and writes its own table freely; another plugin's table needs
- * `config.others` or `admin`; the core table needs `admin` to write and `config.others` or `admin` to read.
+ * `config.others` or `admin`; the core table needs `admin` to write and `config.others` or `admin` to read
+ * (the descriptors in protocol/config.ts say so; the binder checks it).
  * Passwords are masked in every answer but one: a `config/get` that names no scope, which is a plugin
  * reading its own setting for its own use (an API key). A plugin relaying settings to people (cli, for
  * homectl) always names the scope, so it never receives a secret in clear, its own table included.
  * A list answer leaves out values too big to list (`omittedBytes` gives their size), so it always fits the wire.
  */
-export function bindConfigMethods(connection: MessageConnection, caller: PluginSupervisor, config: ConfigRegistry): void {
-  const scopeFor = (method: string, requested: string | undefined, write: boolean): string => {
-    const scope = requested ?? caller.name;
-    if (scope === caller.name) return scope;
-    if (scope === CORE_SCOPE && write) requirePermission(caller, method, 'admin');
-    else requirePermission(caller, method, 'config.others', 'admin');
-    return scope;
-  };
+export function bindConfigMethods(connection: MessageConnection, caller: SdkCaller, config: ConfigRegistry): void {
   const reveal = (entry: ConfigEntry, key: string): ConfigEntry => (entry.isSet ? { ...entry, value: config.getValue(caller.name, key) } : entry);
 
-  connection.onRequest(ConfigGetRequest.type, (params) =>
+  bindRequest(connection, caller, ConfigGetRequest, (params) =>
     wrapConfigErrors(() => {
-      const scope = scopeFor(ConfigGetRequest.method, params.scope, false);
-      const entry = config.get(scope, params.key);
+      const entry = config.get(params.scope ?? caller.name, params.key);
       return { entry: params.scope === undefined ? reveal(entry, params.key) : entry };
     }),
   );
-  connection.onRequest(ConfigSetRequest.type, (params) =>
-    wrapConfigErrors(() => {
-      const scope = scopeFor(ConfigSetRequest.method, params.scope, true);
-      return { entry: maskEntry(config.set(scope, params.key, params.value)) };
-    }),
+  bindRequest(connection, caller, ConfigSetRequest, (params) =>
+    wrapConfigErrors(() => ({ entry: maskEntry(config.set(params.scope ?? caller.name, params.key, params.value)) })),
   );
-  connection.onRequest(ConfigListRequest.type, (params) =>
+  bindRequest(connection, caller, ConfigListRequest, (params) =>
     wrapConfigErrors(() => {
-      if (params.all) {
-        requirePermission(caller, ConfigListRequest.method, 'admin');
-        return { entries: fitForListing(config.scopes().flatMap((scope) => config.list(scope))) };
-      }
-      const scope = scopeFor(ConfigListRequest.method, params.scope, false);
-      return { entries: fitForListing(config.list(scope)) };
+      if (params.all) return { entries: fitForListing(config.scopes().flatMap((scope) => config.list(scope))) };
+      return { entries: fitForListing(config.list(params.scope ?? caller.name)) };
     }),
   );
 }

@@ -1,58 +1,42 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
-import {
-  ErrorCodes,
-  EventDeliverNotification,
-  EventPublishNotification,
-  EventSubscribeRequest,
-  EventUnsubscribeRequest,
-  haError,
-} from '../../protocol';
+import { EventDeliverNotification, EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, type EventDeliverParams } from '../../protocol';
 import type { EventBus } from '../events/bus';
-import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
-import { requirePermission } from './permissions';
-
-const EVENT_NAME = /^[a-z0-9_][a-z0-9_.-]{0,127}$/;
-const PATTERN = /^(\*|[a-z0-9_][a-z0-9_.-]{0,127}(\.\*)?)$/;
+import { admitCall, bindNotification, bindRequest, demandPermission, type SdkCaller } from './binder';
 
 /** event/subscribe|unsubscribe|publish. A plugin's events are published as `<plugin>.<name>`, so none can pose as the kernel. */
-export function bindEventMethods(connection: MessageConnection, caller: PluginSupervisor, bus: EventBus): void {
-  const deliver = (event: Parameters<Parameters<EventBus['subscribe']>[2]>[0]): void =>
-    caller.process?.channel.notify(EventDeliverNotification.type, event);
-
-  connection.onRequest(EventSubscribeRequest.type, (params) => {
-    requirePermission(caller, EventSubscribeRequest.method, 'events');
-    for (const name of params.names) {
-      if (!PATTERN.test(name)) {
-        throw haError(ErrorCodes.InvalidValue, `"${name}" is not an event name or pattern (like plugin.ready or plugin.*)`, { plugin: caller.name });
-      }
-    }
+export function bindEventMethods(connection: MessageConnection, caller: SdkCaller, bus: EventBus): void {
+  const deliver = deliverTo(caller);
+  bindRequest(connection, caller, EventSubscribeRequest, (params) => {
     for (const name of params.names) bus.subscribe(caller.name, name, deliver);
     return null;
   });
-  connection.onRequest(EventUnsubscribeRequest.type, (params) => {
+  bindRequest(connection, caller, EventUnsubscribeRequest, (params) => {
     for (const name of params.names) bus.unsubscribe(caller.name, name);
     return null;
   });
-  connection.onNotification(EventPublishNotification.type, (params) => {
-    try {
-      requirePermission(caller, EventPublishNotification.method, 'events');
-    } catch {
-      return;
-    }
-    if (!EVENT_NAME.test(params.name)) {
-      caller.note('warn', `dropped event with a bad name ${JSON.stringify(params.name).slice(0, 80)}`);
-      return;
-    }
-    bus.publish(`${caller.name}.${params.name}`, caller.name, params.data);
-  });
+  bindNotification(connection, caller, EventPublishNotification, (params) => bus.publish(`${caller.name}.${params.name}`, caller.name, params.data));
 }
 
-/** Subscribes a plugin to what it declared in its initialize answer. */
-export function subscribeDeclared(caller: PluginSupervisor, bus: EventBus, patterns: string[]): void {
+/**
+ * Subscribes a plugin to what it declared in its initialize answer, each pattern admitted as an event/subscribe
+ * of it would be: without `events` this throws; a pattern that is not one is left out with a line in its log.
+ */
+export function subscribeDeclared(caller: SdkCaller, bus: EventBus, patterns: string[]): void {
   if (patterns.length === 0) return;
-  requirePermission(caller, EventSubscribeRequest.method, 'events');
+  demandPermission(caller, EventSubscribeRequest.method, EventSubscribeRequest.permission);
+  const deliver = deliverTo(caller);
   for (const pattern of patterns) {
-    if (!PATTERN.test(pattern)) continue;
-    bus.subscribe(caller.name, pattern, (event) => caller.process?.channel.notify(EventDeliverNotification.type, event));
+    try {
+      admitCall(caller, EventSubscribeRequest, { names: [pattern] });
+    } catch (error) {
+      caller.note('warn', `declared subscription left out: ${(error as Error).message}`);
+      continue;
+    }
+    bus.subscribe(caller.name, pattern, deliver);
   }
+}
+
+/** Sends an event to the caller's running process, if one runs. */
+function deliverTo(caller: SdkCaller): (event: EventDeliverParams) => void {
+  return (event) => caller.process?.channel.notify(EventDeliverNotification.type, event);
 }

@@ -1,4 +1,5 @@
-import { STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import { STAGE_PATCH_FIELDS, STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import { schemaProblem } from '../../protocol/schema-check';
 import { flushQueuedWrites } from '../../protocol/wire';
 import type { PluginChannel } from '../supervisor/channel';
 import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
@@ -103,34 +104,13 @@ function denyReason(outcome: StageOutcome): string {
   return `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
 }
 
-const isString = (v: unknown): boolean => typeof v === 'string';
-const isBool = (v: unknown): boolean => typeof v === 'boolean';
-const isToolCall = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string';
-const isMessage = (v: unknown): boolean =>
-  typeof v === 'object' && v !== null && ['system', 'user', 'assistant', 'tool'].includes((v as { role?: string }).role ?? '') && typeof (v as { content?: unknown }).content === 'string';
-
-/** The shape each writable field must have; a patch field of another shape is ignored. */
-const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
-  raw_message: isString,
-  response: isString,
-  llm_text: isString,
-  final_text: isString,
-  deny_reason: isString,
-  deny: isBool,
-  skip_output: isBool,
-  tool_call: isToolCall,
-  tool_calls: (v) => Array.isArray(v) && v.every(isToolCall),
-  context_messages: (v) => Array.isArray(v) && v.every(isMessage),
-  tool_result: () => true,
-};
-
-/** Applies only the fields the stage lets a handler write (DESIGN §7), each of the right shape. */
+/** Applies only the fields the stage lets a handler write (DESIGN §7), each of the shape STAGE_PATCH_FIELDS gives it; a field of another shape is dropped, not the patch. */
 function applyPatch(stage: StageName, target: StageSnapshot & StagePatch, patch: StagePatch): void {
   if (typeof patch !== 'object' || patch === null) return;
   const fields = target as unknown as Record<string, unknown>;
   for (const field of POLICY[stage].writes) {
     const value = (patch as Record<string, unknown>)[field];
-    if (value === undefined || !FIELD_CHECKS[field]?.(value)) continue;
+    if (value === undefined || schemaProblem(STAGE_PATCH_FIELDS[field], value, field) !== undefined) continue;
     if (field === 'deny' && target.deny) continue; // the first denial, by priority, keeps its reason
     if (field === 'deny_reason' && target.deny && target.deny_reason) continue;
     fields[field] = value;

@@ -1,5 +1,5 @@
-// The socket's dispatch table: one row per method, each with its params schema and its handler.
-// Adding a method is adding a row; the admin rows are here, the chat rows in chat/methods.ts.
+// The socket's dispatch table: one row per method, each a descriptor from protocol/socket-api.ts and its handler.
+// Adding a method is adding a row; the admin rows are here, the memory rows in memory-methods.ts, the chat rows in chat/methods.ts.
 import type { KernelClient } from '../../plugin-host';
 import {
   ConfigGetRequest,
@@ -7,17 +7,18 @@ import {
   ConfigSetRequest,
   ErrorCodes,
   KernelStatusRequest,
-  PLUGIN_ACTIONS,
   PluginsControlRequest,
   PluginsInfoRequest,
-  PluginsListRequest,
   PluginsInstallRequest,
+  PluginsListRequest,
   PluginsLogsRequest,
   PluginsRemoveRequest,
   SessionsListRequest,
   SessionsShowRequest,
-  SocketMethods,
+  SocketApi,
+  type JsonSchema,
   type PluginAction,
+  type SocketDescriptor,
 } from '../../protocol';
 import { SocketFailure } from './errors';
 import { CLI_PLUGIN_NAME } from './settings';
@@ -35,102 +36,61 @@ export interface SocketCall {
 /** One method the socket serves. */
 export interface SocketMethod {
   /** JSON Schema of its params (checked with ajv before `run`). */
-  params: object;
+  params: JsonSchema;
   /** Carries it out; the resolved value is the result, a throw the error. */
   run(params: never, call: SocketCall): Promise<unknown>;
 }
 
+/** A row of a table: a method with its name. */
+export interface SocketRow extends SocketMethod {
+  /** The method's name, from its descriptor. */
+  method: string;
+}
+
 export type MethodTable = Readonly<Record<string, SocketMethod>>;
 
-
-const NAME = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const SCOPE = { type: 'string', minLength: 1, maxLength: 64 } as const;
-const KEY = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const noParams = { type: 'object', additionalProperties: false, properties: {} } as const;
-const nameParams = { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } } as const;
-
-/** Declares a row with typed params; the schema is what makes the type true at run time. */
-export function row<P>(params: object, run: (params: P, call: SocketCall) => Promise<unknown>): SocketMethod {
-  return { params, run: run as SocketMethod['run'] };
+/** Declares a row: the descriptor's schema is what makes its params type true at run time. */
+export function row<P, R>(descriptor: SocketDescriptor<P, R>, run: (params: P, call: SocketCall) => Promise<R>): SocketRow {
+  return { method: descriptor.method, params: descriptor.params, run: run as SocketMethod['run'] };
 }
+
+/** A table of rows, each under its method's name. */
+export function methodTable(...rows: SocketRow[]): MethodTable {
+  return Object.fromEntries(rows.map((r) => [r.method, r]));
+}
+
+/** Config methods on the socket name the core table when they name none (a person's homectl means core, not cli). */
+const CORE = 'core';
 
 /** Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. */
 export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME): MethodTable {
-  return {
-    [SocketMethods.PluginsList]: row(noParams, () => kernel.request(PluginsListRequest.type, {})),
-    [SocketMethods.PluginsInfo]: row<{ name: string }>(nameParams, (p) => kernel.request(PluginsInfoRequest.type, p)),
-    [SocketMethods.PluginsControl]: row<{ name: string; action: PluginAction }>(
-      {
-        type: 'object',
-        required: ['name', 'action'],
-        additionalProperties: false,
-        properties: { name: NAME, action: { enum: [...PLUGIN_ACTIONS] } },
-      },
-      (p) => {
-        refuseToCutOwnSocket(self, p.name, p.action);
-        return kernel.request(PluginsControlRequest.type, p);
-      },
-    ),
-    [SocketMethods.PluginsLogs]: row<{ name: string; lines?: number }>(
-      {
-        type: 'object',
-        required: ['name'],
-        additionalProperties: false,
-        properties: { name: NAME, lines: { type: 'integer', minimum: 1, maximum: 10000 } },
-      },
-      (p) => kernel.request(PluginsLogsRequest.type, p),
-    ),
-    [SocketMethods.PluginsInstall]: row<{ file: string; inspectOnly?: boolean }>(
-      {
-        type: 'object',
-        required: ['file'],
-        additionalProperties: false,
-        properties: { file: { type: 'string', minLength: 1, maxLength: 4096 }, inspectOnly: { type: 'boolean' } },
-      },
-      (p) => kernel.request(PluginsInstallRequest.type, p),
-    ),
-    [SocketMethods.PluginsRemove]: row<{ name: string; purge?: boolean }>(
-      { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME, purge: { type: 'boolean' } } },
-      (p) => kernel.request(PluginsRemoveRequest.type, p),
-    ),
-    [SocketMethods.ConfigList]: row<{ scope?: string; all?: boolean }>(
-      { type: 'object', additionalProperties: false, properties: { scope: SCOPE, all: { type: 'boolean' } } },
-      async (p) => {
-        const params = p.all ? { all: true } : { scope: p.scope ?? 'core' };
-        const { entries } = await kernel.request(ConfigListRequest.type, params);
-        return { entries };
-      },
-    ),
-    [SocketMethods.ConfigGet]: row<{ scope?: string; key: string }>(
-      { type: 'object', required: ['key'], additionalProperties: false, properties: { scope: SCOPE, key: KEY } },
-      async (p) => {
-        // Naming the scope, even 'cli', makes the kernel mask passwords: nothing read here is shown in clear.
-        const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? 'core', key: p.key });
-        return { entry };
-      },
-    ),
-    [SocketMethods.ConfigSet]: row<{ scope?: string; key: string; value: unknown }>(
-      { type: 'object', required: ['key', 'value'], additionalProperties: false, properties: { scope: SCOPE, key: KEY, value: {} } },
-      async (p) => {
-        const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? 'core', key: p.key, value: p.value });
-        return { entry };
-      },
-    ),
-    [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
-    [SocketMethods.SessionsList]: row<{ all?: boolean }>(
-      { type: 'object', additionalProperties: false, properties: { all: { type: 'boolean' } } },
-      (p) => kernel.request(SessionsListRequest.type, p),
-    ),
-    [SocketMethods.SessionsShow]: row<{ session: string; limit?: number }>(
-      {
-        type: 'object',
-        required: ['session'],
-        additionalProperties: false,
-        properties: { session: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 10000 } },
-      },
-      (p) => kernel.request(SessionsShowRequest.type, p),
-    ),
-  };
+  return methodTable(
+    row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
+    row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),
+    row(SocketApi.PluginsControl, (p) => {
+      refuseToCutOwnSocket(self, p.name, p.action);
+      return kernel.request(PluginsControlRequest.type, p);
+    }),
+    row(SocketApi.PluginsLogs, (p) => kernel.request(PluginsLogsRequest.type, p)),
+    row(SocketApi.PluginsInstall, (p) => kernel.request(PluginsInstallRequest.type, p)),
+    row(SocketApi.PluginsRemove, (p) => kernel.request(PluginsRemoveRequest.type, p)),
+    row(SocketApi.ConfigList, async (p) => {
+      const { entries } = await kernel.request(ConfigListRequest.type, p.all ? { all: true } : { scope: p.scope ?? CORE });
+      return { entries };
+    }),
+    row(SocketApi.ConfigGet, async (p) => {
+      // Naming the scope, even 'cli', makes the kernel mask passwords: nothing read here is shown in clear.
+      const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? CORE, key: p.key });
+      return { entry };
+    }),
+    row(SocketApi.ConfigSet, async (p) => {
+      const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? CORE, key: p.key, value: p.value });
+      return { entry };
+    }),
+    row(SocketApi.KernelStatus, () => kernel.request(KernelStatusRequest.type, {})),
+    row(SocketApi.SessionsList, (p) => kernel.request(SessionsListRequest.type, p)),
+    row(SocketApi.SessionsShow, (p) => kernel.request(SessionsShowRequest.type, p)),
+  );
 }
 
 /** Stopping or disabling the plugin that serves the socket would lock every socket client out. */

@@ -1,11 +1,7 @@
-// Checks client lines with ajv: the envelope against socketRequestSchema, params against each method's schema.
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import { SocketErrorCodes, socketRequestSchema, type SocketRequest } from '../../protocol';
+// Checks client lines with ajv: the envelope against socketRequestSchema, params against each method's descriptor.
+import { SocketErrorCodes, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
+import { compiledCheck, describeSchemaErrors, schemaProblem } from '../../protocol/schema-check';
 import { SocketFailure } from './errors';
-
-const ajv = new Ajv({ allErrors: false, strict: true, allowUnionTypes: true });
-const checkEnvelope = ajv.compile<SocketRequest>(socketRequestSchema as object);
-const paramCheckers = new WeakMap<object, ValidateFunction>();
 
 /** Parses one line into a request, or throws a SocketFailure saying what was wrong; `id` is recovered when it can be. */
 export function parseRequestLine(line: string): SocketRequest {
@@ -19,22 +15,17 @@ export function parseRequestLine(line: string): SocketRequest {
       `line is not JSON (${why}); send one JSON object per line, e.g. {"id":1,"method":"kernel/status"}`,
     );
   }
+  const checkEnvelope = compiledCheck(socketRequestSchema);
   if (!checkEnvelope(value)) {
-    throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid request: ${describeErrors(checkEnvelope.errors, 'request')}`);
+    throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid request: ${describeSchemaErrors(checkEnvelope.errors, 'request')}`);
   }
-  return value;
+  return value as SocketRequest;
 }
 
-/** Checks a method's params against its schema (compiled once per schema object). */
-export function checkParams(method: string, schema: object, params: unknown): void {
-  let check = paramCheckers.get(schema);
-  if (!check) {
-    check = ajv.compile(schema);
-    paramCheckers.set(schema, check);
-  }
-  if (!check(params)) {
-    throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid params for ${method}: ${describeErrors(check.errors, 'params')}`);
-  }
+/** Checks a method's params against its descriptor's schema (compiled once per schema). */
+export function checkParams(method: string, schema: JsonSchema, params: unknown): void {
+  const problem = schemaProblem(schema, params, 'params');
+  if (problem !== undefined) throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid params for ${method}: ${problem}`);
 }
 
 /** Recovers a usable id from a line that failed validation, so the error can still be matched. */
@@ -47,14 +38,4 @@ export function recoverId(line: string): number | string | null {
   } catch {
     return null;
   }
-}
-
-function describeErrors(errors: ErrorObject[] | null | undefined, root: string): string {
-  const first = errors?.[0];
-  if (!first) return 'does not match the schema';
-  const where = first.instancePath ? `${root}${first.instancePath.replace(/\//g, '.')}` : root;
-  const params = first.params as Record<string, unknown>;
-  if (first.keyword === 'additionalProperties') return `${where} has unknown property "${String(params['additionalProperty'])}"`;
-  if (first.keyword === 'enum') return `${where} must be one of ${(params['allowedValues'] as unknown[]).map(String).join(', ')}`;
-  return `${where} ${first.message ?? 'is invalid'}`;
 }

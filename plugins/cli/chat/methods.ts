@@ -1,45 +1,33 @@
 // The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
 import type { KernelClient, PluginIO } from '../../../plugin-host';
-import { InterruptRequest, SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSubscribeParams } from '../../../protocol';
-import { row, type MethodTable, type SocketCall } from '../methods';
+import { InterruptRequest, SocketApi } from '../../../protocol';
+import { methodTable, row, type MethodTable, type SocketCall } from '../methods';
 import { answerInput } from './answer';
 import type { ChatRouter } from './router';
 
-/** Longest message accepted (a socket line holds at most 1 MiB anyway). */
-export const MAX_CHAT_TEXT = 100_000;
-
-const SESSION = { type: 'string', minLength: 1, maxLength: 200 } as const;
-const TEXT = { type: 'string', minLength: 1, maxLength: MAX_CHAT_TEXT } as const;
+/** Longest message accepted, in characters (the protocol's one bound on a person's message). */
+export { MAX_INPUT_TEXT_CHARS as MAX_CHAT_TEXT } from '../../../protocol';
 
 /** Builds the chat rows over the plugin's IO channels, its kernel client and its output router. */
 export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: KernelClient): MethodTable {
-  return {
-    [SocketMethods.ChatSay]: row<ChatSayParams>(
-      { type: 'object', required: ['session', 'text'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
-      (p, call) => {
-        // Turns that finished while nobody listened come first, so a reminder is not lost (a
-        // notification could not receive them, so they stay for the next caller).
-        if (!call.notification) for (const item of router.takeMissed(p.session)) call.stream(item);
-        return answerInput(io, router, p, call);
-      },
-    ),
-    [SocketMethods.ChatInterrupt]: row<ChatInterruptParams>(
-      { type: 'object', required: ['session'], additionalProperties: false, properties: { session: SESSION, text: TEXT } },
-      async (p, call) => {
-        const params = p.text === undefined ? { session: p.session } : { session: p.session, text: p.text };
-        // A notification wants no answer: the plain interrupt notification is the fastest path.
-        if (call.notification) {
-          io.interrupt(params);
-          return { sent: true };
-        }
-        return { sent: true, ...(await kernel.request(InterruptRequest.type, params)) };
-      },
-    ),
-    [SocketMethods.ChatSubscribe]: row<ChatSubscribeParams>(
-      { type: 'object', required: ['session'], additionalProperties: false, properties: { session: SESSION } },
-      (p, call) => followSession(router, p.session, call),
-    ),
-  };
+  return methodTable(
+    row(SocketApi.ChatSay, (p, call) => {
+      // Turns that finished while nobody listened come first, so a reminder is not lost (a
+      // notification could not receive them, so they stay for the next caller).
+      if (!call.notification) for (const item of router.takeMissed(p.session)) call.stream(item);
+      return answerInput(io, router, p, call);
+    }),
+    row(SocketApi.ChatInterrupt, async (p, call) => {
+      const params = p.text === undefined ? { session: p.session } : { session: p.session, text: p.text };
+      // A notification wants no answer: the plain interrupt notification is the fastest path.
+      if (call.notification) {
+        io.interrupt(params);
+        return { sent: true as const };
+      }
+      return { sent: true as const, ...(await kernel.request(InterruptRequest.type, params)) };
+    }),
+    row(SocketApi.ChatSubscribe, (p, call) => followSession(router, p.session, call)),
+  );
 }
 
 /** Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes. */

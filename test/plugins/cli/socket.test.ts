@@ -63,7 +63,7 @@ describe('the cli socket, raw', () => {
     const cases: [string, RegExp][] = [
       ['{"id":3,"method":7}', /method must be string/],
       ['{"id":4,"method":"kernel/status","extra":1}', /unknown property "extra"/],
-      ['{"id":5,"method":"plugins/info","params":{}}', /params must have required property 'name'/],
+      ['{"id":5,"method":"plugins/info","params":{}}', /params needs "name"/],
       ['{"id":6,"method":"plugins/control","params":{"name":"cli","action":"explode"}}', /params\.action must be one of start, stop/],
       ['[1,2,3]', /request must be object/],
     ];

@@ -1,0 +1,67 @@
+// Rung 2 without a plugin process: the kernel's SDK methods bound, for a caller identity of the test's choosing, on
+// one end of an in-memory connection pair; the test calls them on the other end, as a plugin would.
+import type { MessageConnection, NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { Kernel } from '../../kernel/kernel';
+import { bindKernelServices, type KernelServices } from '../../kernel/sdk-server/bind';
+import type { SdkCaller } from '../../kernel/sdk-server/binder';
+import type { LogLevel, Permission } from '../../protocol';
+import { connectedPair } from './connection-pair';
+
+/** Who the injected calls come from. */
+export interface InjectIdentity {
+  /** The caller's plugin name. */
+  name: string;
+  /** The permissions its manifest would grant. */
+  permissions: Permission[];
+}
+
+/** The caller as the kernel sees it, with what the kernel noted about it. */
+export interface InjectedCaller extends SdkCaller {
+  /** Lines the kernel kept in its log (denials, dropped notifications). */
+  readonly notes: { level: LogLevel; msg: string }[];
+}
+
+/** The plugin's end of the pair, and the kernel's end (to bind a test's own descriptors on). */
+export interface Injected {
+  /** Calls the kernel as the plugin would. */
+  client: {
+    request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+    notify<P>(type: NotificationType<P>, params: P): void;
+  };
+  /** The plugin's end: notifications the kernel sends (events) arrive here. */
+  plugin: MessageConnection;
+  /** The kernel's end, where the SDK methods are bound. */
+  kernel: MessageConnection;
+  /** The caller identity, its denial count and its log. */
+  caller: InjectedCaller;
+  /** Disposes both ends. */
+  close(): void;
+}
+
+/** Binds the kernel's SDK methods for `identity` on an in-memory pair; io/interrupt is not intercepted ahead of the queue here. */
+export function inject(target: Kernel | KernelServices, identity: InjectIdentity): Injected {
+  const pair = connectedPair();
+  const caller: InjectedCaller = {
+    name: identity.name,
+    record: { manifest: { permissions: identity.permissions } },
+    deniedCalls: 0,
+    notes: [],
+    note(level, msg) {
+      this.notes.push({ level, msg });
+    },
+    process: { channel: { notify: (type, params) => void pair.a.sendNotification(type, params) } },
+  };
+  bindKernelServices(pair.a, caller, servicesOf(target));
+  return {
+    client: { request: (type, params) => pair.b.sendRequest(type, params), notify: (type, params) => void pair.b.sendNotification(type, params) },
+    plugin: pair.b,
+    kernel: pair.a,
+    caller,
+    close: pair.close,
+  };
+}
+
+/** The services a started kernel gives its plugins. */
+function servicesOf(target: Kernel | KernelServices): KernelServices {
+  return 'agent' in target ? target.services : target;
+}
