@@ -3,7 +3,6 @@ export { ConfigRegistry, type ConfigChange, type ConfigListener } from './regist
 export { ConfigError } from './errors';
 export { CORE_SCOPE } from './scope';
 export { isSecret, maskEntry, MASK } from './mask';
-export { formatDuration, parseDuration } from './duration';
 export { CORE_DEFS, CORE_PATH_DEFS } from './core-defs';
 export { seedDefaults, type CorePaths } from './seed';
 export { isPatternKey, matchesPattern } from './patterns';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { ConfigDef } from '../../protocol';
-import { formatDuration, parseDuration } from './duration';
+import { formatDuration, parseDuration } from '../../protocol/units';
 
 const TRUE_WORDS = ['true', 'yes', 'on', '1'];
 const FALSE_WORDS = ['false', 'no', 'off', '0'];
