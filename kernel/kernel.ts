@@ -23,7 +23,7 @@ import type { MemoryStore } from './memory';
 import { ProviderManager, seedProviderFromEnv } from './llm';
 import { ConfigRegistry, CORE_SCOPE, seedDefaults, type CorePaths } from './config';
 import { EventBus } from './events/bus';
-import { createRootLogger } from './log';
+import { createRootLogger, followLogLevel } from './log';
 import { BUILTIN_PLUGIN_DIR, PACKAGE_ROOT, createConfiguredDirs, createDataTree, makePrivate, privatePaths, type DataTree } from './paths';
 import { PACKAGE_DEFS, sweepStaging } from './packages';
 import { discoverPlugins } from './registry/discover';
@@ -80,6 +80,7 @@ export class Kernel {
     createConfiguredDirs(this.paths);
     // 4. infrastructure: logs, events, supervision policy
     this.log = options.log ?? createRootLogger(String(this.config.getValue(CORE_SCOPE, 'core.log.level') ?? 'info'));
+    followLogLevel(this.config, this.log);
     this.config.onChange((change) => this.bus.publish(KernelEvents.ConfigChanged, 'kernel', change));
     this.policy = loadSupervisorPolicy((key) => this.config.getValue(CORE_SCOPE, key), options.env ?? process.env);
     // 5–6. the agent's parts: sessions, stages, tools, the LLM

@@ -25,7 +25,9 @@ const DURATION_PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/y;
 const ISO_DURATION = /^p(?:(\d+)w)?(?:(\d+)d)?(?:t(?:(\d+)h)?(?:(\d+)m)?(?:(\d+(?:\.\d+)?)s)?)?$/;
 
 /** What a duration looks like, for hints in error messages and help. */
-export const DURATION_EXAMPLES = '500ms, 90s, 2m, 1h30m, 1.5h or 2d (a bare number is milliseconds)';
+export const DURATION_EXAMPLES = '500ms, 90s, 2m, 1h30m, 1.5h or 2d';
+/** The rule for a bare number in a duration, for the same hints. */
+export const DURATION_BARE_NUMBER = 'a bare number is milliseconds';
 
 /**
  * Parses a duration into whole milliseconds: `1500` (a bare number is ms), `250ms`, `90s`, `2m`, `1h30m`, `1.5h`,
@@ -80,7 +82,9 @@ const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/;
 const SIZE_NAMES: readonly [string, number][] = [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]];
 
 /** What a size looks like, for hints in error messages and help. */
-export const SIZE_EXAMPLES = '512K, 8MB, 8MiB or 1G (powers of 1024; a bare number is bytes)';
+export const SIZE_EXAMPLES = '512K, 8MB, 8MiB or 1G';
+/** The rule for a bare number (and the units) in a size, for the same hints. */
+export const SIZE_BARE_NUMBER = 'a bare number is bytes; K, M and G are powers of 1024';
 
 /** Parses a size into whole bytes: `4096` (a bare number is bytes), `512K`, `8MB`, `8MiB`, `1.5G`; undefined for anything else. */
 export function parseSize(text: string): number | undefined {

@@ -1,5 +1,5 @@
 // The kernel's settings: one SQLite file, core and per-plugin tables, ConfigDef metadata.
-export { ConfigRegistry, type ConfigChange, type ConfigListener } from './registry';
+export { ConfigRegistry, type ConfigChange, type ConfigListener, type ConfigWriter } from './registry';
 export { ConfigError } from './errors';
 export { CORE_SCOPE } from './scope';
 export { isSecret, maskEntry, MASK } from './mask';

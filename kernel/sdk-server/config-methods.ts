@@ -1,16 +1,18 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
-import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, type ConfigEntry } from '../../protocol';
-import { ConfigError, CORE_SCOPE, fitForListing, maskEntry, type ConfigRegistry } from '../config';
+import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigEntry } from '../../protocol';
+import { ConfigError, CORE_SCOPE, fitForListing, maskEntry, type ConfigRegistry, type ConfigWriter } from '../config';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { requirePermission } from './permissions';
 
 /**
- * config/get|set|list. A plugin reads and writes its own table freely; another plugin's table needs
+ * config/get|set|unset|list. A plugin reads and writes its own table freely; another plugin's table needs
  * `config.others` or `admin`; the core table needs `admin` to write and `config.others` or `admin` to read.
  * Passwords are masked in every answer but one: a `config/get` that names no scope, which is a plugin
  * reading its own setting for its own use (an API key). A plugin relaying settings to people (cli, for
  * homectl) always names the scope, so it never receives a secret in clear, its own table included.
  * A list answer leaves out values too big to list (`omittedBytes` gives their size), so it always fits the wire.
+ * Writing with no scope named is the owner writing its own table (its undeclared keys too); naming a scope,
+ * its own included, is writing for people: only declared keys that are not read-only (see ConfigWriter).
  */
 export function bindConfigMethods(connection: MessageConnection, caller: PluginSupervisor, config: ConfigRegistry): void {
   const scopeFor = (method: string, requested: string | undefined, write: boolean): string => {
@@ -20,6 +22,7 @@ export function bindConfigMethods(connection: MessageConnection, caller: PluginS
     else requirePermission(caller, method, 'config.others', 'admin');
     return scope;
   };
+  const writerOf = (requested: string | undefined): ConfigWriter => (requested === undefined ? 'owner' : 'other');
   const reveal = (entry: ConfigEntry, key: string): ConfigEntry => (entry.isSet ? { ...entry, value: config.getValue(caller.name, key) } : entry);
 
   connection.onRequest(ConfigGetRequest.type, (params) =>
@@ -32,7 +35,14 @@ export function bindConfigMethods(connection: MessageConnection, caller: PluginS
   connection.onRequest(ConfigSetRequest.type, (params) =>
     wrapConfigErrors(() => {
       const scope = scopeFor(ConfigSetRequest.method, params.scope, true);
-      return { entry: maskEntry(config.set(scope, params.key, params.value)) };
+      return { entry: maskEntry(config.set(scope, params.key, params.value, writerOf(params.scope))) };
+    }),
+  );
+  connection.onRequest(ConfigUnsetRequest.type, (params) =>
+    wrapConfigErrors(() => {
+      const scope = scopeFor(ConfigUnsetRequest.method, params.scope, true);
+      const wasSet = config.get(scope, params.key).isSet;
+      return { entry: maskEntry(config.unset(scope, params.key, writerOf(params.scope))), removed: wasSet };
     }),
   );
   connection.onRequest(ConfigListRequest.type, (params) =>

@@ -5,6 +5,7 @@ import {
   ConfigGetRequest,
   ConfigListRequest,
   ConfigSetRequest,
+  ConfigUnsetRequest,
   ErrorCodes,
   KernelStatusRequest,
   PLUGIN_ACTIONS,
@@ -114,6 +115,14 @@ export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME)
       async (p) => {
         const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? 'core', key: p.key, value: p.value });
         return { entry };
+      },
+    ),
+    // The socket method is the SDK's own name, config/unset.
+    [ConfigUnsetRequest.method]: row<{ scope?: string; key: string }>(
+      { type: 'object', required: ['key'], additionalProperties: false, properties: { scope: SCOPE, key: KEY } },
+      async (p) => {
+        const { entry, removed } = await kernel.request(ConfigUnsetRequest.type, { scope: p.scope ?? 'core', key: p.key });
+        return { entry, removed };
       },
     ),
     [SocketMethods.KernelStatus]: row(noParams, () => kernel.request(KernelStatusRequest.type, {})),
