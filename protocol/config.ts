@@ -1,5 +1,8 @@
-/** Types a setting can have; each UI renders and checks a value by its type. */
-export const CONFIG_TYPES = ['string', 'int', 'float', 'bool', 'enum', 'path', 'duration', 'password', 'json'] as const;
+/**
+ * Types a setting can have; each UI renders and checks a value by its type. A `duration` is stored as
+ * milliseconds and a `size` as bytes; both are typed the way protocol/units.ts reads them (`2m`, `8MiB`).
+ */
+export const CONFIG_TYPES = ['string', 'int', 'float', 'bool', 'enum', 'path', 'duration', 'size', 'password', 'json'] as const;
 export type ConfigType = (typeof CONFIG_TYPES)[number];
 
 /** Metadata of one setting, from which every UI renders it without knowing it in advance. */
@@ -16,10 +19,14 @@ export interface ConfigDef {
   options?: string[];
   /** Value used when none is stored. */
   default?: unknown;
-  /** Lowest allowed number (int, float, duration in ms). */
+  /** Lowest allowed number (int, float, duration in ms, size in bytes). */
   min?: number;
-  /** Highest allowed number (int, float, duration in ms). */
+  /** Highest allowed number (int, float, duration in ms, size in bytes). */
   max?: number;
+  /** Read once at start: a new value takes effect when homed restarts (for a plugin's key, when the plugin does). */
+  restart?: boolean;
+  /** Written only by its owner (homed for a core key): `set` and `unset` are refused, and this says what to do instead. */
+  readOnly?: string;
 }
 
 /** One setting as listed: its value (masked for passwords), where it came from, and its metadata. */
@@ -36,6 +43,8 @@ export interface ConfigEntry {
   def?: ConfigDef;
   /** In a list answer, for a value too big to list: its size in bytes of JSON (`value` is then null; config/get reads it). */
   omittedBytes?: number;
+  /** A duration's or a size's value as people write it (`2m`, `8MiB`); `value` keeps the stored number. */
+  display?: string;
 }
 
 import { objectSchema, request, type ParamPermission } from './descriptor';
@@ -104,4 +113,21 @@ export const ConfigListRequest = request<ConfigListParams, ConfigListResult>('co
   params: objectSchema({ scope: CONFIG_SCOPE_FIELD, all: BOOLEAN_FIELD }),
   permission: null,
   paramPermission: (p, caller) => (p.all ? { anyOf: ['admin'], what: 'config/list' } : scopePermission('config/list', p.scope, caller, false)),
+});
+
+export interface ConfigUnsetParams extends ConfigScopeParams {
+  /** Key whose stored value is removed, so its default applies again. */
+  key: string;
+}
+export interface ConfigUnsetResult {
+  /** The entry as it now reads: the default, `isSet` false (password masked). */
+  entry: ConfigEntry;
+  /** Whether a value was stored and is now gone (false: it already read its default). */
+  removed: boolean;
+}
+/** plugin → kernel: return a setting to its default; publishes `config.changed` when a value was removed. */
+export const ConfigUnsetRequest = request<ConfigUnsetParams, ConfigUnsetResult>('config/unset', {
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD }, ['key']),
+  permission: null,
+  paramPermission: (p, caller) => scopePermission('config/unset', p.scope, caller, true),
 });

@@ -1,4 +1,4 @@
-import type { ConfigDef } from './config';
+import { CONFIG_TYPES, type ConfigDef } from './config';
 
 /** Permissions a plugin may ask for in its manifest; the kernel checks each call against the grant. */
 export const PERMISSIONS = [
@@ -49,7 +49,7 @@ const configDefSchema = {
   additionalProperties: false,
   properties: {
     key: { type: 'string', pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$' },
-    type: { enum: ['string', 'int', 'float', 'bool', 'enum', 'path', 'duration', 'password', 'json'] },
+    type: { enum: [...CONFIG_TYPES] },
     description: {
       type: 'object',
       additionalProperties: false,
@@ -60,6 +60,8 @@ const configDefSchema = {
     default: {},
     min: { type: 'number' },
     max: { type: 'number' },
+    restart: { type: 'boolean' },
+    readOnly: { type: 'string', minLength: 1 },
   },
 } as const;
 

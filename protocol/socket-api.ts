@@ -4,7 +4,7 @@
 import { objectSchema, type JsonSchema, type RequestDescriptor } from './descriptor';
 import { INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
 import { KernelStatusRequest, PluginsControlRequest, PluginsInfoRequest, PluginsInstallRequest, PluginsListRequest, PluginsLogsRequest, PluginsRemoveRequest } from './admin';
-import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest } from './config';
+import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest } from './config';
 import type { InterruptResult } from './io';
 import { KNOWLEDGE_ADD_FIELDS, KnowledgeListRequest, KnowledgeReindexRequest, KnowledgeRemoveRequest, KnowledgeSearchRequest, type KnowledgeFile } from './knowledge';
 import { MAX_INPUT_TEXT_CHARS } from './limits';
@@ -56,6 +56,7 @@ export const SocketApi = {
   ConfigList: forwarded(ConfigListRequest),
   ConfigGet: forwarded(ConfigGetRequest),
   ConfigSet: forwarded(ConfigSetRequest),
+  ConfigUnset: forwarded(ConfigUnsetRequest),
   KernelStatus: forwarded(KernelStatusRequest),
   MemorySearch: forwarded(MemorySearchRequest),
   MemoryForget: forwarded(MemoryForgetRequest),

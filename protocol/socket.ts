@@ -21,6 +21,7 @@ export const SocketMethods = {
   ConfigList: 'config/list',
   ConfigGet: 'config/get',
   ConfigSet: 'config/set',
+  ConfigUnset: 'config/unset',
   KernelStatus: 'kernel/status',
   MemorySearch: 'memory/search',
   MemoryForget: 'memory/forget',

@@ -3,28 +3,37 @@ import type { ConfigDef } from '../../protocol';
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
+// Every key here is read once at start (the supervision policy, the paths, the log ring) and so marked
+// `restart`, except core.log.level, which log.ts follows, and core.data.dir, which only homed writes.
+
 function pathDef(key: string, zh: string, en: string): ConfigDef {
-  return { key, type: 'path', category: 'paths', description: { zh, en } };
+  return { key, type: 'path', category: 'paths', restart: true, description: { zh, en } };
 }
 
 function durationDef(key: string, defaultMs: number, zh: string, en: string, min = 1): ConfigDef {
-  return { key, type: 'duration', category: 'supervisor', default: defaultMs, min, description: { zh, en } };
+  return { key, type: 'duration', category: 'supervisor', default: defaultMs, min, restart: true, description: { zh, en } };
 }
+
+/** Keys older versions defined and nothing reads any more; seedDefaults removes them (definition and value) at start. */
+export const RETIRED_CORE_KEYS: readonly string[] = ['core.log.path', 'core.skills.path'];
 
 /** Where the kernel keeps its data; seedDefaults fills each under the data directory. */
 export const CORE_PATH_DEFS: readonly ConfigDef[] = [
-  pathDef(
-    'core.data.dir',
-    '数据目录；homed 每次启动时记录，数据目录搬迁后，位于其下的路径随之重定位。',
-    'The data directory, recorded by homed at each start, so the paths under it follow when the data directory moves.',
-  ),
+  {
+    key: 'core.data.dir',
+    type: 'path',
+    category: 'paths',
+    readOnly: 'start homed with -data DIR (or $HOMEAGENT_DATA) to use another data directory',
+    description: {
+      zh: '数据目录；homed 每次启动时记录，数据目录搬迁后，位于其下的路径随之重定位。只读：请用 homed -data DIR 指定。',
+      en: 'The data directory, recorded by homed at each start, so the paths under it follow when the data directory moves. Read-only: start homed with -data DIR.',
+    },
+  },
   pathDef('core.plugin.dir', '已安装插件所在的目录。', 'Folder that holds installed plugins.'),
   pathDef('core.memory.graph', '实体关系图谱记忆的 SQLite 数据库文件。', 'SQLite file of the entity-relation graph memory.'),
   pathDef('core.memory.text', '文本记忆的目录。', 'Folder of the text memory.'),
   pathDef('core.memory.documents', '文档记忆的目录。', 'Folder of the document memory.'),
   pathDef('core.knowledge.path', '知识库文档及其索引所在的目录。', 'Folder of the knowledge documents and their index.'),
-  pathDef('core.skills.path', '技能（SKILL.md）所在的目录。', 'Folder of skills (SKILL.md).'),
-  pathDef('core.log.path', '日志文件所在的目录。', 'Folder the log files are written to.'),
 ];
 
 // Starting points from VS Code, OTP, systemd and PM2; see DESIGN.md §5.
@@ -43,6 +52,7 @@ const SUPERVISOR_DEFS: readonly ConfigDef[] = [
     category: 'supervisor',
     default: 5,
     min: 1,
+    restart: true,
     description: {
       zh: '在崩溃循环窗口内意外退出达到此次数，插件即被标记为失败，不再重启。',
       en: 'Unexpected exits within the crash-loop window after which a plugin is marked failed and no longer restarted.',
@@ -61,6 +71,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     category: 'limits',
     default: 256,
     min: 16,
+    restart: true,
     description: { zh: '单个插件进程允许占用的最大常驻内存（MB），超出即被终止。', en: 'Most resident memory (MB) a plugin process may use before it is killed.' },
   },
   {
@@ -70,6 +81,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     default: 0,
     min: 0,
     max: 800,
+    restart: true,
     description: { zh: '单个插件进程允许的最大 CPU 占用百分比；0 表示不限制。', en: 'Most CPU a plugin process may use, in percent of one core; 0 means no limit.' },
   },
   {
@@ -78,6 +90,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     category: 'limits',
     default: 5,
     min: 1,
+    restart: true,
     description: { zh: '连续多少次采样超过 CPU 上限后终止插件。', en: 'How many consecutive samples over the CPU limit before the plugin is killed.' },
   },
   {
@@ -86,6 +99,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     category: 'limits',
     default: 256,
     min: 16,
+    restart: true,
     description: {
       zh: '第三方插件进程可同时打开的最多文件数（含套接字），由 prlimit 设置。',
       en: 'Most files (sockets included) a third-party plugin process may have open at once, set with prlimit.',
@@ -96,6 +110,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     type: 'json',
     category: 'limits',
     default: {},
+    restart: true,
     description: {
       zh: '按插件覆盖资源上限，例如 {"weather": {"rss_mb": 64, "cpu_percent": 50}}。',
       en: 'Per-plugin overrides of the resource limits, e.g. {"weather": {"rss_mb": 64, "cpu_percent": 50}}.',
@@ -106,7 +121,8 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
 const WIRE_DEFS: readonly ConfigDef[] = [
   {
     key: 'core.wire.max_header_bytes',
-    type: 'int',
+    type: 'size',
+    restart: true,
     category: 'wire',
     default: 8192,
     min: 256,
@@ -114,7 +130,8 @@ const WIRE_DEFS: readonly ConfigDef[] = [
   },
   {
     key: 'core.wire.max_body_bytes',
-    type: 'int',
+    type: 'size',
+    restart: true,
     category: 'wire',
     default: 4 * 1024 * 1024,
     min: 1024,
@@ -137,6 +154,7 @@ const LOG_DEFS: readonly ConfigDef[] = [
     category: 'logs',
     default: 500,
     min: 0,
+    restart: true,
     description: {
       zh: '每个插件保留的日志行数，供 homectl plugins logs 查看。',
       en: 'Log lines kept per plugin for homectl plugins logs.',

@@ -72,6 +72,14 @@ function validateDef(scope: string, def: ConfigDef): ConfigDef {
     refuse(scope, key, `has min ${clean.min} above max ${clean.max}`);
   }
   if (def.default !== undefined) clean.default = cleanDefault(scope, clean, def.default);
+  if (def.restart !== undefined) {
+    if (typeof def.restart !== 'boolean') refuse(scope, key, 'has a restart that is not true or false');
+    if (def.restart) clean.restart = true;
+  }
+  if (def.readOnly !== undefined) {
+    if (typeof def.readOnly !== 'string' || def.readOnly === '') refuse(scope, key, 'has a readOnly that is not a text saying what to do instead');
+    clean.readOnly = def.readOnly;
+  }
   return clean;
 }
 

@@ -4,6 +4,8 @@ import { ErrorCodes, haError } from '../../protocol';
 export interface ConfigErrorFacts {
   scope: string;
   key?: string;
+  /** For an unknown key: the declared key it is most likely a typo of. */
+  suggestion?: string;
 }
 
 /** A refused config operation: a bad value, definition or scope name (InvalidValue), or an unknown key (NotFound). */
@@ -12,18 +14,28 @@ export class ConfigError extends Error {
   readonly code: number;
   readonly scope: string;
   readonly key: string | undefined;
+  readonly suggestion: string | undefined;
 
   constructor(message: string, facts: ConfigErrorFacts, code: number = ErrorCodes.InvalidValue) {
     super(message);
     this.code = code;
     this.scope = facts.scope;
     this.key = facts.key;
+    this.suggestion = facts.suggestion;
   }
 
   /** Turns the error into the wire error an SDK handler answers with. */
   toResponseError(): ReturnType<typeof haError> {
-    return haError(this.code, this.message, this.key === undefined ? { scope: this.scope } : { scope: this.scope, key: this.key });
+    const facts: ConfigErrorFacts = { scope: this.scope };
+    if (this.key !== undefined) facts.key = this.key;
+    if (this.suggestion !== undefined) facts.suggestion = this.suggestion;
+    return haError(this.code, this.message, { ...facts });
   }
+}
+
+/** Names a key the way homectl takes it: `core.log.level`, `weather:api_key`. */
+export function commandLabelOf(scope: string, key: string): string {
+  return scope === 'core' ? key : `${scope}:${key}`;
 }
 
 /** Names a key the way people type it: `core.log.level`, `weather.api_key`. */

@@ -1,9 +1,8 @@
 // The kernel's settings: one SQLite file, core and per-plugin tables, ConfigDef metadata.
-export { ConfigRegistry, type ConfigChange, type ConfigListener } from './registry';
+export { ConfigRegistry, type ConfigChange, type ConfigListener, type ConfigWriter } from './registry';
 export { ConfigError } from './errors';
 export { CORE_SCOPE } from './scope';
 export { isSecret, maskEntry, MASK } from './mask';
-export { formatDuration, parseDuration } from './duration';
 export { CORE_DEFS, CORE_PATH_DEFS } from './core-defs';
 export { seedDefaults, type CorePaths } from './seed';
 export { isPatternKey, matchesPattern } from './patterns';

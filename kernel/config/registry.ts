@@ -2,13 +2,14 @@ import type Database from 'better-sqlite3';
 import { ErrorCodes, type ConfigDef, type ConfigEntry } from '../../protocol';
 import { ensureValueTable, forgetStatements, hasValueTable, listTables, openConfigDatabase, prepareCached } from './database';
 import { assertKey, validateDefs } from './defs';
-import { ConfigError, labelOf } from './errors';
+import { ConfigError, commandLabelOf, labelOf } from './errors';
 import { maskEntry } from './mask';
 import { isPatternKey, pickPatternDef } from './patterns';
 import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
 import { describeOversize } from './size';
-import { coerceValue, describeExpected, isJsonValue, ValueProblem } from './value';
+import { closestKey } from './suggest';
+import { coerceValue, describeExpected, displayOf, isJsonValue, ValueProblem } from './value';
 
 /** A successful set or unset, with the entry as a person may see it. */
 export interface ConfigChange {
@@ -18,6 +19,13 @@ export interface ConfigChange {
   entry: ConfigEntry;
 }
 export type ConfigListener = (change: ConfigChange) => void;
+
+/**
+ * Who writes a setting. The `owner` (homed for core keys, a plugin for its own table when it names no scope)
+ * may write read-only keys and keys of its own table it never declared (its private state). Everyone `other`
+ * (a person through homectl, another plugin, a plugin relaying for people) sets only declared, writable keys.
+ */
+export type ConfigWriter = 'owner' | 'other';
 
 type Stored = { value: unknown } | undefined;
 
@@ -53,9 +61,7 @@ export class ConfigRegistry {
     this.assertAddress(scope, key);
     const def = this.readDef(scope, key);
     const stored = this.readStored(scope, key);
-    if (def === undefined && stored === undefined) {
-      throw new ConfigError(`${labelOf(scope, key)} is not a known setting; see homectl config list ${scope}`, { scope, key }, ErrorCodes.NotFound);
-    }
+    if (def === undefined && stored === undefined) throw this.unknownKey(scope, key);
     return maskEntry(buildEntry(scope, key, def, stored));
   }
 
@@ -103,12 +109,14 @@ export class ConfigRegistry {
 
   /**
    * Checks a value against its definition (strings are parsed by type) and its size (at most MAX_VALUE_BYTES of
-   * JSON), stores it and returns the masked entry.
+   * JSON), stores it and returns the masked entry. Anyone but the owner must name a declared key that is not read-only.
    */
-  set(scope: string, key: string, value: unknown): ConfigEntry {
+  set(scope: string, key: string, value: unknown, by: ConfigWriter = 'owner'): ConfigEntry {
     this.assertAddress(scope, key);
     const entry = this.db.transaction((): ConfigEntry => {
       const def = this.readDef(scope, key);
+      if (by === 'other' && def === undefined) throw this.unknownKey(scope, key);
+      if (by === 'other' && def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
       const stored = def === undefined ? checkUndeclared(value) : coerceValue(def, value);
       if (stored instanceof ValueProblem) {
         const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
@@ -126,10 +134,18 @@ export class ConfigRegistry {
     return entry;
   }
 
-  /** Removes a stored value so the default applies again; returns the masked entry as it now reads. */
-  unset(scope: string, key: string): ConfigEntry {
+  /**
+   * Removes a stored value so the default applies again; returns the masked entry as it now reads. Anyone but
+   * the owner may not unset a read-only key, and must name a key that is declared or stored (an old one included).
+   */
+  unset(scope: string, key: string, by: ConfigWriter = 'owner'): ConfigEntry {
     this.assertAddress(scope, key);
     const { removed, entry } = this.db.transaction(() => {
+      if (by === 'other') {
+        const def = this.readDef(scope, key);
+        if (def === undefined && this.readStored(scope, key) === undefined) throw this.unknownKey(scope, key);
+        if (def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+      }
       const changes = hasValueTable(this.db, scope)
         ? prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
         : 0;
@@ -137,6 +153,19 @@ export class ConfigRegistry {
     }).immediate();
     if (removed) this.notify({ scope, key, entry });
     return entry;
+  }
+
+  /** Removes keys no longer in use, definition and stored value alone (no change is published); answers how many rows went. */
+  forget(scope: string, keys: readonly string[]): number {
+    assertScope(scope);
+    return this.db.transaction(() => {
+      let removed = 0;
+      for (const key of keys) {
+        removed += prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ? AND key = ?').run(scope, key).changes;
+        if (hasValueTable(this.db, scope)) removed += prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes;
+      }
+      return removed;
+    }).immediate();
   }
 
   /** Deletes a plugin's settings and their definitions (for `remove --purge`); its enabled state stays. */
@@ -174,6 +203,23 @@ export class ConfigRegistry {
   private assertAddress(scope: string, key: string): void {
     assertScope(scope);
     assertKey(scope, key);
+  }
+
+  // NotFound, with the closest declared key of the scope when one is near enough to be a typo of it.
+  private unknownKey(scope: string, key: string): ConfigError {
+    const declared = [...this.readDefs(scope).keys()].filter((k) => !isPatternKey(k));
+    const where = scope === CORE_SCOPE ? 'of homed' : `of plugin "${scope}"`;
+    const listing = scope === CORE_SCOPE ? 'homectl config list' : `homectl config list --plugin ${scope}`;
+    if (declared.length === 0 && scope !== CORE_SCOPE) {
+      return new ConfigError(
+        `${labelOf(scope, key)} is not a known setting: plugin "${scope}" declares none; is it installed (homectl plugins list)?`,
+        { scope, key },
+        ErrorCodes.NotFound,
+      );
+    }
+    const suggestion = closestKey(key, declared);
+    const hint = suggestion === undefined ? `${listing} shows every setting` : `did you mean ${commandLabelOf(scope, suggestion)}? (${listing} shows every setting)`;
+    return new ConfigError(`${labelOf(scope, key)} is not a known setting ${where}; ${hint}`, { scope, key, ...(suggestion ? { suggestion } : {}) }, ErrorCodes.NotFound);
   }
 
   // The exact definition wins; a key without one takes the pattern definition that matches it, if any.
@@ -218,7 +264,14 @@ export class ConfigRegistry {
 function buildEntry(scope: string, key: string, def: ConfigDef | undefined, stored: Stored): ConfigEntry {
   const entry: ConfigEntry = { scope, key, value: stored !== undefined ? stored.value : (def?.default ?? null), isSet: stored !== undefined };
   if (def !== undefined) entry.def = def;
+  const display = displayOf(def, entry.value);
+  if (display !== undefined) entry.display = display;
   return entry;
+}
+
+function readOnlyError(scope: string, key: string, instead: string): ConfigError {
+  const owner = scope === CORE_SCOPE ? 'homed' : `plugin "${scope}"`;
+  return new ConfigError(`${labelOf(scope, key)} is read-only: ${owner} sets it itself; ${instead}`, { scope, key }, ErrorCodes.Conflict);
 }
 
 function checkUndeclared(value: unknown): unknown {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CORE_DEFS } from './core-defs';
+import { CORE_DEFS, RETIRED_CORE_KEYS } from './core-defs';
 import { CORE_SCOPE } from './scope';
 import type { ConfigRegistry } from './registry';
 
@@ -10,8 +10,6 @@ export interface CorePaths {
   memoryText: string;
   memoryDocuments: string;
   knowledge: string;
-  skills: string;
-  log: string;
 }
 
 const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
@@ -20,8 +18,6 @@ const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
   memoryText: { key: 'core.memory.text', under: 'memory/text' },
   memoryDocuments: { key: 'core.memory.documents', under: 'memory/documents' },
   knowledge: { key: 'core.knowledge.path', under: 'knowledge' },
-  skills: { key: 'core.skills.path', under: 'skills' },
-  log: { key: 'core.log.path', under: 'log' },
 };
 
 const DATA_DIR_KEY = 'core.data.dir';
@@ -34,10 +30,14 @@ function rebase(stored: string, previousRoot: unknown, root: string): string {
   return path.join(root, relative);
 }
 
-/** Defines the core settings and stores each path under `dataDir` unless one is already stored; returns the paths in effect. */
+/**
+ * Defines the core settings, removes the retired ones, and stores each path under `dataDir` unless one is
+ * already stored; records `dataDir` as core.data.dir (read-only to all but homed); returns the paths in effect.
+ */
 export function seedDefaults(registry: ConfigRegistry, dataDir: string): CorePaths {
   const root = path.resolve(dataDir);
   registry.define(CORE_SCOPE, CORE_DEFS);
+  registry.forget(CORE_SCOPE, RETIRED_CORE_KEYS);
   const previousRoot = registry.getValue(CORE_SCOPE, DATA_DIR_KEY);
   const paths = {} as CorePaths;
   for (const [name, { key, under }] of Object.entries(PATH_KEYS) as [keyof CorePaths, { key: string; under: string }][]) {

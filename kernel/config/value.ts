@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type { ConfigDef } from '../../protocol';
-import { formatDuration, parseDuration } from './duration';
+import { DURATION_BARE_NUMBER, DURATION_EXAMPLES, SIZE_BARE_NUMBER, SIZE_EXAMPLES, formatDuration, formatSize, parseDuration, parseSize } from '../../protocol/units';
 
 const TRUE_WORDS = ['true', 'yes', 'on', '1'];
 const FALSE_WORDS = ['false', 'no', 'off', '0'];
@@ -45,6 +45,11 @@ export function coerceValue(def: ConfigDef, value: unknown): unknown {
       if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) return new ValueProblem(`${shown} is not a duration`);
       return checkRange(def, ms, formatDuration);
     }
+    case 'size': {
+      const bytes = text !== undefined ? parseSize(text) : value;
+      if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) return new ValueProblem(`${shown} is not a size`);
+      return checkRange(def, bytes, formatSize);
+    }
     case 'enum':
       return text !== undefined && (def.options ?? []).includes(text)
         ? text
@@ -79,13 +84,24 @@ export function describeExpected(def: ConfigDef): string {
       return `a number${describeRange(def.min, def.max, String)}, like ${like ?? String(def.min ?? 0.5)}`;
     case 'duration':
       // Durations are never negative, so a minimum of 0 says nothing.
-      return `a number of milliseconds or a value like 500ms, 30s, 5m${describeRange(def.min || undefined, def.max, formatDuration)}` +
-        (like === undefined ? '' : ` (default ${like})`);
+      return `a duration${describeRange(def.min || undefined, def.max, formatDuration)}, like ${DURATION_EXAMPLES} ` +
+        `(${DURATION_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
+    case 'size':
+      return `a size${describeRange(def.min || undefined, def.max, formatSize)}, like ${SIZE_EXAMPLES} ` +
+        `(${SIZE_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
     case 'enum':
       return `one of ${(def.options ?? []).join(', ')}`;
     case 'json':
       return `any JSON value, like ${like ?? '{"a": 1}'}`;
   }
+}
+
+/** A duration's or size's stored number as people write it (`2m`, `8MiB`); undefined for any other value. */
+export function displayOf(def: ConfigDef | undefined, value: unknown): string | undefined {
+  if (typeof value !== 'number') return undefined;
+  if (def?.type === 'duration') return formatDuration(value);
+  if (def?.type === 'size') return formatSize(value);
+  return undefined;
 }
 
 /** Tells whether a value survives JSON unchanged: null, booleans, finite numbers, strings, arrays and plain objects. */
@@ -113,7 +129,8 @@ function describeRange(min: number | undefined, max: number | undefined, show: (
 
 function exampleOf(def: ConfigDef): string | undefined {
   if (def.default === undefined || def.type === 'password') return undefined;
-  if (def.type === 'duration' && typeof def.default === 'number') return formatDuration(def.default);
+  const shown = displayOf(def, def.default);
+  if (shown !== undefined) return shown;
   if (def.type === 'path' && typeof def.default === 'string') return def.default;
   return showValue(def.default);
 }

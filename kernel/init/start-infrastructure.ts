@@ -3,7 +3,7 @@ import { KernelEvents } from '../../protocol';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { EventBus } from '../events/bus';
 import { IOManager } from '../io/io-manager';
-import { createRootLogger } from '../log';
+import { createRootLogger, followLogLevel } from '../log';
 import { loadSupervisorPolicy, type SupervisorPolicy } from '../supervisor/policy';
 
 /** What every later part leans on: the log, the event bus, the IO channels and the supervision policy. */
@@ -14,12 +14,15 @@ export interface Infrastructure {
   policy: SupervisorPolicy;
 }
 
-/** Creates the log (unless one is given), the bus that announces setting changes, the IO channels and the supervision policy. */
+/** Creates the log (unless one is given; either follows core.log.level), the bus that announces setting changes, the IO channels and the supervision policy. */
 export function startInfrastructure(config: ConfigRegistry, env: NodeJS.ProcessEnv, log?: Logger): Infrastructure {
   const bus = new EventBus();
   config.onChange((change) => bus.publish(KernelEvents.ConfigChanged, 'kernel', change));
+  const logger = log ?? createRootLogger(String(config.getValue(CORE_SCOPE, 'core.log.level') ?? 'info'));
+  // core.log.level takes effect at once, in every child logger too.
+  followLogLevel(config, logger);
   return {
-    log: log ?? createRootLogger(String(config.getValue(CORE_SCOPE, 'core.log.level') ?? 'info')),
+    log: logger,
     bus,
     io: new IOManager(),
     policy: loadSupervisorPolicy((key) => config.getValue(CORE_SCOPE, key), env),

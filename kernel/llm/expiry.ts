@@ -1,5 +1,5 @@
 // The error of an attempt that ran out of time: which provider, how far it got, how long it waited, what to do.
-import { formatDuration } from '../config';
+import { formatDuration } from '../../protocol/units';
 import type { WatchExpiry } from './attempt-watch';
 import { LlmError } from './errors';
 import { formatSeconds } from './notices';

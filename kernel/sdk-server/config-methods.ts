@@ -1,18 +1,21 @@
 import type { MessageConnection } from 'vscode-jsonrpc';
-import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, type ConfigEntry } from '../../protocol';
-import { ConfigError, fitForListing, maskEntry, type ConfigRegistry } from '../config';
+import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigEntry } from '../../protocol';
+import { ConfigError, fitForListing, maskEntry, type ConfigRegistry, type ConfigWriter } from '../config';
 import { bindRequest, type SdkCaller } from './binder';
 
 /**
- * config/get|set|list. A plugin reads and writes its own table freely; another plugin's table needs
+ * config/get|set|unset|list. A plugin reads and writes its own table freely; another plugin's table needs
  * `config.others` or `admin`; the core table needs `admin` to write and `config.others` or `admin` to read
  * (the descriptors in protocol/config.ts say so; the binder checks it).
  * Passwords are masked in every answer but one: a `config/get` that names no scope, which is a plugin
  * reading its own setting for its own use (an API key). A plugin relaying settings to people (cli, for
  * homectl) always names the scope, so it never receives a secret in clear, its own table included.
  * A list answer leaves out values too big to list (`omittedBytes` gives their size), so it always fits the wire.
+ * Writing with no scope named is the owner writing its own table (its undeclared keys too); naming a scope,
+ * its own included, is writing for people: only declared keys that are not read-only (see ConfigWriter).
  */
 export function bindConfigMethods(connection: MessageConnection, caller: SdkCaller, config: ConfigRegistry): void {
+  const writerOf = (requested: string | undefined): ConfigWriter => (requested === undefined ? 'owner' : 'other');
   const reveal = (entry: ConfigEntry, key: string): ConfigEntry => (entry.isSet ? { ...entry, value: config.getValue(caller.name, key) } : entry);
 
   bindRequest(connection, caller, ConfigGetRequest, (params) =>
@@ -22,7 +25,14 @@ export function bindConfigMethods(connection: MessageConnection, caller: SdkCall
     }),
   );
   bindRequest(connection, caller, ConfigSetRequest, (params) =>
-    wrapConfigErrors(() => ({ entry: maskEntry(config.set(params.scope ?? caller.name, params.key, params.value)) })),
+    wrapConfigErrors(() => ({ entry: maskEntry(config.set(params.scope ?? caller.name, params.key, params.value, writerOf(params.scope))) })),
+  );
+  bindRequest(connection, caller, ConfigUnsetRequest, (params) =>
+    wrapConfigErrors(() => {
+      const scope = params.scope ?? caller.name;
+      const wasSet = config.get(scope, params.key).isSet;
+      return { entry: maskEntry(config.unset(scope, params.key, writerOf(params.scope))), removed: wasSet };
+    }),
   );
   bindRequest(connection, caller, ConfigListRequest, (params) =>
     wrapConfigErrors(() => {

@@ -5,6 +5,7 @@ import {
   ConfigGetRequest,
   ConfigListRequest,
   ConfigSetRequest,
+  ConfigUnsetRequest,
   ErrorCodes,
   KernelStatusRequest,
   PluginsControlRequest,
@@ -86,6 +87,10 @@ export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME)
     row(SocketApi.ConfigSet, async (p) => {
       const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? CORE, key: p.key, value: p.value });
       return { entry };
+    }),
+    row(SocketApi.ConfigUnset, async (p) => {
+      const { entry, removed } = await kernel.request(ConfigUnsetRequest.type, { scope: p.scope ?? CORE, key: p.key });
+      return { entry, removed };
     }),
     row(SocketApi.KernelStatus, () => kernel.request(KernelStatusRequest.type, {})),
     row(SocketApi.SessionsList, (p) => kernel.request(SessionsListRequest.type, p)),

@@ -2,10 +2,9 @@
 // session that set it with "[timer] <message>". Timers live in the plugin's `timers` setting, so they
 // survive a restart; one missed while homed was down fires at start, marked late.
 //
-// Only types are imported from the SDK and the protocol: the compiled folder needs nothing outside
-// itself, so it can be copied and run as a third-party plugin (the tests do).
+// Only types are imported from the SDK; from the protocol, the shared units (durations as people write them).
 import type { PluginContext, PluginDefinition } from '../../plugin-host';
-import { formatDuration } from './duration';
+import { formatDurationBrief } from '../../protocol/units';
 import { TIMER_POLICY, type TimerPolicy } from './policy';
 import { TimerScheduler, systemClock, type Clock, type Firing } from './scheduler';
 import { readStoredTimers, type Timer } from './timers';
@@ -16,7 +15,7 @@ export const TIMERS_KEY = 'timers';
 
 /** The interrupt text of a firing: `[timer] msg`, or `[timer, late by 12m] msg` when it fired late. */
 export function firingText(firing: Firing, policy: TimerPolicy = TIMER_POLICY): string {
-  const late = firing.lateMs >= policy.lateAfterMs ? `, late by ${formatDuration(firing.lateMs)}` : '';
+  const late = firing.lateMs >= policy.lateAfterMs ? `, late by ${formatDurationBrief(firing.lateMs)}` : '';
   return `[timer${late}] ${firing.timer.message}`;
 }
 

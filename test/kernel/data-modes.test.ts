@@ -15,5 +15,5 @@ test('config.db, agent.db, graph.db, the knowledge index and the memory folders 
   await k.kernel.recall.knowledgeReady;
   const mode = (rel: string): string => (fs.statSync(path.join(dataDir, rel)).mode & 0o777).toString(8);
   for (const file of ['config.db', 'agent.db', 'memory/graph.db', 'index/knowledge.db']) assert.equal(mode(file), '600', file);
-  for (const dir of ['memory', 'memory/text', 'memory/documents', 'knowledge', 'index', 'log']) assert.equal(mode(dir), '700', dir);
+  for (const dir of ['memory', 'memory/text', 'memory/documents', 'knowledge', 'index']) assert.equal(mode(dir), '700', dir);
 });

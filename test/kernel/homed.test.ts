@@ -98,7 +98,7 @@ describe('homed', () => {
 
   test('creates the whole data tree on first start', async () => {
     const homed = await startHomed([]);
-    for (const dir of ['plugins', 'plugin-data', 'memory/text', 'memory/documents', 'knowledge', 'skills', 'log', 'run']) {
+    for (const dir of ['plugins', 'plugin-data', 'memory/text', 'memory/documents', 'knowledge', 'run']) {
       assert.ok(fs.statSync(path.join(homed.dataDir, dir)).isDirectory(), `${dir} exists`);
     }
     assert.equal(fs.statSync(path.join(homed.dataDir, 'run')).mode & 0o777, 0o700);

@@ -1,5 +1,5 @@
-// homectl config list|get|set.
-import { SocketMethods, type ConfigEntry } from '../../../protocol';
+// homectl config list|get|set|unset.
+import { ConfigUnsetRequest, SocketMethods, type ConfigEntry } from '../../../protocol';
 import { NONE, formatBytes, formatValue } from './format';
 import { renderTable } from './table';
 import { UsageError, printJson, type Command } from './types';
@@ -28,11 +28,29 @@ export function displayKey(entry: Pick<ConfigEntry, 'scope' | 'key'>): string {
   return entry.scope === 'core' ? entry.key : `${entry.scope}:${entry.key}`;
 }
 
-/** The value to show: passwords masked here too, so nothing prints one in clear; a value too big to list, its size. */
+/**
+ * The value to show: passwords masked here too, so nothing prints one in clear; a value too big to list, its
+ * size; a duration or size as people write it (`2m`, `8MiB`).
+ */
 export function displayValue(entry: ConfigEntry): string {
   if (entry.omittedBytes !== undefined) return `(${formatBytes(entry.omittedBytes)}, not listed: homectl config get ${displayKey(entry)})`;
   if (entry.def?.type === 'password' && entry.value !== '' && entry.value !== null && entry.value !== undefined) return MASK;
-  return formatValue(entry.value);
+  return entry.display ?? formatValue(entry.value);
+}
+
+/** When a change applies, for the NOTE column: `restart`, `read-only`, `not declared` (an old key, removable), or nothing. */
+export function describeWhen(entry: ConfigEntry): string {
+  if (!entry.def) return 'not declared';
+  if (entry.def.readOnly !== undefined) return 'read-only';
+  return entry.def.restart ? 'restart' : '';
+}
+
+/** What `config set` and `config unset` add below the new value: when it takes effect, if not at once. */
+function restartNote(entry: ConfigEntry): string {
+  if (!entry.def?.restart) return '';
+  return entry.scope === 'core'
+    ? '\ntakes effect when homed restarts'
+    : `\ntakes effect when plugin ${entry.scope} restarts (homectl plugins restart ${entry.scope})`;
 }
 
 /** Renders entries as the `config list` table. */
@@ -43,9 +61,10 @@ export function renderConfigTable(entries: ConfigEntry[], lang: string = process
     describeType(e),
     displayValue(e) || NONE,
     e.isSet ? 'set' : 'default',
+    describeWhen(e),
     (zh ? (e.def?.description?.zh ?? e.def?.description?.en) : (e.def?.description?.en ?? e.def?.description?.zh)) ?? '',
   ]);
-  return renderTable(rows, ['KEY', 'TYPE', 'VALUE', 'SOURCE', 'DESCRIPTION']);
+  return renderTable(rows, ['KEY', 'TYPE', 'VALUE', 'SOURCE', 'NOTE', 'DESCRIPTION']);
 }
 
 function describeType(entry: ConfigEntry): string {
@@ -97,13 +116,27 @@ const set: Command = {
   args: ['KEY', 'VALUE'],
   options: { json: { type: 'boolean' } },
   flags: '[--json]',
-  summary: 'change a setting; the value is checked against its type',
+  summary: 'change a declared setting; the value is checked against its type',
   async run([key, value], values, ctx) {
     const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigSet, { ...parseConfigKey(key as string), value });
     if (values['json']) printJson(ctx, maskForJson(entry));
-    else ctx.print(`${displayKey(entry)} = ${displayValue(entry)}`);
+    else ctx.print(`${displayKey(entry)} = ${displayValue(entry)}${restartNote(entry)}`);
+  },
+};
+
+const unset: Command = {
+  words: 'config unset',
+  args: ['KEY'],
+  options: { json: { type: 'boolean' } },
+  flags: '[--json]',
+  summary: 'return a setting to its default (or remove a key no longer declared)',
+  async run([key], values, ctx) {
+    const { entry, removed } = await ctx.request<{ entry: ConfigEntry; removed: boolean }>(ConfigUnsetRequest.method, { ...parseConfigKey(key as string) });
+    if (values['json']) printJson(ctx, { entry: maskForJson(entry), removed });
+    else if (!entry.def) ctx.print(`${displayKey(entry)} removed`);
+    else ctx.print(`${displayKey(entry)} = ${displayValue(entry) || NONE} (default${removed ? '' : ', was not set'})${removed ? restartNote(entry) : ''}`);
   },
 };
 
 /** Every `config …` command. */
-export const configCommands: Command[] = [list, get, set];
+export const configCommands: Command[] = [list, get, set, unset];

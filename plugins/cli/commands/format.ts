@@ -1,21 +1,9 @@
 // Human units for homectl's tables: durations, sizes, percentages, exits.
 import type { LastExit } from '../../../protocol';
+import { formatDurationBrief } from '../../../protocol/units';
 
 /** Shown where a value does not apply (no process, not measured). */
 export const NONE = '-';
-
-/** `45s`, `1m 03s`, `2h 05m`, `3d 04h`. */
-export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const days = Math.floor(total / 86400);
-  const hours = Math.floor((total % 86400) / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  if (days > 0) return `${days}d ${pad2(hours)}h`;
-  if (hours > 0) return `${hours}h ${pad2(minutes)}m`;
-  if (minutes > 0) return `${minutes}m ${pad2(seconds)}s`;
-  return `${seconds}s`;
-}
 
 /** `512 B`, `12.0 KB`, `48.2 MB`, `1.5 GB` (powers of 1024); `-` when unknown. */
 export function formatBytes(bytes: number | null): string {
@@ -38,15 +26,15 @@ export function formatPercent(percent: number | null): string {
 
 /** Uptime of a running process; `-` when none runs. */
 export function formatUptime(uptimeMs: number, pid: number | null): string {
-  return pid === null ? NONE : formatDuration(uptimeMs);
+  return pid === null ? NONE : formatDurationBrief(uptimeMs);
 }
 
-/** `crash (code 1) 5m 02s ago`, `rss-limit (SIGKILL) 10s ago`; `-` when none ended yet. */
+/** `crash (code 1) 5m02s ago`, `rss-limit (SIGKILL) 10s ago`; `-` when none ended yet. */
 export function formatLastExit(exit: LastExit | null, now: number = Date.now()): string {
   if (!exit) return NONE;
   const how = exit.signal ? exit.signal : exit.code !== null ? `code ${exit.code}` : '';
   const head = how ? `${exit.reason} (${how})` : exit.reason;
-  return `${head} ${formatDuration(now - exit.at)} ago`;
+  return `${head} ${formatDurationBrief(now - exit.at)} ago`;
 }
 
 /** A timestamp as UTC ISO text. */
@@ -59,8 +47,4 @@ export function formatValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
   return JSON.stringify(value);
-}
-
-function pad2(n: number): string {
-  return String(n).padStart(2, '0');
 }

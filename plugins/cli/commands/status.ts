@@ -1,13 +1,14 @@
 // homectl status: is homed up, since when, and how are its plugins.
 import { SocketMethods, type KernelStatus } from '../../../protocol';
-import { formatBytes, formatDuration } from './format';
+import { formatDurationBrief } from '../../../protocol/units';
+import { formatBytes } from './format';
 import { renderTable } from './table';
 import { printJson, type Command } from './types';
 
 /** Renders the kernel status as key/value lines. */
 export function renderStatus(s: KernelStatus, socketPath: string): string {
   return renderTable([
-    ['homed', `${s.version}, pid ${s.pid}, up ${formatDuration(s.uptime_ms)}`],
+    ['homed', `${s.version}, pid ${s.pid}, up ${formatDurationBrief(s.uptime_ms)}`],
     ['plugins', `${s.plugins.ready} ready / ${s.plugins.enabled} enabled / ${s.plugins.total} known`],
     ['turns', `${s.turns.running} running, ${s.turns.waiting} waiting`],
     ['data dir', s.dataDir],

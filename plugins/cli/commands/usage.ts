@@ -1,4 +1,5 @@
 // The usage text, generated from the command table.
+import { DURATION_BARE_NUMBER, DURATION_EXAMPLES, SIZE_BARE_NUMBER, SIZE_EXAMPLES } from '../../../protocol/units';
 import { renderTable } from './table';
 import type { Command } from './types';
 
@@ -30,6 +31,8 @@ export function renderUsage(commands: Command[]): string {
     renderTable(rows),
     '',
     'KEY is a core key (core.log.level) or PLUGIN:KEY for a plugin\'s own table (cli:max_clients).',
+    `A duration is written like ${DURATION_EXAMPLES} (${DURATION_BARE_NUMBER});`,
+    `a size like ${SIZE_EXAMPLES} (${SIZE_BARE_NUMBER}). Values print the same way.`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
     'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',

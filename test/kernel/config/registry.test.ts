@@ -107,7 +107,7 @@ test('a bad value is refused with what was wrong, what the key expects and an ex
     ['verbose', 'maybe', /"maybe" is not true or false; use true or false \(yes\/no, on\/off and 1\/0 work too\)/],
     ['verbose', 2, /2 is not true or false/],
     ['mode', 'medium', /^demo\.mode: "medium" is not one of the options; use one of fast, slow$/],
-    ['wait', 'soon', /^demo\.wait: "soon" is not a duration; use a number of milliseconds or a value like 500ms, 30s, 5m/],
+    ['wait', 'soon', /^demo\.wait: "soon" is not a duration; use a duration of at least 100ms, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 30s\)$/],
     ['wait', '50ms', /50ms is below the minimum 100ms/],
     ['wait', -5, /is not a duration/],
     ['extra', '{broken', /"\{broken" is not valid JSON/],
@@ -126,7 +126,7 @@ test('the core duration error reads as a person would want it', (t) => {
   registry.define('core', [{ key: 'core.supervisor.restart_base', type: 'duration', default: 1000, min: 0 }]);
   const err = assertConfigError(
     () => registry.set('core', 'core.supervisor.restart_base', 'fast'),
-    /^core\.supervisor\.restart_base: "fast" is not a duration; use a number of milliseconds or a value like 500ms, 30s, 5m \(default 1s\)$/,
+    /^core\.supervisor\.restart_base: "fast" is not a duration; use a duration, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 1s\)$/,
   );
   assert.equal(err.toResponseError().code, ErrorCodes.InvalidValue);
   assert.deepEqual(err.toResponseError().data, { name: 'HA_ERR_INVALID_VALUE', scope: 'core', key: 'core.supervisor.restart_base' });

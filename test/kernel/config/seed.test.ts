@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CORE_DEFS, ConfigRegistry, seedDefaults } from '../../../kernel/config';
+import { CORE_DEFS, ConfigError, ConfigRegistry, seedDefaults } from '../../../kernel/config';
+import { ErrorCodes } from '../../../protocol';
 import { makeTempConfigFile, withRawDatabase } from './helpers';
 
 test('seedDefaults stores every path under the data dir and returns them', (t) => {
@@ -17,19 +18,15 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     memoryText: path.join(dataDir, 'memory', 'text'),
     memoryDocuments: path.join(dataDir, 'memory', 'documents'),
     knowledge: path.join(dataDir, 'knowledge'),
-    skills: path.join(dataDir, 'skills'),
-    log: path.join(dataDir, 'log'),
   });
   const stored = registry.list('core').filter((e) => e.isSet);
   assert.deepEqual(stored.map((e) => e.key), [
     'core.data.dir',
     'core.knowledge.path',
-    'core.log.path',
     'core.memory.documents',
     'core.memory.graph',
     'core.memory.text',
     'core.plugin.dir',
-    'core.skills.path',
   ]);
   assert.ok(stored.every((e) => e.def?.type === 'path' && e.def.category === 'paths'));
 });
@@ -93,7 +90,7 @@ test('seedDefaults keeps a path a person changed, across restarts', (t) => {
   const paths = seedDefaults(second, dataDir);
   assert.equal(paths.pluginDir, mine);
   assert.equal(second.getValue('core', 'core.plugin.dir'), mine);
-  assert.equal(paths.skills, path.join(dataDir, 'skills'));
+  assert.equal(paths.knowledge, path.join(dataDir, 'knowledge'));
   withRawDatabase(file, (db) => assert.equal(db.pragma('integrity_check', { simple: true }), 'ok'));
 });
 
@@ -102,7 +99,7 @@ test('seedDefaults resolves a relative data dir to an absolute one', (t) => {
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());
   const paths = seedDefaults(registry, 'relative-data');
-  assert.equal(paths.log, path.resolve('relative-data', 'log'));
+  assert.equal(paths.knowledge, path.resolve('relative-data', 'knowledge'));
 });
 
 test('seedDefaults moves the paths under the data dir when the data dir moves, and leaves a path put elsewhere', (t) => {
@@ -111,11 +108,62 @@ test('seedDefaults moves the paths under the data dir when the data dir moves, a
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());
   seedDefaults(registry, first);
-  registry.set('core', 'core.skills.path', '/srv/shared-skills');
+  registry.set('core', 'core.memory.text', '/srv/shared-notes');
   const moved = path.join(first, 'moved-here');
   const paths = seedDefaults(registry, moved);
   assert.equal(paths.knowledge, path.join(moved, 'knowledge'));
   assert.equal(paths.memoryGraph, path.join(moved, 'memory', 'graph.db'));
-  assert.equal(paths.skills, '/srv/shared-skills');
+  assert.equal(paths.memoryText, '/srv/shared-notes');
+  assert.equal(registry.getValue('core', 'core.data.dir'), moved);
+});
+
+test('a config.db from an older version still opens: core.log.path and core.skills.path are gone at start, rows and all', (t) => {
+  const file = makeTempConfigFile(t);
+  const dataDir = path.dirname(file);
+  const old = ConfigRegistry.open(file);
+  old.define('core', [
+    { key: 'core.log.path', type: 'path', category: 'paths' },
+    { key: 'core.skills.path', type: 'path', category: 'paths' },
+  ]);
+  old.set('core', 'core.log.path', path.join(dataDir, 'log'));
+  old.set('core', 'core.skills.path', '/srv/skills');
+  old.close();
+
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  const paths = seedDefaults(registry, dataDir);
+  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir']);
+  const keys = registry.list('core').map((e) => e.key);
+  assert.ok(!keys.includes('core.log.path') && !keys.includes('core.skills.path'), keys.join(', '));
+  assert.throws(() => registry.get('core', 'core.skills.path'), /not a known setting of homed/);
+  withRawDatabase(file, (db) => {
+    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key IN ('core.log.path', 'core.skills.path')) + (SELECT count(*) FROM config_defs WHERE key IN ('core.log.path', 'core.skills.path')) AS n").get() as { n: number };
+    assert.equal(left.n, 0);
+  });
+});
+
+test('every core setting read only at start says so; core.log.level applies at once; core.data.dir is read-only', () => {
+  const live = CORE_DEFS.filter((def) => !def.restart).map((def) => def.key);
+  assert.deepEqual(live.sort(), ['core.data.dir', 'core.log.level']);
+  const dataDir = CORE_DEFS.find((def) => def.key === 'core.data.dir');
+  assert.match(dataDir?.readOnly ?? '', /homed with -data DIR/);
+});
+
+test('core.data.dir refuses a person\'s set and unset, saying what to do; homed itself still records it', (t) => {
+  const file = makeTempConfigFile(t);
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  seedDefaults(registry, path.dirname(file));
+  const readOnly = (error: unknown): boolean => {
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.code, ErrorCodes.Conflict);
+    assert.match(error.message, /^core\.data\.dir is read-only: homed sets it itself; start homed with -data DIR/);
+    return true;
+  };
+  assert.throws(() => registry.set('core', 'core.data.dir', '/elsewhere', 'other'), readOnly);
+  assert.throws(() => registry.unset('core', 'core.data.dir', 'other'), readOnly);
+  assert.equal(registry.getValue('core', 'core.data.dir'), path.dirname(file));
+  const moved = path.join(path.dirname(file), 'moved');
+  seedDefaults(registry, moved);
   assert.equal(registry.getValue('core', 'core.data.dir'), moved);
 });

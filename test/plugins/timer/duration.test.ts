@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseAt } from '../../../plugins/timer/at';
-import { formatDuration, parseDuration } from '../../../plugins/timer/duration';
+import { parseTimerDuration } from '../../../plugins/timer/duration';
 
-test('parseDuration reads units, words, ISO 8601 and bare seconds', () => {
+test('timer_set durations: units, words and ISO 8601 as everywhere, and a bare number is seconds, as the tool says', () => {
   const cases: [unknown, number][] = [
     ['10m', 600_000],
     ['90s', 90_000],
@@ -18,26 +18,18 @@ test('parseDuration reads units, words, ISO 8601 and bare seconds', () => {
     ['PT10M', 600_000],
     ['P1DT2H', 93_600_000],
     ['45', 45_000],
+    ['1.5', 1500],
+    ['250ms', 250],
     [90, 90_000],
     [' 10M ', 600_000],
   ];
-  for (const [input, ms] of cases) assert.equal(parseDuration(input), ms, JSON.stringify(input));
+  for (const [input, ms] of cases) assert.equal(parseTimerDuration(input), ms, JSON.stringify(input));
 });
 
-test('parseDuration refuses what is not a duration', () => {
+test('timer_set durations refuse what is not a duration', () => {
   for (const input of ['', 'soon', '10 parsecs', '10m extra', 'P', 'PT', '-5', -5, Number.NaN, null, {}, 'm10']) {
-    assert.equal(parseDuration(input), null, JSON.stringify(input));
+    assert.equal(parseTimerDuration(input), null, JSON.stringify(input));
   }
-});
-
-test('formatDuration is short: 45s, 5m03s, 12m, 1h05m, 2h, 3d, 2d03h', () => {
-  assert.equal(formatDuration(45_000), '45s');
-  assert.equal(formatDuration(303_000), '5m03s');
-  assert.equal(formatDuration(12 * 60_000 + 4000), '12m');
-  assert.equal(formatDuration(3_900_000), '1h05m');
-  assert.equal(formatDuration(7_200_000), '2h');
-  assert.equal(formatDuration(3 * 86_400_000 + 300_000), '3d');
-  assert.equal(formatDuration(2 * 86_400_000 + 3 * 3_600_000), '2d03h');
 });
 
 test('parseAt reads ISO 8601 with or without seconds and offset; a missing offset is local time', () => {

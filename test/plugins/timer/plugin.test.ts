@@ -1,5 +1,5 @@
-// The timer plugin in a real plugin process under an in-process kernel. Its compiled folder is
-// copied into the data dir as a third-party plugin (it imports only types from outside itself).
+// The timer plugin in a real plugin process under an in-process kernel, run as the built-in it is:
+// its compiled folder and the one protocol module it loads (the shared units) are laid out as in dist/.
 // The kernel's interrupt channel is watched to see what the timer sends; a scripted LLM shows the
 // agent took it up. Only the LLM is scripted.
 import assert from 'node:assert/strict';
@@ -7,11 +7,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import pino from 'pino';
 import { ConfigRegistry } from '../../../kernel/config';
+import { Kernel } from '../../../kernel/kernel';
 import { IOManager, type InterruptEvent } from '../../../kernel/io/io-manager';
 import { ToolInvokeRequest } from '../../../protocol';
 import type { Timer } from '../../../plugins/timer/timers';
-import { FAST_POLICY, REPO_ROOT, startTestKernel, waitFor, type TestKernel } from '../../kernel/kernel-harness';
+import { QUIET_MEMORY } from '../../harness/homed';
+import { FAST_POLICY, REPO_ROOT, waitFor, type TestKernel } from '../../kernel/kernel-harness';
 import { ScriptedLlm } from '../../kernel/agent/scripted-llm';
 
 const TIMER_DIR = path.join(REPO_ROOT, 'dist', 'plugins', 'timer');
@@ -32,16 +35,29 @@ function watchInterrupts(t: TestContext): InterruptEvent[] {
   return seen;
 }
 
-/** A data dir with the compiled timer plugin in its plugins/ folder. */
+const UNITS_JS = path.join(REPO_ROOT, 'dist', 'protocol', 'units.js');
+
+/** A data dir beside a built-ins folder holding only the compiled timer, with the protocol module it loads. */
 function dataDirWithTimer(t: TestContext): string {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-timer-'));
-  t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  fs.cpSync(TIMER_DIR, path.join(dataDir, 'plugins', 'timer'), { recursive: true });
-  return dataDir;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-timer-'));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  fs.cpSync(TIMER_DIR, path.join(root, 'plugins', 'timer'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'protocol'));
+  fs.copyFileSync(UNITS_JS, path.join(root, 'protocol', 'units.js'));
+  return path.join(root, 'data');
 }
 
 async function startKernel(t: TestContext, dataDir: string, llm?: ScriptedLlm): Promise<TestKernel> {
-  const kernel = await startTestKernel([], FAST_POLICY, { dataDir, keepDataDir: true, ...(llm ? { llm } : {}) });
+  const built = new Kernel({
+    dataDir,
+    builtinDir: path.join(dataDir, '..', 'plugins'),
+    env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(FAST_POLICY), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY },
+    log: pino({ level: 'silent' }),
+    ...(llm ? { llm } : {}),
+  });
+  await built.start();
+  let stopping: Promise<void> | undefined;
+  const kernel: TestKernel = { kernel: built, dataDir, close: () => (stopping ??= built.stop()) };
   t.after(() => kernel.close());
   assert.equal(kernel.kernel.supervisor.get('timer').status().state, 'ready');
   return kernel;

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatBytes, formatDuration, formatLastExit, formatPercent, formatUptime } from '../../../../plugins/cli/commands/format';
+import { formatBytes, formatLastExit, formatPercent, formatUptime } from '../../../../plugins/cli/commands/format';
 
 describe('human units', () => {
-  it('formats durations like 1m 03s', () => {
-    assert.equal(formatDuration(0), '0s');
-    assert.equal(formatDuration(45_900), '45s');
-    assert.equal(formatDuration(63_000), '1m 03s');
-    assert.equal(formatDuration(2 * 3600_000 + 5 * 60_000), '2h 05m');
-    assert.equal(formatDuration(3 * 86400_000 + 4 * 3600_000), '3d 04h');
+  it('formats uptimes like 1m03s, and none without a process', () => {
+    assert.equal(formatUptime(63_000, 42), '1m03s');
+    assert.equal(formatUptime(3 * 86400_000 + 4 * 3600_000, 42), '3d04h');
     assert.equal(formatUptime(5000, null), '-');
   });
 
@@ -27,7 +24,7 @@ describe('human units', () => {
   it('formats the last exit with its reason, code or signal, and age', () => {
     const now = 1_000_000;
     assert.equal(formatLastExit(null, now), '-');
-    assert.equal(formatLastExit({ code: 1, signal: null, reason: 'crash', at: now - 62_000 }, now), 'crash (code 1) 1m 02s ago');
+    assert.equal(formatLastExit({ code: 1, signal: null, reason: 'crash', at: now - 62_000 }, now), 'crash (code 1) 1m02s ago');
     assert.equal(formatLastExit({ code: null, signal: 'SIGKILL', reason: 'rss-limit', at: now - 3000 }, now), 'rss-limit (SIGKILL) 3s ago');
   });
 });
