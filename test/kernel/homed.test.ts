@@ -6,7 +6,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, pidAlive, waitFor } from './kernel-harness';
+import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, pidAlive } from './kernel-harness';
+import { waitFor } from '../harness/wait';
 import { childrenOf, listeningSockets } from './proc';
 
 const HOMED = path.join(REPO_ROOT, 'dist', 'kernel', 'main.js');
@@ -31,7 +32,7 @@ async function startHomed(plugins: string[], policy: object = FAST_POLICY, until
   running.push(homed);
   proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(...chunk.split('\n').filter(Boolean)));
   proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(chunk));
-  await waitFor(until, () => homed.output.some((line) => line.includes(`"msg":"${until}"`)), 20_000).catch((error: Error) => {
+  await waitFor(() => homed.output.some((line) => line.includes(`"msg":"${until}"`)), { what: until, timeoutMs: 20_000 }).catch((error: Error) => {
     throw new Error(`${error.message}\n${homed.output.join('\n')}`);
   });
   return homed;
@@ -55,23 +56,23 @@ afterEach(async () => {
 describe('homed', () => {
   test('after kill -9 of homed no plugin process is left within 5 s, even one spinning in while(true)', async () => {
     const homed = await startHomed(['good', 'spin-at-start', 'never-initialize'], { ...FAST_POLICY, handshakeMs: 60_000 }, 'homed starting');
-    const plugins = await waitFor('three plugin processes', () => {
+    const plugins = await waitFor(() => {
       const pids = childrenOf(homed.pid);
       return pids.length >= 4 && pids;
-    });
+    }, { what: 'three plugin processes' });
     // Let spin-at-start reach its loop: its CPU time grows while its event loop is dead.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     homed.proc.kill('SIGKILL');
     await exitOf(homed.proc);
-    await waitFor('every plugin process to be gone', () => plugins.every((pid) => !pidAlive(pid)), 5000);
+    await waitFor(() => plugins.every((pid) => !pidAlive(pid)), { what: 'every plugin process to be gone', timeoutMs: 5000 });
   });
 
   test('SIGTERM stops every plugin in order and homed exits 0 within its deadline', async () => {
     const homed = await startHomed(['good', 'needs-good', 'ignore-sigterm']);
-    const plugins = await waitFor('plugin processes', () => {
+    const plugins = await waitFor(() => {
       const pids = childrenOf(homed.pid);
       return pids.length >= 3 && pids;
-    });
+    }, { what: 'plugin processes' });
     const started = Date.now();
     homed.proc.kill('SIGTERM');
     const exit = await exitOf(homed.proc);
@@ -85,7 +86,7 @@ describe('homed', () => {
 
   test('the kernel process holds no listening socket of any kind, while a plugin of it does', async () => {
     const homed = await startHomed(['good']);
-    const plugin = await waitFor('a plugin process', () => childrenOf(homed.pid)[0]);
+    const plugin = await waitFor(() => childrenOf(homed.pid)[0], { what: 'a plugin process' });
     const socketPath = path.join(homed.dataDir, 'run', 'probe.sock');
     // Prove the probe sees listeners: a listening socket in this test process is found.
     const server = net.createServer().listen(socketPath);

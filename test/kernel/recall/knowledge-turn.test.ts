@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { ask } from '../agent/chat';
 import { ScriptedLlm } from '../agent/scripted-llm';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 const COFFEE_EN = `# Coffee machine
 
@@ -68,7 +69,7 @@ describe('knowledge in a turn', () => {
     const file = path.join(t.dataDir, 'knowledge', 'manuals', 'coffee.md');
     fs.writeFileSync(file, COFFEE_EN.replace('two spoons of vinegar', 'one sachet of citric acid descaler'));
     // The folder watch sees it within a second; the minute's rescan is the fallback where no watch reports it.
-    await waitFor('the edit indexed', () => t.kernel.recall.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), 75_000, 100);
+    await waitFor(() => t.kernel.recall.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), { what: 'the edit indexed', timeoutMs: 75_000, intervalMs: 100 });
     assert.ok(!t.kernel.recall.knowledgeHits('vinegar').some((h) => h.file === 'manuals/coffee.md'), 'the old words no longer find it');
     const answer = await ask(t, 'cli:k', 'how do I descale the coffee machine?');
     assert.match(answer.text ?? '', /citric acid/);

@@ -11,7 +11,8 @@ import { ConfigRegistry } from '../../../kernel/config';
 import { IOManager, type InterruptEvent } from '../../../kernel/io/io-manager';
 import { ToolInvokeRequest } from '../../../protocol';
 import type { Timer } from '../../../plugins/timer/timers';
-import { FAST_POLICY, REPO_ROOT, startTestKernel, waitFor, type TestKernel } from '../../kernel/kernel-harness';
+import { FAST_POLICY, REPO_ROOT, startTestKernel, type TestKernel } from '../../kernel/kernel-harness';
+import { waitFor } from '../../harness/wait';
 import { ScriptedLlm } from '../../kernel/agent/scripted-llm';
 
 const TIMER_DIR = path.join(REPO_ROOT, 'dist', 'plugins', 'timer');
@@ -96,9 +97,9 @@ describe('the timer plugin', () => {
     const llm = new ScriptedLlm(() => ({ text: 'Your tea is ready!' }));
     const k = await startKernel(t, dataDirWithTimer(t), llm);
     await tool(k, 'timer_set', { message: 'tea is ready', delay: '1s' }, 'kitchen');
-    const fired = await waitFor('the timer to fire', () => interrupts.find((i) => i.source === 'timer'), 10_000);
+    const fired = await waitFor(() => interrupts.find((i) => i.source === 'timer'), { what: 'the timer to fire', timeoutMs: 10_000 });
     assert.deepEqual({ session: fired.session, text: fired.text }, { session: 'kitchen', text: '[timer] tea is ready' });
-    await waitFor('the agent to take it up', () => llm.calls.find((c) => c.request.messages.some((m) => m.content.includes('[timer] tea is ready'))), 10_000);
+    await waitFor(() => llm.calls.find((c) => c.request.messages.some((m) => m.content.includes('[timer] tea is ready'))), { what: 'the agent to take it up', timeoutMs: 10_000 });
     assert.deepEqual(await list(k), [], 'a one-shot timer is gone once fired');
     assert.equal(interrupts.filter((i) => i.source === 'timer').length, 1);
   });
@@ -128,7 +129,7 @@ describe('the timer plugin', () => {
 
     const interrupts = watchInterrupts(t);
     const third = await startKernel(t, dataDir);
-    await waitFor('both missed timers to fire', () => interrupts.filter((i) => i.source === 'timer').length >= 2 || undefined, 10_000);
+    await waitFor(() => interrupts.filter((i) => i.source === 'timer').length >= 2 || undefined, { what: 'both missed timers to fire', timeoutMs: 10_000 });
     const texts = interrupts.filter((i) => i.source === 'timer').map((i) => [i.session, i.text]);
     assert.deepEqual(texts.sort(), [
       ['cli:bob', '[timer, late by 3d] water the plants'],
