@@ -21,6 +21,29 @@ interface Homed {
 
 const running: Homed[] = [];
 
+/** CPU time a spinning process must add (clock ticks, 10 ms each) before it counts as in its loop. */
+const SPIN_TICKS = 20;
+
+/** A process's command line, as its title may have rewritten it; '' once it is gone. */
+function cmdlineOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** User plus system CPU time a process has used, in clock ticks; -1 once it is gone. */
+function cpuTicksOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return -1;
+  }
+}
+
 async function startHomed(plugins: string[], policy: object = FAST_POLICY, until = 'homed ready'): Promise<Homed> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-e2e-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
@@ -60,8 +83,12 @@ describe('homed', () => {
       const pids = childrenOf(homed.pid);
       return pids.length >= 4 && pids;
     }, { what: 'three plugin processes' });
-    // Let spin-at-start reach its loop: its CPU time grows while its event loop is dead.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // spin-at-start is in its loop once its CPU time keeps growing after it took its title (its event loop is dead).
+    const spinner = await waitFor(() => plugins.find((pid) => cmdlineOf(pid).startsWith('homeagent-plugin:spin-at-start')), {
+      what: 'spin-at-start to take its title',
+    });
+    const ticksAtTitle = cpuTicksOf(spinner);
+    await waitFor(() => cpuTicksOf(spinner) >= ticksAtTitle + SPIN_TICKS, { what: `spin-at-start to spin for ${SPIN_TICKS} clock ticks` });
     homed.proc.kill('SIGKILL');
     await exitOf(homed.proc);
     await waitFor(() => plugins.every((pid) => !pidAlive(pid)), { what: 'every plugin process to be gone', timeoutMs: 5000 });

@@ -143,7 +143,10 @@ describe('the agent', () => {
   test('a parent\'s interrupt cancels its children', async () => {
     const inputId = await send(t, 's-cancel', 'slow children');
     const child = await waitFor(() => llm.calls.find((c) => lastUser(c.request) === 'endless child'), { what: 'the child to stream' });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The parent has asked for child_result: it waits on the child when the interrupt comes.
+    await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'slow children' && toolResults(c.request).length > 0 && c.endedAt !== undefined), {
+      what: 'the parent to call child_result',
+    });
     await callTool(t, 'chat-client', 'interrupt', { session: 's-cancel' });
     const final = await finalOf(t, inputId);
     assert.equal(final.interrupted, true);

@@ -78,7 +78,9 @@ describe('a kernel supervising misbehaving plugins', () => {
   });
 
   test('whatever a plugin prints to stdout cannot corrupt the wire', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // It prints its garbage every 20 ms: many rounds of it have been logged before it is called.
+    const garbageLines = (): number => t.kernel.supervisor.get('stdout-garbage').logs.tail(200).filter((line) => line.msg.includes('Content-Length: 4000000000')).length;
+    await waitFor(() => garbageLines() >= 10, { what: 'ten rounds of garbage on stdout' });
     const answer = await call('stdout-garbage', 'echo');
     assert.deepEqual((answer.result as { echo: unknown }).echo, { from: 'test' });
     const s = status('stdout-garbage');
@@ -117,8 +119,10 @@ describe('a kernel supervising misbehaving plugins', () => {
     const s = await waitFor(() => status('exit-loop').state === 'failed' && status('exit-loop'), { what: 'exit-loop to fail' });
     assert.equal(s.restarts, LOOP_EXITS - 1);
     assert.equal(s.last_exit?.code, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A restart would come within the longest backoff; twice that, and still none (a bounded window: nothing to wait on).
+    await new Promise((resolve) => setTimeout(resolve, 2 * FAST_POLICY.restart.maxMs));
     assert.equal(status('exit-loop').restarts, LOOP_EXITS - 1, 'a failed plugin is not restarted');
+    assert.equal(status('exit-loop').state, 'failed');
   });
 
   test('a plugin that never answers initialize is killed at the handshake deadline', async () => {
