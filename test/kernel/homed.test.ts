@@ -84,11 +84,13 @@ describe('homed', () => {
       return pids.length >= 4 && pids;
     }, { what: 'three plugin processes' });
     // spin-at-start is in its loop once its CPU time keeps growing after it took its title (its event loop is dead).
-    const spinner = await waitFor(() => plugins.find((pid) => cmdlineOf(pid).startsWith('homeagent-plugin:spin-at-start')), {
+    const spinner = await waitFor(() => childrenOf(homed.pid).find((pid) => cmdlineOf(pid).startsWith('homeagent-plugin:spin-at-start')), {
       what: 'spin-at-start to take its title',
+      timeoutMs: 20_000,
     });
+    if (!plugins.includes(spinner)) plugins.push(spinner);
     const ticksAtTitle = cpuTicksOf(spinner);
-    await waitFor(() => cpuTicksOf(spinner) >= ticksAtTitle + SPIN_TICKS, { what: `spin-at-start to spin for ${SPIN_TICKS} clock ticks` });
+    await waitFor(() => cpuTicksOf(spinner) >= ticksAtTitle + SPIN_TICKS, { what: `spin-at-start to spin for ${SPIN_TICKS} clock ticks`, timeoutMs: 20_000 });
     homed.proc.kill('SIGKILL');
     await exitOf(homed.proc);
     await waitFor(() => plugins.every((pid) => !pidAlive(pid)), { what: 'every plugin process to be gone', timeoutMs: 5000 });
