@@ -2,5 +2,5 @@
 // kept up to date with the folder while homed runs.
 export { KnowledgeBase, SNAPSHOT_FILE, STORE_FILE } from './knowledge-base';
 export { SUPPORTED_EXTENSIONS } from './formats';
-export { KNOWLEDGE_POLICY } from './types';
+export { KNOWLEDGE_POLICY, knowledgePolicyOverride } from './types';
 export type { KnowledgeChange, KnowledgeFile, KnowledgeHit, KnowledgeOptions, KnowledgePolicy, KnowledgeStats } from './types';

@@ -58,3 +58,17 @@ export const KNOWLEDGE_POLICY: KnowledgePolicy = {
   rescanMs: 60_000,
   snapshotDelayMs: 5_000,
 };
+
+/**
+ * The test override: JSON of any `KnowledgePolicy` fields in HOMEAGENT_KNOWLEDGE_POLICY (e.g. `{"rescanMs":200}`),
+ * as HOMEAGENT_SUPERVISOR_POLICY and HOMEAGENT_MEMORY_POLICY do for theirs; `{}` when unset.
+ */
+export function knowledgePolicyOverride(env: NodeJS.ProcessEnv): Partial<KnowledgePolicy> {
+  const raw = env['HOMEAGENT_KNOWLEDGE_POLICY'];
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw) as Partial<KnowledgePolicy>;
+  } catch (error) {
+    throw new Error(`HOMEAGENT_KNOWLEDGE_POLICY is not valid JSON (${(error as Error).message}); unset it or give an object such as {"rescanMs":200}`);
+  }
+}

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Logger } from 'pino';
 import type { CorePaths } from '../config';
 import type { IOManager } from '../io/io-manager';
-import { KnowledgeBase } from '../knowledge';
+import { KnowledgeBase, knowledgePolicyOverride } from '../knowledge';
 import { MemoryStore } from '../memory';
 import { ConsolidationLoop } from './consolidation/consolidation-loop';
 import { Verdicts } from './consolidation/verdicts';
@@ -108,6 +108,7 @@ export class Recall {
         dir: this.deps.paths.knowledge,
         indexDir: path.join(this.deps.dataDir, 'index'),
         log: this.deps.log.child({ subsystem: 'knowledge' }),
+        policy: knowledgePolicyOverride(this.deps.env),
       });
       this.queries.attachKnowledge(knowledge);
     } catch (error) {

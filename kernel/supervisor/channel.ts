@@ -1,4 +1,4 @@
-import { ResponseError, type CancellationToken, type Disposable, type MessageConnection, type NotificationType, type RequestType } from 'vscode-jsonrpc';
+import { ConnectionError, ResponseError, type CancellationToken, type Disposable, type MessageConnection, type NotificationType, type RequestType } from 'vscode-jsonrpc';
 import { ErrorCodes, haError } from '../../protocol';
 import { MAX_BODY_BYTES } from '../../protocol/wire';
 
@@ -33,17 +33,29 @@ export class PluginChannel {
     return new Promise<R>((resolve, reject) => {
       const call = new PendingCall<R>(this, type.method, timeoutMs, resolve, reject, signal);
       this.pending.add(call);
-      this.connection.sendRequest(type, params, call).then(
-        (value) => call.settle(undefined, value),
-        (error: Error) => call.settle(error),
-      );
+      try {
+        this.connection.sendRequest(type, params, call).then(
+          (value) => call.settle(undefined, value),
+          (error: Error) => call.settle(error),
+        );
+      } catch (error) {
+        // The pipe closed before the exit was seen: vscode-jsonrpc throws at once; the call must not keep its deadline.
+        call.settle(error as Error);
+      }
     });
   }
 
-  /** Sends a notification; one over the wire's body cap is not sent and throws HA_ERR_MESSAGE_TOO_LARGE at once. */
+  /**
+   * Sends a notification; one over the wire's body cap is not sent and throws HA_ERR_MESSAGE_TOO_LARGE at once.
+   * Once the pipe has closed it is dropped, as after `close` (the plugin is gone; its exit is on its way).
+   */
   notify<P>(type: NotificationType<P>, params: P): void {
     if (this.closedWith) return;
-    void this.connection.sendNotification(type, params).catch(() => undefined);
+    try {
+      void this.connection.sendNotification(type, params).catch(() => undefined);
+    } catch (error) {
+      if (!(error instanceof ConnectionError)) throw error;
+    }
   }
 
   /** Fails every pending call with `error` and refuses new ones; disposes the connection. */

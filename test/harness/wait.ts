@@ -1,5 +1,5 @@
+// Polling helpers for tests: wait on a state, never on a fixed sleep. The one waitFor of the test tree.
 import { readFileSync } from 'node:fs';
-// Polling helpers for tests across process boundaries: wait on a state, never on a fixed sleep.
 
 /** How long and how often to poll. */
 export interface WaitOptions {
@@ -13,8 +13,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
+/** What a poll may answer once it is done: any value but a falsy one. */
+export type Truthy<T> = Exclude<T, false | 0 | '' | null | undefined>;
+
 /** Polls `predicate` until it returns a truthy value (which is returned); rejects after the timeout. */
-export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitOptions = {}): Promise<Truthy<T>> {
   const { timeoutMs = 10_000, intervalMs = 50, what = 'condition', signal } = options;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
@@ -22,7 +25,7 @@ export async function waitFor<T>(predicate: () => T | Promise<T>, options: WaitO
     signal?.throwIfAborted();
     try {
       const value = await predicate();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Truthy<T>;
     } catch (error) {
       lastError = error;
     }

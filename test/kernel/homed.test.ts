@@ -6,7 +6,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, test } from 'node:test';
-import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, pidAlive, waitFor } from './kernel-harness';
+import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, pidAlive } from './kernel-harness';
+import { waitFor } from '../harness/wait';
 import { childrenOf, listeningSockets } from './proc';
 
 const HOMED = path.join(REPO_ROOT, 'dist', 'kernel', 'main.js');
@@ -20,6 +21,29 @@ interface Homed {
 
 const running: Homed[] = [];
 
+/** CPU time a spinning process must add (clock ticks, 10 ms each) before it counts as in its loop. */
+const SPIN_TICKS = 20;
+
+/** A process's command line, as its title may have rewritten it; '' once it is gone. */
+function cmdlineOf(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+}
+
+/** User plus system CPU time a process has used, in clock ticks; -1 once it is gone. */
+function cpuTicksOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return -1;
+  }
+}
+
 async function startHomed(plugins: string[], policy: object = FAST_POLICY, until = 'homed ready'): Promise<Homed> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-e2e-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
@@ -31,7 +55,7 @@ async function startHomed(plugins: string[], policy: object = FAST_POLICY, until
   running.push(homed);
   proc.stdout!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(...chunk.split('\n').filter(Boolean)));
   proc.stderr!.setEncoding('utf8').on('data', (chunk: string) => homed.output.push(chunk));
-  await waitFor(until, () => homed.output.some((line) => line.includes(`"msg":"${until}"`)), 20_000).catch((error: Error) => {
+  await waitFor(() => homed.output.some((line) => line.includes(`"msg":"${until}"`)), { what: until, timeoutMs: 20_000 }).catch((error: Error) => {
     throw new Error(`${error.message}\n${homed.output.join('\n')}`);
   });
   return homed;
@@ -55,23 +79,29 @@ afterEach(async () => {
 describe('homed', () => {
   test('after kill -9 of homed no plugin process is left within 5 s, even one spinning in while(true)', async () => {
     const homed = await startHomed(['good', 'spin-at-start', 'never-initialize'], { ...FAST_POLICY, handshakeMs: 60_000 }, 'homed starting');
-    const plugins = await waitFor('three plugin processes', () => {
+    const plugins = await waitFor(() => {
       const pids = childrenOf(homed.pid);
       return pids.length >= 4 && pids;
+    }, { what: 'three plugin processes' });
+    // spin-at-start is in its loop once its CPU time keeps growing after it took its title (its event loop is dead).
+    const spinner = await waitFor(() => childrenOf(homed.pid).find((pid) => cmdlineOf(pid).startsWith('homeagent-plugin:spin-at-start')), {
+      what: 'spin-at-start to take its title',
+      timeoutMs: 20_000,
     });
-    // Let spin-at-start reach its loop: its CPU time grows while its event loop is dead.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    if (!plugins.includes(spinner)) plugins.push(spinner);
+    const ticksAtTitle = cpuTicksOf(spinner);
+    await waitFor(() => cpuTicksOf(spinner) >= ticksAtTitle + SPIN_TICKS, { what: `spin-at-start to spin for ${SPIN_TICKS} clock ticks`, timeoutMs: 20_000 });
     homed.proc.kill('SIGKILL');
     await exitOf(homed.proc);
-    await waitFor('every plugin process to be gone', () => plugins.every((pid) => !pidAlive(pid)), 5000);
+    await waitFor(() => plugins.every((pid) => !pidAlive(pid)), { what: 'every plugin process to be gone', timeoutMs: 5000 });
   });
 
   test('SIGTERM stops every plugin in order and homed exits 0 within its deadline', async () => {
     const homed = await startHomed(['good', 'needs-good', 'ignore-sigterm']);
-    const plugins = await waitFor('plugin processes', () => {
+    const plugins = await waitFor(() => {
       const pids = childrenOf(homed.pid);
       return pids.length >= 3 && pids;
-    });
+    }, { what: 'plugin processes' });
     const started = Date.now();
     homed.proc.kill('SIGTERM');
     const exit = await exitOf(homed.proc);
@@ -85,7 +115,7 @@ describe('homed', () => {
 
   test('the kernel process holds no listening socket of any kind, while a plugin of it does', async () => {
     const homed = await startHomed(['good']);
-    const plugin = await waitFor('a plugin process', () => childrenOf(homed.pid)[0]);
+    const plugin = await waitFor(() => childrenOf(homed.pid)[0], { what: 'a plugin process' });
     const socketPath = path.join(homed.dataDir, 'run', 'probe.sock');
     // Prove the probe sees listeners: a listening socket in this test process is found.
     const server = net.createServer().listen(socketPath);

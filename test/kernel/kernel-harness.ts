@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { Kernel, type KernelOptions } from '../../kernel/kernel';
 import { QUIET_MEMORY } from '../harness/homed';
-import { pidAlive, waitFor as pollUntil } from '../harness/wait';
+import { pidAlive } from '../harness/wait';
 
 export { pidAlive };
 
@@ -55,14 +55,4 @@ export async function startTestKernel(
       if (!options.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls until `check` answers a truthy value (the shared waitFor, with the subject first). */
-export function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | null | Promise<T | undefined | false | null>,
-  timeoutMs = 10_000,
-  everyMs = 20,
-): Promise<T> {
-  return pollUntil(check, { what, timeoutMs, intervalMs: everyMs }) as Promise<T>;
 }

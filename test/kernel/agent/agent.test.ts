@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { LlmRequest } from '../../../kernel/llm/types';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 import { ask, callTool, finalOf, outputs, send } from './chat';
 import { ScriptedLlm, lastUser, toolResults, type ScriptedAnswer } from './scripted-llm';
 
@@ -99,7 +100,7 @@ describe('the agent', () => {
 
   test('an interrupt without text stops the streaming answer at once (path a) and the LLM call is aborted', async () => {
     const inputId = await send(t, 's-stop', 'long story');
-    await waitFor('streaming to start', async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'));
+    await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'), { what: 'streaming to start' });
     await callTool(t, 'chat-client', 'interrupt', { session: 's-stop' });
     const final = await finalOf(t, inputId);
     assert.equal(final.kind, 'done');
@@ -111,7 +112,7 @@ describe('the agent', () => {
 
   test('an interrupt with text reaches the running turn as an [interrupt] message before its next LLM call (path b)', async () => {
     const inputId = await send(t, 's-hand', 'long story');
-    await waitFor('streaming to start', async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'));
+    await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'), { what: 'streaming to start' });
     await callTool(t, 'chat-client', 'interrupt', { session: 's-hand', text: 'the oven timer rang' });
     const final = await finalOf(t, inputId);
     assert.equal(final.text, 'Handled the interrupt. [checked]');
@@ -123,8 +124,8 @@ describe('the agent', () => {
     await ask(t, 's-idle', 'hello');
     const before = (await outputs(t)).length;
     await callTool(t, 'chat-client', 'interrupt', { session: 's-idle', text: 'reminder: bread' });
-    const done = await waitFor('the interrupt turn', async () =>
-      (await outputs(t)).slice(before).find((o) => o.session === 's-idle' && o.kind === 'done' && o.inputId === undefined),
+    const done = await waitFor(async () =>
+      (await outputs(t)).slice(before).find((o) => o.session === 's-idle' && o.kind === 'done' && o.inputId === undefined), { what: 'the interrupt turn' }
     );
     assert.equal(done.text, 'echo: reminder: bread [checked]');
   });
@@ -141,12 +142,15 @@ describe('the agent', () => {
 
   test('a parent\'s interrupt cancels its children', async () => {
     const inputId = await send(t, 's-cancel', 'slow children');
-    const child = await waitFor('the child to stream', () => llm.calls.find((c) => lastUser(c.request) === 'endless child'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const child = await waitFor(() => llm.calls.find((c) => lastUser(c.request) === 'endless child'), { what: 'the child to stream' });
+    // The parent has asked for child_result: it waits on the child when the interrupt comes.
+    await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'slow children' && toolResults(c.request).length > 0 && c.endedAt !== undefined), {
+      what: 'the parent to call child_result',
+    });
     await callTool(t, 'chat-client', 'interrupt', { session: 's-cancel' });
     const final = await finalOf(t, inputId);
     assert.equal(final.interrupted, true);
-    await waitFor('the child LLM call to be aborted', () => child.abortedAt);
+    await waitFor(() => child.abortedAt, { what: 'the child LLM call to be aborted' });
   });
 });
 
@@ -166,7 +170,7 @@ describe('the agent with misbehaving stage and tool plugins', () => {
       assert.ok((t.kernel.stages.skipped.get('stage-crash') ?? 0) >= 1);
 
       const inputId = await send(t, 's2', 'use slow');
-      await waitFor('the slow tool to be called', async () => (await outputs(t)).some((o) => o.inputId === inputId && o.text === '[tool] slow'));
+      await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.text === '[tool] slow'), { what: 'the slow tool to be called' });
       process.kill(t.kernel.supervisor.get('calculator').status().pid!, 'SIGKILL');
       const answer = await finalOf(t, inputId);
       assert.equal(answer.kind, 'done');

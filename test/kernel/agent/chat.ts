@@ -1,6 +1,7 @@
 // Drives the agent through the chat-client fixture plugin: real input, real interrupts, real outputs.
 import { ToolInvokeRequest, type OutputParams } from '../../../protocol';
-import { waitFor, type TestKernel } from '../kernel-harness';
+import { type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 let next = 0;
 
@@ -25,13 +26,10 @@ export async function send(t: TestKernel, session: string, text: string): Promis
 export async function finalOf(t: TestKernel, inputId: string, timeoutMs = 15_000): Promise<OutputParams & { at: number }> {
   let found: (OutputParams & { at: number }) | undefined;
   await waitFor(
-    `the answer to ${inputId}`,
     async () => {
       found = (await outputs(t)).find((o) => o.inputId === inputId && (o.kind === 'done' || o.kind === 'error'));
       return found;
-    },
-    timeoutMs,
-    50,
+    }, { what: `the answer to ${inputId}`, timeoutMs, intervalMs: 50 }
   );
   return found!;
 }

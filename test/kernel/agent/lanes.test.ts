@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { CORE_SCOPE } from '../../../kernel/config';
 import type { LlmRequest, LlmResult, StreamHooks } from '../../../kernel/llm/types';
 import type { InterruptResult, OutputParams } from '../../../protocol';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 import { callTool, finalOf, outputs, send } from './chat';
 import { ScriptedLlm, lastUser, type ScriptedAnswer } from './scripted-llm';
 
@@ -53,7 +54,7 @@ describe('per-session lanes', () => {
 
   test('a session whose model hangs does not hold up another session; a stop ends the hung turn and says what it hit', async () => {
     const hung = await send(t, 'lane-a', 'hang please');
-    await waitFor('the hung call to start', () => llm.calls.some((c) => lastUser(c.request) === 'hang please'));
+    await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'hang please'), { what: 'the hung call to start' });
     const other = await finalOf(t, await send(t, 'lane-b', 'are you there?'));
     assert.equal(other.text, 'echo: are you there?');
     assert.equal((await outputs(t)).filter((o) => o.inputId === hung && o.kind !== 'notice').length, 0, 'the hung turn is still running');
@@ -76,7 +77,7 @@ describe('per-session lanes', () => {
       }
     }
     const ids = new Set(sent.map((x) => x.inputId));
-    await waitFor('80 answers', async () => (await outputs(t)).filter((o) => o.inputId !== undefined && ids.has(o.inputId) && o.kind === 'done').length >= 80, 60_000, 100);
+    await waitFor(async () => (await outputs(t)).filter((o) => o.inputId !== undefined && ids.has(o.inputId) && o.kind === 'done').length >= 80, { what: '80 answers', timeoutMs: 60_000, intervalMs: 100 });
     const wallMs = Date.now() - startedAt;
     const all = await outputs(t);
     for (const x of sent) {
@@ -96,7 +97,7 @@ describe('per-session lanes', () => {
 
   test('a stop ends the running turn and every waiting input of its session, each answered as interrupted', async () => {
     const first = await send(t, 'stop-queue', 'hang one');
-    await waitFor('the first turn to run', () => llm.calls.some((c) => lastUser(c.request) === 'hang one'));
+    await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'hang one'), { what: 'the first turn to run' });
     const second = await send(t, 'stop-queue', 'hang two');
     const third = await send(t, 'stop-queue', 'hang three');
     const hit = (await callTool(t, 'chat-client', 'stop', { session: 'stop-queue' })) as InterruptResult;
@@ -133,8 +134,8 @@ describe('per-session lanes', () => {
     await callTool(t, 'chat-client', 'flood', { session: 'flooded', text: 'ping', count: 10_000 });
     release();
     pingsHeld = undefined;
-    await waitFor('the flood to be answered', async () => (await outputs(t)).some((o) => o.session === 'flooded' && o.inputId === undefined && o.kind === 'done'), 20_000);
-    await waitFor('every turn of the flood to end', () => llm.active === 0);
+    await waitFor(async () => (await outputs(t)).some((o) => o.session === 'flooded' && o.inputId === undefined && o.kind === 'done'), { what: 'the flood to be answered', timeoutMs: 20_000 });
+    await waitFor(() => llm.active === 0, { what: 'every turn of the flood to end' });
     const calls = llm.calls.slice(before).filter((c) => c.request.messages.some((m) => m.content.includes('ping')));
     // The first call, at most two restarts to take in more texts, and one turn for texts that came too late.
     assert.ok(calls.length >= 1 && calls.length <= 4, `${calls.length} model calls for 10,000 interrupts`);
@@ -162,7 +163,7 @@ describe('per-session lanes', () => {
 
   test('an accepted input is in agent.db while its turn runs, and leaves the journal in the transaction that stores the turn', async () => {
     const inputId = await send(t, 'journalled', 'hang journal');
-    await waitFor('the turn to run', () => llm.calls.some((c) => lastUser(c.request) === 'hang journal'));
+    await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'hang journal'), { what: 'the turn to run' });
     const open = t.kernel.sessions.journal.open().filter((row) => row.session === 'journalled');
     assert.deepEqual(open.map((row) => [row.text, row.state, row.inputId]), [['hang journal', 'running', inputId]]);
     await callTool(t, 'chat-client', 'stop', { session: 'journalled' });

@@ -5,7 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { ToolInvokeRequest, type PluginState } from '../../../protocol';
 import type { ChildRegistry } from '../../../kernel/agent/children';
 import type { ToolOutcome } from '../../../kernel/agent/tool-router';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 /** Well under the 3 s request deadline of FAST_POLICY and the 30 s default: the call was never sent. */
 const AT_ONCE_MS = 200;
@@ -66,7 +67,7 @@ describe('tools and guards of a plugin that is unresponsive, then in backoff', (
   test('unresponsive: the tool call fails at once, naming the state; the guard denies at once', async () => {
     const proc = t.kernel.supervisor.get('unsteady').process!;
     const spinning = proc.channel.request(ToolInvokeRequest.type, { name: 'spin', args: {} }, 60_000).catch(() => 'ended');
-    await waitFor('unsteady to be unresponsive', () => status().state === 'unresponsive');
+    await waitFor(() => status().state === 'unresponsive', { what: 'unsteady to be unresponsive' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(outcome, ms, 'unresponsive', /^tool echo is not available: plugin "unsteady" is unresponsive \(.*\); try again shortly$/);
     const checked = await guard(t);
@@ -77,12 +78,12 @@ describe('tools and guards of a plugin that is unresponsive, then in backoff', (
     // Its first crash is restarted at once.
     proc.kill('test', 'killed by the test');
     assert.equal(await spinning, 'ended');
-    await waitFor('unsteady to be ready again', () => status().state === 'ready' && status().restarts === 1);
+    await waitFor(() => status().state === 'ready' && status().restarts === 1, { what: 'unsteady to be ready again' });
   });
 
   test('backoff: the tool call fails at once, naming the state; the guard denies at once; the tool stays offered', async () => {
     await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.request(ToolInvokeRequest.type, { name: 'crash', args: {} }));
-    await waitFor('unsteady to be in backoff', () => status().state === 'backoff');
+    await waitFor(() => status().state === 'backoff', { what: 'unsteady to be in backoff' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(outcome, ms, 'backoff', /^tool echo is not available: plugin "unsteady" is backoff \(restarting after a crash\); try again shortly$/);
     const checked = await guard(t);
@@ -108,7 +109,7 @@ describe('tools and guards of a plugin that failed, then was disabled', () => {
 
   test('failed: the tool call fails at once with what to do; the guard denies at once; the tool is no longer offered', async () => {
     await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.request(ToolInvokeRequest.type, { name: 'crash', args: { forever: true } }));
-    await waitFor('unsteady to fail', () => status().state === 'failed');
+    await waitFor(() => status().state === 'failed', { what: 'unsteady to fail' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(
       outcome,

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 import { callTool, finalOf, outputs, send } from './chat';
 
 type Body = { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
@@ -35,7 +36,7 @@ describe('the agent over a real provider connection', () => {
   test('path a: an interrupt closes the provider socket at once', async () => {
     llm.enqueue({ text: 'tick '.repeat(400), tokenDelayMs: 10 });
     const inputId = await send(t, 'w-stop', 'tell me a long story');
-    await waitFor('the stream to start', async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'));
+    await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'), { what: 'the stream to start' });
     const request = llm.requests[llm.requests.length - 1]!;
     const sentAt = performance.now();
     await callTool(t, 'chat-client', 'interrupt', { session: 'w-stop' });
@@ -50,7 +51,7 @@ describe('the agent over a real provider connection', () => {
   test('path b: the interrupt text reaches the next LLM request body as an [interrupt] message', async () => {
     llm.enqueue({ text: 'tick '.repeat(400), tokenDelayMs: 10 }, { text: 'Done, and noted the oven.' });
     const inputId = await send(t, 'w-hand', 'count slowly');
-    await waitFor('the stream to start', async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'));
+    await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.kind === 'delta'), { what: 'the stream to start' });
     const before = llm.requests.length;
     await callTool(t, 'chat-client', 'interrupt', { session: 'w-hand', text: 'the oven is hot' });
     const final = await finalOf(t, inputId);

@@ -10,7 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, ToolInvokeRequest, type PluginInfo, type PluginsInstallResult } from '../../../protocol';
 import { CORE_SCOPE } from '../../../kernel/config';
 import { pluginUid } from '../../../kernel/supervisor/sandbox';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 import { CAN_SET_UID, CAN_UNSHARE, HOSTILE_FIXTURES, findWall, packHostile } from './hostile-packages';
 
 const HOG_CAP_MB = 128;
@@ -244,10 +245,10 @@ describe('hostile plugins installed from .hmap packages', () => {
     // An interrupt is a notification: refused on arrival (ahead of the queue), counted, logged, never delivered.
     assert.deepEqual(await call('sdk-abuse', 'interrupt', { session: 'cli:owner' }), { sent: true });
     const expected = refusals.length + (memoryDenied ? 1 : 0) + 1;
-    const abuser = await waitFor('the interrupt to be counted', async () => {
+    const abuser = await waitFor(async () => {
       const plugin = await info('sdk-abuse');
       return plugin.denied_calls === expected && plugin;
-    });
+    }, { what: 'the interrupt to be counted' });
     assert.deepEqual(interrupts, []);
     const logs = sup().get('sdk-abuse').logs.tail(50).map((line) => line.msg).join('\n');
     assert.match(logs, /denied plugins\/control: needs permission "admin"/);
@@ -311,10 +312,10 @@ describe('hostile plugins installed from .hmap packages', () => {
     assert.ok((latencies.at(-1) ?? Infinity) < NEIGHBOUR_BOUND_MS, describeLatencies(latencies));
     // Its heartbeat answers queue behind its own flood (and its unsent messages pile up in its own memory):
     // when they came too late it was killed, as unresponsive or over its memory cap, and restarted.
-    const flood = await waitFor('flood to be ready', async () => {
+    const flood = await waitFor(async () => {
       const plugin = await info('flood');
       return plugin.state === 'ready' && plugin;
-    });
+    }, { what: 'flood to be ready' });
     if (outcome.startsWith('killed')) {
       assert.match(flood.last_exit?.reason ?? '', /^(unresponsive|rss-limit)$/);
       assert.equal(flood.restarts, before.restarts + 1);
@@ -330,10 +331,10 @@ describe('hostile plugins installed from .hmap packages', () => {
       assert.equal(error.code, ErrorCodes.PluginCrashed, error.message);
       return true;
     });
-    const hog = await waitFor('hog to be ready again', async () => {
+    const hog = await waitFor(async () => {
       const plugin = await info('hog');
       return plugin.state === 'ready' && plugin.pid !== oldPid && plugin;
-    });
+    }, { what: 'hog to be ready again' });
     assert.equal(hog.last_exit?.reason, 'rss-limit');
     assert.equal(hog.last_exit?.signal, 'SIGKILL');
     assert.equal(hog.restarts, 1);
@@ -344,19 +345,19 @@ describe('hostile plugins installed from .hmap packages', () => {
   test('garbage on its stdout is only re-logged; garbage on the wire kills it as a protocol violation', async () => {
     const marker = `m${process.pid}`;
     assert.deepEqual(await call('garbage', 'stdout', { marker }), { printed: true });
-    const lines = await waitFor('the garbage to be re-logged', () => {
+    const lines = await waitFor(() => {
       const tail = sup().get('garbage').logs.tail(50);
       return tail.some((l) => l.stream === 'stderr' && l.msg.includes(marker)) && tail;
-    });
+    }, { what: 'the garbage to be re-logged' });
     assert.ok(lines.some((l) => l.stream === 'stdout' && l.msg.includes(`forged ${marker}`)));
     let garbage = await info('garbage');
     assert.deepEqual([garbage.state, garbage.restarts], ['ready', 0]);
 
     await assert.rejects(call('garbage', 'wire'), (error: { code: number }) => error.code === ErrorCodes.PluginCrashed);
-    garbage = await waitFor('garbage to be back', async () => {
+    garbage = await waitFor(async () => {
       const plugin = await info('garbage');
       return plugin.state === 'ready' && plugin.restarts === 1 && plugin;
-    });
+    }, { what: 'garbage to be back' });
     assert.equal(garbage.last_exit?.reason, 'protocol-violation');
     await assertAllWell();
   });

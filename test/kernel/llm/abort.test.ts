@@ -70,9 +70,11 @@ test('an abort during a retry backoff ends the request at once, without another 
   addProvider('p', 'openai');
   fake.enqueue({ error: { status: 503 } }, { text: 'never' });
   const controller = new AbortController();
-  const pending = manager.complete(ask(), { signal: controller.signal });
-  await fake.waitForRequests(1);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // The retry notice is told just before the backoff starts: the abort lands inside the 10 s wait.
+  let retrying: (text: string) => void = () => undefined;
+  const notice = new Promise<string>((resolve) => (retrying = resolve));
+  const pending = manager.complete(ask(), { signal: controller.signal, onNotice: (text) => retrying(text) });
+  assert.match(await notice, /trying again in 10 s \(attempt 2 of 3\)/);
   const started = performance.now();
   controller.abort();
   await expectAbort(() => pending);

@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { ask } from '../agent/chat';
 import { ScriptedLlm } from '../agent/scripted-llm';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 const COFFEE_EN = `# Coffee machine
 
@@ -27,6 +28,9 @@ const COFFEE_ZH = `# 咖啡机说明书
 ## 磨豆
 咖啡豆研磨度调到第五档。
 `;
+
+/** The folder is rescanned this often here, so an edit no watch reports is found well within the wait. */
+const RESCAN_MS = 500;
 
 /** The model answers from the knowledge it was given, naming each source. */
 function citingModel(): ScriptedLlm {
@@ -46,7 +50,7 @@ describe('knowledge in a turn', () => {
     fs.mkdirSync(path.join(dataDir, 'knowledge', 'manuals'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'knowledge', 'manuals', 'coffee.md'), COFFEE_EN);
     fs.writeFileSync(path.join(dataDir, 'knowledge', '咖啡机.md'), COFFEE_ZH);
-    t = await startTestKernel(['chat-client'], FAST_POLICY, { llm, dataDir });
+    t = await startTestKernel(['chat-client'], FAST_POLICY, { llm, dataDir, env: { HOMEAGENT_KNOWLEDGE_POLICY: JSON.stringify({ rescanMs: RESCAN_MS }) } });
     await t.kernel.recall.knowledgeReady;
   });
   after(() => t?.close());
@@ -67,8 +71,8 @@ describe('knowledge in a turn', () => {
   it('finds a file edited while running by its new words, not its old ones', async () => {
     const file = path.join(t.dataDir, 'knowledge', 'manuals', 'coffee.md');
     fs.writeFileSync(file, COFFEE_EN.replace('two spoons of vinegar', 'one sachet of citric acid descaler'));
-    // The folder watch sees it within a second; the minute's rescan is the fallback where no watch reports it.
-    await waitFor('the edit indexed', () => t.kernel.recall.queries.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), 75_000, 100);
+    // The folder watch sees it within a second; the rescan (shrunk from a minute) is the fallback where no watch reports it.
+    await waitFor(() => t.kernel.recall.queries.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), { what: 'the edit indexed', timeoutMs: 10_000 });
     assert.ok(!t.kernel.recall.queries.knowledgeHits('vinegar').some((h) => h.file === 'manuals/coffee.md'), 'the old words no longer find it');
     const answer = await ask(t, 'cli:k', 'how do I descale the coffee machine?');
     assert.match(answer.text ?? '', /citric acid/);

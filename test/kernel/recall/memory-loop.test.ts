@@ -7,7 +7,8 @@ import { DISTILL_INSTRUCTIONS } from '../../../kernel/recall/distill/extraction'
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { ask, outputs } from '../agent/chat';
 import { ScriptedLlm, lastUser, type ScriptedAnswer } from '../agent/scripted-llm';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 /** Distill at once when idle; consolidation only when a test runs it. */
 const LOOPS = { HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: true, idleMs: 0 }, consolidation: { enabled: false } }) };
@@ -56,7 +57,7 @@ describe('memory across sessions and restarts', () => {
     );
     const first = await start(llm);
     await ask(first, 'cli:monday', 'my sister Lin lives in Hangzhou and her birthday is 3 May');
-    await waitFor('the birthday distilled into memory', () => first.kernel.recall.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), 15_000);
+    await waitFor(() => first.kernel.recall.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), { what: 'the birthday distilled into memory', timeoutMs: 15_000 });
     const distillCalls = llm.calls.filter((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS);
     assert.equal(distillCalls.length, 1, 'one distill request for one new turn');
     assert.deepEqual(distillCalls[0]!.request.tools, [], 'distilling offers the model no tools');
@@ -85,9 +86,9 @@ describe('memory across sessions and restarts', () => {
     });
     const t = await start(llm);
     await ask(t, 'cli:a', 'Lin lives in Hangzhou');
-    await waitFor('Hangzhou remembered', () => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), 15_000);
+    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), { what: 'Hangzhou remembered', timeoutMs: 15_000 });
     await ask(t, 'cli:a', 'Lin moved to Shanghai last month');
-    await waitFor('Shanghai remembered', () => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), 15_000);
+    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), { what: 'Shanghai remembered', timeoutMs: 15_000 });
     const current = t.kernel.recall.memory.search('Lin lives');
     assert.ok(!current.some((h) => h.text.includes('Hangzhou')), 'the superseded fact leaves ordinary search');
     const history = t.kernel.recall.queries.graph({ entity: 'Lin' }).facts.filter((f) => f.predicate === 'lives_in');
@@ -117,7 +118,7 @@ describe('memory across sessions and restarts', () => {
     const t = await start(llm);
     for (const text of ['Lin was born on 3 May', 'Weiwei likes green tea', 'my sister Lin Wei, we call her Weiwei, works at the hospital']) {
       await ask(t, 'cli:dup', text);
-      await waitFor(`"${text}" distilled`, () => t.kernel.sessions.undistilled(() => false).length === 0, 15_000);
+      await waitFor(() => t.kernel.sessions.undistilled(() => false).length === 0, { what: `"${text}" distilled`, timeoutMs: 15_000 });
     }
     const before = t.kernel.recall.memory.duplicateCandidates();
     assert.ok(before.sure.length >= 1, `"Weiwei" and "Lin Wei, also called Weiwei" are surely one: ${JSON.stringify(before)}`);
@@ -150,13 +151,13 @@ describe('memory across sessions and restarts', () => {
     });
     const t = await start(llm);
     await ask(t, 'cli:int', 'Mia likes chess');
-    const distilling = await waitFor('a distill request in flight', () => llm.calls.find((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS && c.endedAt === undefined), 15_000);
+    const distilling = await waitFor(() => llm.calls.find((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS && c.endedAt === undefined), { what: 'a distill request in flight', timeoutMs: 15_000 });
     slow = false;
     const answered = await ask(t, 'cli:int', 'what time is it?');
     assert.equal(answered.kind, 'done');
     assert.ok(distilling.abortedAt !== undefined, 'the person\'s input aborted the distill request');
-    await waitFor('Mia remembered', () => t.kernel.recall.memory.search('Mia chess').length > 0, 15_000);
-    await waitFor('all distilled', () => t.kernel.sessions.undistilled(() => false).length === 0, 15_000);
+    await waitFor(() => t.kernel.recall.memory.search('Mia chess').length > 0, { what: 'Mia remembered', timeoutMs: 15_000 });
+    await waitFor(() => t.kernel.sessions.undistilled(() => false).length === 0, { what: 'all distilled', timeoutMs: 15_000 });
     const mia = t.kernel.recall.queries.graph({ entity: 'Mia' });
     assert.equal(mia.facts.filter((f) => f.predicate === 'likes').length, 1, 'the fact is written once');
   });

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, ToolInvokeRequest } from '../../../protocol';
-import { startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 describe('the SDK server', () => {
   let t: TestKernel;
@@ -48,7 +49,7 @@ describe('the SDK server', () => {
     t.kernel.bus.subscribe('test', 'nosy.*', (event) => received.push(event));
     t.kernel.bus.subscribe('test', 'plugin.ready', (event) => received.push(event));
     await call('nosy', 'publish');
-    await waitFor('the event', () => received.length >= 2);
+    await waitFor(() => received.length >= 2, { what: 'the event' });
     assert.deepEqual(received.map((e) => [e.name, e.source]).sort(), [
       ['nosy.hello', 'nosy'],
       ['nosy.plugin.ready', 'nosy'],

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, ToolInvokeRequest, type PluginStatus } from '../../../protocol';
-import { FAST_POLICY, pidAlive, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, pidAlive, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 const MISBEHAVING = ['crash-at-start', 'crash-on-call', 'hang', 'stdout-garbage', 'garbage-frame', 'huge-length', 'leak', 'exit-loop', 'never-initialize'];
 const POLICY = { ...FAST_POLICY, resources: { pollMs: 200, perPlugin: { leak: { rssMb: 160 } } } };
@@ -34,7 +35,7 @@ describe('a kernel supervising misbehaving plugins', () => {
   });
 
   test('a plugin that crashes at start ends failed after the crash-loop breaker trips', async () => {
-    const s = await waitFor('crash-at-start to fail', () => status('crash-at-start').state === 'failed' && status('crash-at-start'));
+    const s = await waitFor(() => status('crash-at-start').state === 'failed' && status('crash-at-start'), { what: 'crash-at-start to fail' });
     assert.equal(s.restarts, LOOP_EXITS - 1);
     assert.equal(s.last_exit?.code, 7);
     assert.equal(s.last_exit?.reason, 'crash');
@@ -52,7 +53,7 @@ describe('a kernel supervising misbehaving plugins', () => {
       return true;
     });
     assert.ok(Date.now() - started < FAST_POLICY.requestMs, 'failed before the request deadline');
-    const s = await waitFor('crash-on-call to be ready again', () => status('crash-on-call').state === 'ready' && status('crash-on-call'));
+    const s = await waitFor(() => status('crash-on-call').state === 'ready' && status('crash-on-call'), { what: 'crash-on-call to be ready again' });
     assert.equal(s.restarts, 1);
     assert.equal(s.last_exit?.reason, 'crash');
     assert.notEqual(s.pid, oldPid);
@@ -67,9 +68,9 @@ describe('a kernel supervising misbehaving plugins', () => {
       assert.match(error.message, /plugin "hang" did not answer tool\/invoke within 500 ms/);
       return true;
     });
-    await waitFor('hang to be unresponsive', () => status('hang').state === 'unresponsive');
+    await waitFor(() => status('hang').state === 'unresponsive', { what: 'hang to be unresponsive' });
     await assertGoodAnswers();
-    const s = await waitFor('hang to be back', () => status('hang').state === 'ready' && status('hang').restarts === 1 && status('hang'));
+    const s = await waitFor(() => status('hang').state === 'ready' && status('hang').restarts === 1 && status('hang'), { what: 'hang to be back' });
     assert.equal(s.last_exit?.reason, 'unresponsive');
     assert.equal(s.last_exit?.signal, 'SIGKILL');
     assert.ok(s.timeouts >= 1);
@@ -77,7 +78,9 @@ describe('a kernel supervising misbehaving plugins', () => {
   });
 
   test('whatever a plugin prints to stdout cannot corrupt the wire', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // It prints its garbage every 20 ms: many rounds of it have been logged before it is called.
+    const garbageLines = (): number => t.kernel.supervisor.get('stdout-garbage').logs.tail(200).filter((line) => line.msg.includes('Content-Length: 4000000000')).length;
+    await waitFor(() => garbageLines() >= 10, { what: 'ten rounds of garbage on stdout' });
     const answer = await call('stdout-garbage', 'echo');
     assert.deepEqual((answer.result as { echo: unknown }).echo, { from: 'test' });
     const s = status('stdout-garbage');
@@ -90,7 +93,7 @@ describe('a kernel supervising misbehaving plugins', () => {
 
   test('a garbage frame on the wire kills the plugin as a protocol violation', async () => {
     await assert.rejects(call('garbage-frame', 'corrupt'), (error: { code: number }) => error.code === ErrorCodes.PluginCrashed);
-    const s = await waitFor('garbage-frame to be back', () => status('garbage-frame').state === 'ready' && status('garbage-frame'));
+    const s = await waitFor(() => status('garbage-frame').state === 'ready' && status('garbage-frame'), { what: 'garbage-frame to be back' });
     assert.equal(s.last_exit?.reason, 'protocol-violation');
     assert.equal(s.restarts, 1);
   });
@@ -99,37 +102,39 @@ describe('a kernel supervising misbehaving plugins', () => {
     const started = Date.now();
     await assert.rejects(call('huge-length', 'announce'), (error: { code: number }) => error.code === ErrorCodes.PluginCrashed);
     assert.ok(Date.now() - started < 2000);
-    const s = await waitFor('huge-length to be back', () => status('huge-length').state === 'ready' && status('huge-length'));
+    const s = await waitFor(() => status('huge-length').state === 'ready' && status('huge-length'), { what: 'huge-length to be back' });
     assert.equal(s.last_exit?.reason, 'protocol-violation');
     const logs = t.kernel.supervisor.get('huge-length').logs.tail(20).map((l) => l.msg).join('\n');
     assert.match(logs, /4000000000 bytes, more than the 4194304 byte cap/);
   });
 
   test('a plugin that leaks past its memory limit is killed and restarted', async () => {
-    const s = await waitFor('leak to be killed for memory', () => status('leak').last_exit?.reason === 'rss-limit' && status('leak'), 20_000);
+    const s = await waitFor(() => status('leak').last_exit?.reason === 'rss-limit' && status('leak'), { what: 'leak to be killed for memory', timeoutMs: 20_000 });
     assert.equal(s.last_exit?.signal, 'SIGKILL');
     assert.ok(s.restarts >= 1);
     await assertGoodAnswers();
   });
 
   test('a plugin that exits in a loop is marked failed, not restarted forever', async () => {
-    const s = await waitFor('exit-loop to fail', () => status('exit-loop').state === 'failed' && status('exit-loop'));
+    const s = await waitFor(() => status('exit-loop').state === 'failed' && status('exit-loop'), { what: 'exit-loop to fail' });
     assert.equal(s.restarts, LOOP_EXITS - 1);
     assert.equal(s.last_exit?.code, 1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // A restart would come within the longest backoff; twice that, and still none (a bounded window: nothing to wait on).
+    await new Promise((resolve) => setTimeout(resolve, 2 * FAST_POLICY.restart.maxMs));
     assert.equal(status('exit-loop').restarts, LOOP_EXITS - 1, 'a failed plugin is not restarted');
+    assert.equal(status('exit-loop').state, 'failed');
   });
 
   test('a plugin that never answers initialize is killed at the handshake deadline', async () => {
-    const s = await waitFor('never-initialize to time out', () => status('never-initialize').last_exit && status('never-initialize'), 15_000);
+    const s = await waitFor(() => status('never-initialize').last_exit && status('never-initialize'), { what: 'never-initialize to time out', timeoutMs: 15_000 });
     assert.equal(s.last_exit?.reason, 'handshake-timeout');
     assert.notEqual(status('never-initialize').state, 'ready');
   });
 
   test('a person restarts a failed plugin, which forgets its crash history', async () => {
-    await waitFor('exit-loop to fail', () => status('exit-loop').state === 'failed');
+    await waitFor(() => status('exit-loop').state === 'failed', { what: 'exit-loop to fail' });
     await t.kernel.supervisor.control('exit-loop', 'restart');
-    const s = await waitFor('exit-loop restarted', () => status('exit-loop').last_exit && status('exit-loop').state !== 'failed' && status('exit-loop'));
+    const s = await waitFor(() => status('exit-loop').last_exit && status('exit-loop').state !== 'failed' && status('exit-loop'), { what: 'exit-loop restarted' });
     assert.notEqual(s.state, 'failed');
   });
 

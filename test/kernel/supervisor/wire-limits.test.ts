@@ -5,7 +5,8 @@ import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, EventDeliverNotification, ToolInvokeRequest, type PluginStatus } from '../../../protocol';
 import { WIRE_ERROR_EXIT_CODE } from '../../../protocol/wire';
-import { FAST_POLICY, pidAlive, startTestKernel, waitFor, type TestKernel } from '../kernel-harness';
+import { FAST_POLICY, pidAlive, startTestKernel, type TestKernel } from '../kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 const MB5 = 5_000_000;
 
@@ -154,10 +155,10 @@ describe('a plugin host that reads a frame it cannot parse', () => {
   ];
   for (const [index, { frame, reason }] of cases.entries()) {
     test(`exits at once with code ${WIRE_ERROR_EXIT_CODE}, is reported as wire-error with the reason, and restarts (${index + 1})`, async () => {
-      await waitFor('good to be ready', () => good.status().state === 'ready');
+      await waitFor(() => good.status().state === 'ready', { what: 'good to be ready' });
       const started = Date.now();
       const oldPid = corruptWire(frame);
-      const s = await waitFor('the wire error exit', () => good.status().restarts === index + 1 && good.status(), 10_000);
+      const s = await waitFor(() => good.status().restarts === index + 1 && good.status(), { what: 'the wire error exit', timeoutMs: 10_000 });
       const took = Date.now() - started;
       assert.ok(took < 5000, `exited after ${took} ms, long before any heartbeat deadline`);
       assert.equal(s.last_exit?.reason, 'wire-error');
@@ -166,7 +167,7 @@ describe('a plugin host that reads a frame it cannot parse', () => {
       const logs = t.kernel.supervisor.get('good').logs.tail(20).map((line) => line.msg).join('\n');
       assert.match(logs, reason, 'the host said why on stderr');
       assert.match(logs, new RegExp(`process ${oldPid} could not read a frame from homed and exited: .*${reason.source}`), 'the kernel logged it with the reason');
-      await waitFor('good to be back', () => good.status().state === 'ready');
+      await waitFor(() => good.status().state === 'ready', { what: 'good to be back' });
       assert.notEqual(good.status().pid, oldPid);
       assert.equal(pidAlive(oldPid), false);
       assert.ok(Array.isArray(await good.call('seen')), 'the new process answers');

@@ -5,7 +5,8 @@ import { StageInvokeRequest, ToolInvokeRequest, type PluginStatus } from '../../
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { ask } from '../../kernel/agent/chat';
 import { lastUser, ScriptedLlm, toolResults, type ScriptedAnswer } from '../../kernel/agent/scripted-llm';
-import { FAST_POLICY, startTestKernel, waitFor, type TestKernel } from '../../kernel/kernel-harness';
+import { FAST_POLICY, startTestKernel, type TestKernel } from '../../kernel/kernel-harness';
+import { waitFor } from '../../harness/wait';
 
 function script(request: LlmRequest): ScriptedAnswer {
   const user = lastUser(request);
@@ -29,7 +30,7 @@ describe('Lua plugins', () => {
 
   before(async () => {
     t = await startTestKernel(['chat-client', 'lua-tools', 'lua-syntax'], FAST_POLICY, { llm });
-    await waitFor(`lua-tools to be ready`, () => status('lua-tools').state === 'ready', 10_000).catch((error: Error) => {
+    await waitFor(() => status('lua-tools').state === 'ready', { what: `lua-tools to be ready`, timeoutMs: 10_000 }).catch((error: Error) => {
       throw new Error(`${error.message}: ${JSON.stringify(status('lua-tools'))}`);
     });
   });
@@ -98,10 +99,10 @@ describe('Lua plugins', () => {
   test('a Lua event handler receives the events it subscribed to', async () => {
     assert.deepEqual(await call('events_seen'), []);
     t.kernel.bus.publish('test.ping', 'test', { n: 7 });
-    const seen = await waitFor('the event to arrive', async () => {
+    const seen = await waitFor(async () => {
       const list = (await call('events_seen')) as unknown[];
       return list.length > 0 && list;
-    });
+    }, { what: 'the event to arrive' });
     assert.deepEqual(seen, [{ name: 'test.ping', n: 7 }]);
   });
 
@@ -110,7 +111,7 @@ describe('Lua plugins', () => {
   });
 
   test('a syntax error in main.lua fails the handshake with the file and line in the status', async () => {
-    const s = await waitFor('lua-syntax to fail', () => status('lua-syntax').state === 'failed' && status('lua-syntax'), 15_000);
+    const s = await waitFor(() => status('lua-syntax').state === 'failed' && status('lua-syntax'), { what: 'lua-syntax to fail', timeoutMs: 15_000 });
     const shown = `${s.detail ?? ''} ${JSON.stringify(s.last_exit ?? {})}`;
     assert.match(shown, /main\.lua:4:/);
   });
