@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EventDeliverParams, InitializeParams, StageName, StageSnapshot } from '../../protocol';
 import type { PluginContext, PluginDefinition, StageHandler, ToolDefinition } from '../sdk';
+import { allowHooks } from '../../protocol/internals/fengari';
 import { decodeString, encodeString, JSON_NULL, LuaConverter } from '../../protocol/lua/convert';
 import { fengari } from '../../protocol/lua/fengari';
 import type { LuaDebug, LuaJsFunction, LuaState } from '../../protocol/lua/fengari-api';
@@ -382,11 +383,10 @@ class LuaPlugin {
   }
 }
 
-// Returns its arguments, turning the running thread's hooks back on: fengari's lua_pcallk (used by pcall in a
-// coroutine) restores 'allowhook' from a bit it never saved, so an error caught by pcall inside a coroutine would
-// leave the instruction cap off for the rest of that handler call. Pokes one field of fengari's lua_State.
+// Returns its arguments, turning the running thread's hooks back on (see allowHooks): an error caught by pcall
+// inside a coroutine would otherwise leave the instruction cap off for the rest of that handler call.
 function rearmHook(L: LuaState): number {
-  (L as unknown as { allowhook: number }).allowhook = 1;
+  allowHooks(L);
   return lua.lua_gettop(L);
 }
 

@@ -1,4 +1,5 @@
-import { decodeString, JSON_NULL, LuaConverter } from './convert';
+import { decodeString, JSON_NULL, LuaConverter } from '../../../protocol/lua/convert';
+import { FastTableBuilder } from './fast-tables';
 import { fengari } from '../../../protocol/lua/fengari';
 import type { LuaJsFunction, LuaState } from '../../../protocol/lua/fengari-api';
 import { describeLuaValue, raiseLuaError } from '../../../protocol/lua/errors';
@@ -38,7 +39,7 @@ export function openSandbox(L: LuaState, print: (line: string) => void, fastTabl
   lua.lua_pushstring(L, to_luastring('array'));
   lua.lua_setfield(L, -2, to_luastring('__name'));
   const arrayMetatableRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-  const convert = new LuaConverter(L, arrayMetatableRef, fastTables);
+  const convert = new LuaConverter(arrayMetatableRef, fastTables ? FastTableBuilder.create(L, arrayMetatableRef) : undefined);
   installJson(L, convert, arrayMetatableRef);
   lua.lua_pushjsfunction(L, (state) => {
     const parts: string[] = [];
@@ -57,7 +58,7 @@ function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: numb
   setFunction(L, 'encode', (state) => {
     let text: string;
     try {
-      text = JSON.stringify(convert.toJs(1)) ?? 'null';
+      text = JSON.stringify(convert.toJs(state, 1)) ?? 'null';
     } catch (error) {
       return raiseLuaError(state, `json.encode: ${(error as Error).message}`);
     }
@@ -73,7 +74,7 @@ function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: numb
     } catch (error) {
       return raiseLuaError(state, `json.decode: ${(error as Error).message}`);
     }
-    convert.push(value);
+    convert.push(state, value);
     return 1;
   });
   setFunction(L, 'array', (state) => {
