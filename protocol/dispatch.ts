@@ -1,4 +1,5 @@
-import { Disposable, RAL } from 'vscode-jsonrpc/node';
+import { Disposable } from 'vscode-jsonrpc/node';
+import { replaceDispatchScheduler } from './internals/vscode-jsonrpc';
 
 /**
  * Most queued messages this process's connections handle in one turn of the event loop before yielding to I/O.
@@ -16,12 +17,12 @@ let installed = false;
  * a batch leave in one write. Batches run after the turn's reads (in its check phase, never as a microtask
  * of the read that queued them), so every connection that became readable is read, and its priority
  * frames intercepted, before any of the queued work runs.
- * It replaces the runtime layer's setImmediate, so it holds for every connection in the process.
+ * It replaces the runtime layer's setImmediate (protocol/internals/vscode-jsonrpc.ts), so it holds for every
+ * connection in the process.
  */
 export function batchMessageDispatch(budget = DISPATCH_BUDGET): void {
   if (installed) return;
   installed = true;
-  const ral = RAL();
   const queue: { run: () => void; cancelled: boolean }[] = [];
   let scheduled = false;
   let draining = false;
@@ -45,21 +46,15 @@ export function batchMessageDispatch(budget = DISPATCH_BUDGET): void {
       }
     }
   };
-  RAL.install({
-    ...ral,
-    timer: {
-      ...ral.timer,
-      setImmediate: (callback: (...args: unknown[]) => void, ...args: unknown[]) => {
-        const task = { run: () => callback(...args), cancelled: false };
-        queue.push(task);
-        if (!scheduled && !draining) {
-          scheduled = true;
-          setImmediate(drain);
-        }
-        return Disposable.create(() => {
-          task.cancelled = true;
-        });
-      },
-    },
+  replaceDispatchScheduler((callback, ...args) => {
+    const task = { run: () => callback(...args), cancelled: false };
+    queue.push(task);
+    if (!scheduled && !draining) {
+      scheduled = true;
+      setImmediate(drain);
+    }
+    return Disposable.create(() => {
+      task.cancelled = true;
+    });
   });
 }

@@ -1,7 +1,18 @@
-// Writes that are all or nothing: a hidden temporary file beside the target, fsync, rename over the
-// target, fsync of the folder. A kill at any point leaves the old file or the new one, never half.
+// Writes that are all or nothing: a hidden temporary file beside the target, written with its final mode,
+// fsync, rename over the target, fsync of the folder. A kill at any point leaves the old file or the new one,
+// never half; a write that fails removes its temporary file before the error reaches the caller.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+/** How an atomic write lands its file. */
+export interface AtomicWriteOptions {
+  /** Permission bits of the written file, before the umask (default 0o644; private files pass 0o600). */
+  mode?: number;
+  /** Create the file's folder and its parents first (default false: a missing folder is an error). */
+  makeFolder?: boolean;
+}
+
+const DEFAULT_MODE = 0o644;
 
 let counter = 0;
 
@@ -12,10 +23,11 @@ export function temporaryNameFor(file: string): string {
 }
 
 /** Writes `data` to `file` atomically and durably, synchronously (used where the caller must not yield). */
-export function writeFileAtomicSync(file: string, data: string | Buffer, mode = 0o644): void {
+export function writeFileAtomicSync(file: string, data: string | Buffer, options: AtomicWriteOptions = {}): void {
+  if (options.makeFolder) fs.mkdirSync(path.dirname(file), { recursive: true });
   const temporary = temporaryNameFor(file);
   try {
-    const fd = fs.openSync(temporary, 'w', mode);
+    const fd = fs.openSync(temporary, 'w', options.mode ?? DEFAULT_MODE);
     try {
       fs.writeFileSync(fd, data);
       fs.fsyncSync(fd);
@@ -30,11 +42,12 @@ export function writeFileAtomicSync(file: string, data: string | Buffer, mode = 
   syncFolder(path.dirname(file));
 }
 
-/** Writes `data` to `file` atomically and durably. */
-export async function writeFileAtomic(file: string, data: string | Buffer): Promise<void> {
+/** Writes `data` to `file` atomically and durably, without blocking the event loop on the disk. */
+export async function writeFileAtomic(file: string, data: string | Buffer, options: AtomicWriteOptions = {}): Promise<void> {
+  if (options.makeFolder) await fs.promises.mkdir(path.dirname(file), { recursive: true });
   const temporary = temporaryNameFor(file);
   try {
-    const handle = await fs.promises.open(temporary, 'w', 0o644);
+    const handle = await fs.promises.open(temporary, 'w', options.mode ?? DEFAULT_MODE);
     try {
       await handle.writeFile(data);
       await handle.sync();

@@ -4,6 +4,46 @@
 /** A heading (level 0 is the document's own title) or a paragraph-like run of text. */
 export type Block = { kind: 'heading'; level: number; title: string; line: number } | { kind: 'text'; text: string; line: number };
 
+/** The paragraph a line-by-line parser is reading: its lines and the line it starts on, ended into a text block. */
+export class OpenParagraph {
+  private lines: string[] = [];
+  private start = 0;
+
+  constructor(
+    private readonly blocks: Block[],
+    /** Turns the paragraph's raw text into the block's text (Markdown drops embedded HTML). */
+    private readonly clean: (text: string) => string = (text) => text,
+  ) {}
+
+  /** Whether no line was added since the paragraph last ended. */
+  get isEmpty(): boolean {
+    return this.lines.length === 0;
+  }
+
+  /** The last line added, if any. */
+  get lastLine(): string | undefined {
+    return this.lines[this.lines.length - 1];
+  }
+
+  /** Takes back the last line added (a setext underline turns it into a heading). */
+  dropLastLine(): void {
+    this.lines.pop();
+  }
+
+  /** Adds the line at 1-based `lineNumber`; the first one sets where the paragraph starts. */
+  add(line: string, lineNumber: number): void {
+    if (this.lines.length === 0) this.start = lineNumber;
+    this.lines.push(line);
+  }
+
+  /** Ends the paragraph: its text, cleaned and trimmed, becomes a text block unless nothing is left. */
+  end(): void {
+    const text = this.clean(this.lines.join('\n')).trim();
+    if (text !== '') this.blocks.push({ kind: 'text', text, line: this.start });
+    this.lines = [];
+  }
+}
+
 /** A chunk before it has an id. */
 export interface RawChunk {
   /** Heading path, outermost first, joined with " > "; '' when the text is under no heading. */

@@ -4,27 +4,12 @@
 // radix tree as it is (depth first) and the postings as varints, and reads them straight back into
 // the Maps minisearch keeps: about a third of the bytes and half the time.
 //
-// It reads and writes minisearch 7's internal fields. `packIndex` returns undefined where they are not
-// as expected (the caller then writes minisearch's JSON); `unpackIndex` throws on any mismatch or
-// damage, and the caller rebuilds from the chunk store.
+// It reads and writes minisearch's private fields through kernel/internals/minisearch.ts. `packIndex`
+// returns undefined where they are not as expected (the caller then writes minisearch's JSON);
+// `unpackIndex` throws on any mismatch or damage, and the caller rebuilds from the chunk store.
 import MiniSearch, { type Options } from 'minisearch';
+import { minisearchInternals, type FieldPostings as Postings, type RadixTree as Tree } from '../internals/minisearch';
 import { VarintReader, VarintWriter } from './varint';
-
-type Postings = Map<number, Map<number, number>>;
-type Tree = Map<string, unknown>;
-
-interface Internals {
-  _index: { _tree: Tree; _size?: number | undefined };
-  _documentIds: Map<number, string>;
-  _idToShortId: Map<string, number>;
-  _fieldLength: Map<number, (number | undefined)[]>;
-  _storedFields: Map<number, unknown>;
-  _fieldIds: Record<string, number>;
-  _avgFieldLength: number[];
-  _documentCount: number;
-  _nextId: number;
-  _dirtCount: number;
-}
 
 interface PackedMeta {
   documentCount: number;
@@ -38,17 +23,9 @@ interface PackedMeta {
 
 const LEAF = '';
 
-function internalsOf(index: MiniSearch<never> | MiniSearch<unknown>): Internals | undefined {
-  const i = index as unknown as Partial<Internals>;
-  const tree = i._index?._tree;
-  const ok = tree instanceof Map && i._documentIds instanceof Map && i._idToShortId instanceof Map && i._fieldLength instanceof Map &&
-    i._storedFields instanceof Map && typeof i._nextId === 'number' && typeof i._documentCount === 'number' && Array.isArray(i._avgFieldLength);
-  return ok ? (i as Internals) : undefined;
-}
-
 /** The index in packed form, or undefined when this minisearch does not keep the fields it needs. */
 export function packIndex(index: MiniSearch<unknown>): Buffer | undefined {
-  const ix = internalsOf(index);
+  const ix = minisearchInternals(index);
   if (!ix) return undefined;
   const fields = Object.keys(ix._fieldIds).length;
   const numbers = new VarintWriter();
@@ -107,7 +84,7 @@ export function unpackIndex<T>(packed: Buffer, options: Options<T>): MiniSearch<
     { documentCount: meta.documentCount, nextId: meta.nextId, documentIds: {}, fieldIds: meta.fieldIds, fieldLength: {}, averageFieldLength: meta.averageFieldLength, storedFields: {}, dirtCount: meta.dirtCount, index: [], serializationVersion: 2 },
     options,
   );
-  const ix = internalsOf(index as MiniSearch<unknown>);
+  const ix = minisearchInternals(index);
   if (!ix) throw new Error('this minisearch does not keep the fields the packed index fills; rebuild it');
   const numbers = new VarintReader(packed, at);
   for (const id of ids) {

@@ -1,7 +1,7 @@
 // Markdown into blocks: ATX and setext headings (never inside fenced code), a front-matter title as
 // the document's own heading, paragraphs and fenced code blocks with the line they start on. HTML
 // comments and tags embedded in the text are dropped (the words between tags stay).
-import type { Block } from './blocks';
+import { OpenParagraph, type Block } from './blocks';
 
 const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -16,46 +16,39 @@ export function parseMarkdown(source: string): Block[] {
   const lines = source.replace(/<!--[\s\S]*?-->/g, (comment) => comment.replace(/[^\n]/g, '')).split(/\r\n|\r|\n/);
   const blocks: Block[] = [];
   let index = readFrontMatter(lines, blocks);
-  let paragraph: string[] = [];
-  let paragraphLine = 0;
-  const flush = (): void => {
-    const text = stripHtml(paragraph.join('\n')).trim();
-    if (text !== '') blocks.push({ kind: 'text', text, line: paragraphLine });
-    paragraph = [];
-  };
+  const paragraph = new OpenParagraph(blocks, stripHtml);
   for (; index < lines.length; index++) {
     const line = lines[index]!;
     const fence = FENCE.exec(line);
     if (fence) {
-      flush();
+      paragraph.end();
       index = readFence(lines, index, fence[1]!, blocks);
       continue;
     }
     const atx = ATX.exec(line);
     if (atx) {
-      flush();
+      paragraph.end();
       const title = cleanTitle(atx[2] ?? '');
       if (title !== '') blocks.push({ kind: 'heading', level: atx[1]!.length, title, line: index + 1 });
       continue;
     }
     const setext = SETEXT_1.test(line) ? 1 : SETEXT_2.test(line) ? 2 : 0;
-    const last = paragraph[paragraph.length - 1];
+    const last = paragraph.lastLine;
     if (setext > 0 && last !== undefined && !LIST_OR_TABLE.test(last)) {
-      paragraph.pop();
+      paragraph.dropLastLine();
       const titleLine = index;
-      flush();
+      paragraph.end();
       const title = cleanTitle(last);
       if (title !== '') blocks.push({ kind: 'heading', level: setext, title, line: titleLine });
       continue;
     }
-    if (line.trim() === '' || (paragraph.length === 0 && BREAK.test(line))) {
-      flush();
+    if (line.trim() === '' || (paragraph.isEmpty && BREAK.test(line))) {
+      paragraph.end();
       continue;
     }
-    if (paragraph.length === 0) paragraphLine = index + 1;
-    paragraph.push(line);
+    paragraph.add(line, index + 1);
   }
-  flush();
+  paragraph.end();
   return blocks;
 }
 

@@ -1,7 +1,7 @@
 // Plain text, reStructuredText and AsciiDoc into blocks: paragraphs are runs of non-blank lines;
 // reStructuredText titles are lines under- (and over-) lined with punctuation, ranked in the order
 // their styles first appear; AsciiDoc titles start with `=` (one `=` is the document title).
-import type { Block } from './blocks';
+import { OpenParagraph, type Block } from './blocks';
 
 const ADORNMENT = /^([=\-`:'"~^_*+#<>.])\1{2,}\s*$/;
 const ASCIIDOC_TITLE = /^(={1,6})\s+(\S.*?)\s*$/;
@@ -11,39 +11,32 @@ export function parseText(source: string, format: 'text' | 'rst' | 'asciidoc'): 
   const lines = source.split(/\r\n|\r|\n/);
   const blocks: Block[] = [];
   const rstStyles: string[] = [];
-  let paragraph: string[] = [];
-  let paragraphLine = 0;
-  const flush = (): void => {
-    const text = paragraph.join('\n').trim();
-    if (text !== '') blocks.push({ kind: 'text', text, line: paragraphLine });
-    paragraph = [];
-  };
+  const paragraph = new OpenParagraph(blocks);
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!;
     if (format === 'asciidoc') {
       const title = ASCIIDOC_TITLE.exec(line);
-      if (title && paragraph.length === 0) {
+      if (title && paragraph.isEmpty) {
         blocks.push({ kind: 'heading', level: title[1]!.length - 1, title: title[2]!, line: index + 1 });
         continue;
       }
     }
     if (format === 'rst') {
-      const heading = paragraph.length === 0 ? readRstTitle(lines, index, rstStyles) : undefined;
+      const heading = paragraph.isEmpty ? readRstTitle(lines, index, rstStyles) : undefined;
       if (heading) {
         blocks.push({ kind: 'heading', level: heading.level, title: heading.title, line: heading.line });
         index = heading.last;
         continue;
       }
-      if (ADORNMENT.test(line) && paragraph.length === 0) continue;
+      if (ADORNMENT.test(line) && paragraph.isEmpty) continue;
     }
     if (line.trim() === '') {
-      flush();
+      paragraph.end();
       continue;
     }
-    if (paragraph.length === 0) paragraphLine = index + 1;
-    paragraph.push(line);
+    paragraph.add(line, index + 1);
   }
-  flush();
+  paragraph.end();
   return blocks;
 }
 

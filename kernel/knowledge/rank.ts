@@ -4,21 +4,9 @@
 // best `limit`, instead of a Map of result objects per match that search() then sorts whole. At 10k
 // chunks a query touches thousands of postings; the objects were most of its time.
 //
-// It reads minisearch 7's internal fields. Where they are not as expected (`hasRankInternals`), the
-// caller uses minisearch's public search() instead; a test checks that both rank alike.
-import type SearchableMap from 'minisearch/SearchableMap';
-
-type FieldPostings = Map<number, Map<number, number>>;
-
-interface Internals {
-  _index: SearchableMap<FieldPostings>;
-  _fieldIds: Record<string, number>;
-  _fieldLength: Map<number, number[]>;
-  _avgFieldLength: number[];
-  _documentCount: number;
-  _documentIds: Map<number, unknown>;
-  _nextId: number;
-}
+// It reads minisearch's private fields through kernel/internals/minisearch.ts. Where they are not as
+// expected, the caller uses minisearch's public search() instead; a test checks that both rank alike.
+import { minisearchInternals, type FieldPostings, type MiniSearchInternals } from '../internals/minisearch';
 
 /** How one query term is expanded; as minisearch's own search options. */
 export interface TermPlan {
@@ -55,16 +43,8 @@ interface Buffers {
 
 const buffers = new WeakMap<object, Buffers>();
 
-/** Whether the index exposes the internals the fast path reads. */
-export function hasRankInternals(index: object): boolean {
-  const i = index as Partial<Internals>;
-  return typeof i._index?.get === 'function' && typeof i._index.atPrefix === 'function' && typeof i._index.fuzzyGet === 'function' &&
-    i._fieldLength instanceof Map && i._documentIds instanceof Map && Array.isArray(i._avgFieldLength) && typeof i._nextId === 'number' && typeof i._fieldIds === 'object';
-}
-
 /** The best `limit` documents (minisearch's numeric ids) for the terms, best first, scored as minisearch scores them. */
-export function rankWithInternals(index: object, terms: readonly string[], plan: (term: string) => TermPlan, options: RankOptions, limit: number): { shortId: number; score: number }[] {
-  const ix = index as Internals;
+export function rankWithInternals(ix: MiniSearchInternals, terms: readonly string[], plan: (term: string) => TermPlan, options: RankOptions, limit: number): { shortId: number; score: number }[] {
   const { scores, masks, touched, lengths } = buffersFor(ix);
   let count = 0;
   const { k, b, d } = options.bm25;
@@ -137,7 +117,7 @@ export function rankWithInternals(index: object, terms: readonly string[], plan:
 /** Marks documents as discarded for the fast ranking; call it before minisearch's discard (which forgets their numeric ids). */
 export function markDiscarded(index: object, ids: Iterable<string>): void {
   const buffer = buffers.get(index);
-  const toShort = (index as { _idToShortId?: Map<string, number> })._idToShortId;
+  const toShort = minisearchInternals(index)?._idToShortId;
   if (!buffer || !toShort) return;
   for (const id of ids) {
     const shortId = toShort.get(id);
@@ -147,7 +127,7 @@ export function markDiscarded(index: object, ids: Iterable<string>): void {
   }
 }
 
-function buffersFor(ix: Internals): Buffers {
+function buffersFor(ix: MiniSearchInternals): Buffers {
   let buffer = buffers.get(ix);
   const fieldCount = ix._avgFieldLength.length;
   if (!buffer || buffer.scores.length < ix._nextId || buffer.lengths.length !== fieldCount) {
@@ -169,12 +149,12 @@ function buffersFor(ix: Internals): Buffers {
   return buffer;
 }
 
-function fillLengths(ix: Internals, buffer: Buffers, docId: number): void {
+function fillLengths(ix: MiniSearchInternals, buffer: Buffers, docId: number): void {
   const lengths = ix._documentIds.has(docId) ? ix._fieldLength.get(docId) : undefined;
   if (!lengths) return;
   lengths.forEach((fieldLength, fieldId) => {
     const target = buffer.lengths[fieldId];
-    if (target) target[docId] = fieldLength;
+    if (target && fieldLength !== undefined) target[docId] = fieldLength;
   });
   buffer.present += 1;
 }

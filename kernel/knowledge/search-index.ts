@@ -6,7 +6,8 @@
 import MiniSearch, { type AsPlainObject, type Options, type SearchOptions, type SearchResult } from 'minisearch';
 import { tokenize } from '../text/tokenize';
 import { packIndex, unpackIndex } from './pack-index';
-import { hasRankInternals, rankWithInternals, type RankOptions, type TermPlan } from './rank';
+import { minisearchInternals } from '../internals/minisearch';
+import { rankWithInternals, type RankOptions, type TermPlan } from './rank';
 import type { ChunkRecord } from './chunk-file';
 
 /** What the index holds per chunk; only the id is stored, the text stays in the chunk store. */
@@ -61,7 +62,8 @@ export function encodeIndex(index: SearchIndex): EncodedIndex {
 export function decodeIndex(encoded: EncodedIndex): { index: SearchIndex; ids: string[] } {
   if (encoded.encoding === 'packed') {
     const index = unpackIndex(encoded.body, OPTIONS);
-    return { index, ids: [...(index as unknown as { _documentIds: Map<number, string> })._documentIds.values()] };
+    // unpackIndex has filled the private fields, so they are there.
+    return { index, ids: [...(minisearchInternals(index)?._documentIds.values() ?? [])] };
   }
   const data = JSON.parse(encoded.body.toString('utf8')) as AsPlainObject;
   return { index: MiniSearch.loadJS(data, OPTIONS), ids: Object.values(data.documentIds) as string[] };
@@ -76,7 +78,7 @@ const RANK_OPTIONS: RankOptions = { boosts: FIELD_BOOSTS, weights: { prefix: 0.3
 
 /** How each query term is expanded: prefix for Latin words of 4+ letters (and a lone CJK character); fuzzy only for a Latin word of 6+ letters the index does not hold as it is. */
 function planFor(index: SearchIndex, exact: boolean): (term: string) => TermPlan {
-  const known = (index as unknown as { _index?: { has(term: string): boolean } })._index;
+  const known = minisearchInternals(index)?._index;
   return (term) => {
     if (exact) return { prefix: false, fuzzy: 0 };
     const latin = LATIN_WORD.test(term);
@@ -93,15 +95,15 @@ function planFor(index: SearchIndex, exact: boolean): (term: string) => TermPlan
  */
 export function searchIndex(index: SearchIndex, query: string, limit: number, how: { exact?: boolean; publicSearch?: boolean } = {}): { id: string; score: number }[] {
   const plan = planFor(index, how.exact === true);
-  if (how.publicSearch || !hasRankInternals(index)) {
+  const ix = minisearchInternals(index);
+  if (how.publicSearch || ix === undefined) {
     const options: SearchOptions = { prefix: (term) => plan(term).prefix, fuzzy: (term) => plan(term).fuzzy || false };
     return index.search(query, options).slice(0, limit).map((r: SearchResult) => ({ id: r.id as string, score: r.score }));
   }
   const terms = tokenize(query);
   if (terms.length === 0) return [];
-  const ids = (index as unknown as { _documentIds: Map<number, string> })._documentIds;
-  return rankWithInternals(index, terms, plan, RANK_OPTIONS, limit).flatMap(({ shortId, score }) => {
-    const id = ids.get(shortId);
+  return rankWithInternals(ix, terms, plan, RANK_OPTIONS, limit).flatMap(({ shortId, score }) => {
+    const id = ix._documentIds.get(shortId);
     return id === undefined ? [] : [{ id, score }];
   });
 }

@@ -2,10 +2,10 @@
 // write first records the hash it is about to produce (pending), then renames the file into
 // place, then records it as done. A file whose hash is neither the last known nor the pending
 // one was edited by a person; one matching the pending hash is our write that landed before a crash.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isTemporaryName } from '../files/atomic-write';
-import { hashOf, statIfExists, writeFileAtomic } from './atomic-file';
+import { removeStaleTemporaries, writeFileAtomicSync } from '../files/atomic-write';
 import type { MemoryDb } from './memory-db';
 
 export type Area = 'text' | 'documents';
@@ -96,7 +96,7 @@ export class FileTracker {
     this.db
       .stmt('INSERT INTO files (path, pending_hash) VALUES (?, ?) ON CONFLICT (path) DO UPDATE SET pending_hash = excluded.pending_hash')
       .run(rel, hashOf(content));
-    writeFileAtomic(this.abs(rel), content);
+    writeFileAtomicSync(this.abs(rel), content, { mode: 0o600, makeFolder: true });
     this.db.transaction(() => {
       this.accept(rel, content);
       done();
@@ -105,15 +105,7 @@ export class FileTracker {
 
   /** Removes temp files a write killed half-way left behind (they never replaced anything). */
   removeStaleTemps(): void {
-    for (const area of ['text', 'documents'] as const) {
-      let names: string[] = [];
-      try {
-        names = fs.readdirSync(this.roots[area]);
-      } catch {
-        continue;
-      }
-      for (const name of names) if (isTemporaryName(name)) fs.rmSync(path.join(this.roots[area], name), { force: true });
-    }
+    for (const area of ['text', 'documents'] as const) removeStaleTemporaries(this.roots[area]);
   }
 
   /** Deletes a file we own and forgets it. */
@@ -125,5 +117,20 @@ export class FileTracker {
   /** Stops tracking a file. */
   forget(rel: string): void {
     this.db.stmt('DELETE FROM files WHERE path = ?').run(rel);
+  }
+}
+
+/** The SHA-1 of a text, to tell our own writes from a person's edits. */
+function hashOf(content: string): string {
+  return createHash('sha1').update(content).digest('hex');
+}
+
+/** A file's size and modification time; undefined when it does not exist. */
+function statIfExists(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }

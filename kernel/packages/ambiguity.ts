@@ -1,7 +1,7 @@
 import { InstallError, printable } from './errors';
 import type { ArchiveLayout } from './layout';
 import type { ZipRecord } from './structure';
-import type { ExtraField } from './yauzl-api';
+import type { ExtraField } from 'yauzl';
 
 const ZIP64_EXTRA = 0x0001;
 const UNICODE_PATH_EXTRA = 0x7075;

@@ -5,8 +5,8 @@ import { InstallError } from './errors';
 import { FdReader } from './fd-reader';
 import { readLayout, type ArchiveLayout } from './layout';
 import { raiseAdvice, type InstallLimits } from './limits';
-import { yauzl } from './yauzl';
-import type { LocalFileHeader, YauzlZipFile, ZipEntry } from './yauzl-api';
+import * as yauzl from 'yauzl';
+import type { Entry, LocalFileHeader, ZipFile } from 'yauzl';
 
 const openFile = promisify(fs.open);
 const fstat = promisify(fs.fstat);
@@ -20,7 +20,7 @@ const OPTIONS = { lazyEntries: true, autoClose: false, decodeStrings: false, val
 export class ZipReader {
   private constructor(
     private readonly fd: number,
-    private readonly zip: YauzlZipFile,
+    private readonly zip: ZipFile,
     /** Where the end records say the central directory is. */
     readonly layout: ArchiveLayout,
   ) {
@@ -54,10 +54,10 @@ export class ZipReader {
   }
 
   /** Reads every central directory record; rejects with yauzl's own error at the first bad one. */
-  readEntries(): Promise<ZipEntry[]> {
+  readEntries(): Promise<Entry[]> {
     return new Promise((resolve, reject) => {
-      const entries: ZipEntry[] = [];
-      const onEntry = (entry: ZipEntry): void => {
+      const entries: Entry[] = [];
+      const onEntry = (entry: Entry): void => {
         entries.push(entry);
         this.zip.readEntry();
       };
@@ -78,7 +78,7 @@ export class ZipReader {
   }
 
   /** The local file header of an entry, with yauzl's bounds check of the data it announces. */
-  readLocalHeader(entry: ZipEntry): Promise<LocalFileHeader> {
+  readLocalHeader(entry: Entry): Promise<LocalFileHeader> {
     return new Promise((resolve, reject) => {
       this.zip.readLocalFileHeader(entry, {}, (error, header) => (error ? reject(error) : resolve(header)));
     });
@@ -88,7 +88,7 @@ export class ZipReader {
    * The entry's stored bytes as they are (still deflated for method 8), from where its local header, read
    * and bounds-checked in pre-flight, puts them; entry-data.ts inflates and counts them.
    */
-  openRawData(entry: ZipEntry, local: LocalFileHeader): Promise<Readable> {
+  openRawData(entry: Entry, local: LocalFileHeader): Promise<Readable> {
     return new Promise((resolve, reject) => {
       const size = entry.compressedSize;
       this.zip.openReadStreamLowLevel(local.fileDataStart, size, 0, size, false, entry.uncompressedSize, (error, stream) => (error ? reject(error) : resolve(stream)));
@@ -113,7 +113,7 @@ async function readAt(fd: number, length: number, position: number): Promise<Buf
 }
 
 // On success yauzl owns the fd (FdReader closes it after close()); on failure it is closed by open().
-function openYauzl(fd: number, size: number): Promise<YauzlZipFile> {
+function openYauzl(fd: number, size: number): Promise<ZipFile> {
   return new Promise((resolve, reject) => {
     yauzl.fromRandomAccessReader(new FdReader(fd), size, OPTIONS, (error, zip) => (error ? reject(notZip(error)) : resolve(zip)));
   });

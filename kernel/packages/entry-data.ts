@@ -3,7 +3,6 @@ import { finished, pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import * as zlib from 'node:zlib';
 import type { ZipReader } from './archive';
-import { crc32 } from './crc32';
 import { InstallError } from './errors';
 import { raiseAdvice, type InstallLimits } from './limits';
 import type { ZipRecord } from './structure';
@@ -56,7 +55,7 @@ async function writeWhole(zip: ZipReader, record: ZipRecord, limits: InstallLimi
       throw classify(record, error);
     });
   }
-  const problem = overrun(record, limits, tally, 0, data.length) ?? mismatch(record, data.length, crc32(data));
+  const problem = overrun(record, limits, tally, 0, data.length) ?? mismatch(record, data.length, zlib.crc32(data));
   if (problem !== undefined) throw problem;
   tally.total += data.length;
   const sink = await openSink();
@@ -81,7 +80,7 @@ class ByteGuard extends Transform {
     if (problem !== undefined) return done(problem);
     this.count += chunk.length;
     this.tally.total += chunk.length;
-    this.crc = crc32(chunk, this.crc);
+    this.crc = zlib.crc32(chunk, this.crc);
     done(null, chunk);
   }
 

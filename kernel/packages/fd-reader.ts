@@ -1,13 +1,12 @@
 import * as fs from 'node:fs';
 import { Readable } from 'node:stream';
-import { yauzl } from './yauzl';
-import type { RandomAccessReader } from './yauzl-api';
+import * as yauzl from 'yauzl';
 
 // yauzl's own fd reader reads 16 KiB per thread-pool round trip; packages are read end to end, so bigger reads pay.
 const READ_CHUNK = 256 * 1024;
 
 /** yauzl's documented back-end hook: reads an fd in large chunks, closes it once yauzl lets go of it. */
-export class FdReader extends (yauzl.RandomAccessReader as new () => RandomAccessReader) {
+export class FdReader extends yauzl.RandomAccessReader {
   constructor(private readonly fd: number) {
     super();
   }

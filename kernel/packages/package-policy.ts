@@ -1,3 +1,4 @@
+import * as semver from 'semver';
 import type { PluginManifest } from '../../protocol';
 import { InstallError } from './errors';
 
@@ -26,25 +27,20 @@ function refuseBuiltinName(name: string, builtinNames: Iterable<string> = []): v
 
 function refuseNewerHomeagent(manifest: PluginManifest, running: string): void {
   if (manifest.homeagent === undefined) return;
-  const wanted = versionParts(manifest.homeagent);
-  const have = versionParts(running);
+  const wanted = lowestHomeagent(manifest.homeagent);
+  const have = semver.parse(running.trim());
   const problem =
-    wanted === undefined
+    wanted === null
       ? `its plugin.json asks for HomeAgent "${manifest.homeagent}", which is not a version like 1.2.0`
-      : have !== undefined && compareParts(wanted, have) > 0
+      : have !== null && semver.gt(wanted, have)
         ? `it needs HomeAgent ${manifest.homeagent} or later, and this is ${running}`
         : undefined;
   if (problem === undefined) return;
   throw new InstallError('INVALID_PACKAGE', 'package.homeagent-version', problem, { entry: 'plugin.json', stage: 'package', advice: 'update HomeAgent, or install a version of the plugin made for this one' });
 }
 
-function versionParts(version: string): number[] | undefined {
-  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version.trim().replace(/^>=?\s*/, ''));
-  return match === null ? undefined : match.slice(1, 4).map(Number);
+// `homeagent` names the lowest version a package runs on: `1.2.0` (a pre-release like `1.2.0-beta.1` sorts before
+// `1.2.0`), also written `>=1.2.0` or `>1.2.0`; null for anything else.
+function lowestHomeagent(field: string): semver.SemVer | null {
+  return semver.parse(field.trim().replace(/^>=?\s*/, ''));
 }
-
-function compareParts(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0);
-  return 0;
-}
-

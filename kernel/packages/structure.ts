@@ -1,8 +1,8 @@
 import type { ZipReader } from './archive';
 import { InstallError } from './errors';
 import { raiseAdvice, type InstallLimits } from './limits';
-import { yauzl } from './yauzl';
-import type { LocalFileHeader, ZipEntry } from './yauzl-api';
+import * as yauzl from 'yauzl';
+import type { Entry, LocalFileHeader } from 'yauzl';
 
 /** The values a data descriptor (general purpose bit 3) repeats after an entry's data. */
 export interface DataDescriptor {
@@ -20,7 +20,7 @@ export interface ZipRecord {
   /** Whether `name` is the header's own bytes decoded (false: it came from a Unicode Path extra field). */
   nameFromHeader: boolean;
   isDirectory: boolean;
-  central: ZipEntry;
+  central: Entry;
   local: LocalFileHeader;
   /** The data descriptor after the data, when the local header sets bit 3 and one fits before the central directory. */
   descriptor: DataDescriptor | undefined;

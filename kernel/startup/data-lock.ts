@@ -59,7 +59,7 @@ export function lockDataDir(dataDir: string, runDir: string): DataLock {
     throw error;
   }
   const pidFile = path.join(runDir, PID_FILE);
-  writeFileAtomicSync(pidFile, `${process.pid}\n`, 0o600);
+  writeFileAtomicSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   let held = true;
   return {
     file,

@@ -10,13 +10,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EventDeliverParams, InitializeParams, StageName, StageSnapshot } from '../../protocol';
 import type { PluginContext, PluginDefinition, StageHandler, ToolDefinition } from '../sdk';
+import { allowHooks } from '../../protocol/internals/fengari';
 import { decodeString, encodeString, JSON_NULL, LuaConverter } from '../../protocol/lua/convert';
 import { fengari } from '../../protocol/lua/fengari';
-import type { LuaDebug, LuaJsFunction, LuaState } from '../../protocol/lua/fengari-api';
+import type { LuaDebug, LuaState } from '../../protocol/lua/fengari-api';
 import { PRELUDE } from './prelude';
 import { describeLuaValue, raiseLuaError } from '../../protocol/lua/errors';
+import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../protocol/lua/sandbox-parts';
 
-const { lua, lauxlib, lualib, to_luastring } = fengari;
+const { lua, lauxlib, to_luastring } = fengari;
 
 /** Default most VM instructions one handler call may run. */
 export const DEFAULT_INSTRUCTION_BUDGET = 5_000_000;
@@ -26,17 +28,6 @@ const SLICE = 100_000;
 const MAIN_FILE = 'main.lua';
 const MODULE_NAME = /^[A-Za-z0-9_-]+(?:[./][A-Za-z0-9_-]+)*$/;
 const SOURCE_AND_LINE = to_luastring('Sl');
-
-// Pure libraries only: no io, no package (require is the host's own), no debug; os is cut to its clock in the prelude.
-const LIBRARIES: [string, LuaJsFunction][] = [
-  ['_G', lualib.luaopen_base],
-  ['string', lualib.luaopen_string],
-  ['table', lualib.luaopen_table],
-  ['math', lualib.luaopen_math],
-  ['utf8', lualib.luaopen_utf8],
-  ['coroutine', lualib.luaopen_coroutine],
-  ['os', lualib.luaopen_os],
-];
 
 /** Marks a yield that is an SDK call to the host (unreachable from plugin code). */
 const SDK_TOKEN: object = Object.freeze({ sdkCall: true });
@@ -105,14 +96,9 @@ class LuaPlugin {
     };
 
     const L = (this.L = lauxlib.luaL_newstate());
-    for (const [name, open] of LIBRARIES) {
-      lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
-      lua.lua_pop(L, 1);
-    }
-    lua.lua_createtable(L, 0, 1);
-    lua.lua_pushstring(L, to_luastring('array'));
-    lua.lua_setfield(L, -2, to_luastring('__name'));
-    const arrayMetatableRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
+    // Pure libraries only (require is the host's own); the prelude cuts os to its clock.
+    openPureLibraries(L);
+    const arrayMetatableRef = createArrayMetatable(L);
     this.convert = new LuaConverter(arrayMetatableRef);
     this.installApi(arrayMetatableRef, tools, stages, events);
 
@@ -204,16 +190,7 @@ class LuaPlugin {
       return 0;
     });
 
-    setFunction(L, 'array', (state) => {
-      if (lua.lua_type(state, 1) !== lua.LUA_TTABLE) {
-        lua.lua_settop(state, 0);
-        lua.lua_createtable(state, 0, 0);
-      }
-      lua.lua_settop(state, 1);
-      lua.lua_rawgeti(state, lua.LUA_REGISTRYINDEX, arrayMetatableRef);
-      lua.lua_setmetatable(state, 1);
-      return 1;
-    });
+    setFunction(L, 'array', markArrayFunction(arrayMetatableRef));
 
     lua.lua_createtable(L, 0, 4);
     for (const level of ['debug', 'info', 'warn', 'error'] as const) {
@@ -226,12 +203,7 @@ class LuaPlugin {
     lua.lua_setfield(L, -2, to_luastring('log'));
     lua.lua_setglobal(L, to_luastring('homeagent'));
 
-    lua.lua_pushjsfunction(L, (state) => {
-      const parts: string[] = [];
-      for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describeLuaValue(state, i));
-      this.ctx?.log.info(parts.join('\t'));
-      return 0;
-    });
+    lua.lua_pushjsfunction(L, printFunction((line) => this.ctx?.log.info(line)));
     lua.lua_setglobal(L, to_luastring('print'));
   }
 
@@ -382,17 +354,11 @@ class LuaPlugin {
   }
 }
 
-// Returns its arguments, turning the running thread's hooks back on: fengari's lua_pcallk (used by pcall in a
-// coroutine) restores 'allowhook' from a bit it never saved, so an error caught by pcall inside a coroutine would
-// leave the instruction cap off for the rest of that handler call. Pokes one field of fengari's lua_State.
+// Returns its arguments, turning the running thread's hooks back on (see allowHooks): an error caught by pcall
+// inside a coroutine would otherwise leave the instruction cap off for the rest of that handler call.
 function rearmHook(L: LuaState): number {
-  (L as unknown as { allowhook: number }).allowhook = 1;
+  allowHooks(L);
   return lua.lua_gettop(L);
-}
-
-function setFunction(L: LuaState, name: string, fn: LuaJsFunction): void {
-  lua.lua_pushjsfunction(L, fn);
-  lua.lua_setfield(L, -2, to_luastring(name));
 }
 
 function checkString(L: LuaState, index: number, fn: string, what: string): string {

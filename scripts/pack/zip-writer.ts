@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { YazlApi, YazlEntryOptions } from './yazl-api';
+import * as yazl from 'yazl';
 
-// yazl ships no types; yazl-api.d.ts describes the part of it used here.
-export const yazl = require('yazl') as YazlApi;
+/** Options of one stored entry (yazl's own, each optional). */
+export type ZipEntryOptions = Partial<yazl.Options>;
 
 /** One file to store: its path inside the archive and its bytes. */
 export interface ZipInput {
@@ -15,10 +15,10 @@ export interface ZipInput {
 const FIXED_TIME = new Date(1980, 0, 1, 0, 0, 0);
 
 /** Options that make an entry reproducible: fixed time, no extra timestamp field, mode 0644, deflated. */
-export const REPRODUCIBLE: Readonly<YazlEntryOptions> = Object.freeze({ mtime: FIXED_TIME, mode: 0o100644, compress: true, forceDosTimestamp: true });
+export const REPRODUCIBLE: Readonly<ZipEntryOptions> = Object.freeze({ mtime: FIXED_TIME, mode: 0o100644, compress: true, forceDosTimestamp: true });
 
 /** Writes `inputs`, in the order given, as a ZIP at `file`. */
-export async function writeZip(inputs: readonly ZipInput[], file: string, options: YazlEntryOptions = REPRODUCIBLE): Promise<void> {
+export async function writeZip(inputs: readonly ZipInput[], file: string, options: ZipEntryOptions = REPRODUCIBLE): Promise<void> {
   const zip = new yazl.ZipFile();
   for (const input of inputs) zip.addBuffer(input.data, input.name, options);
   zip.end();

@@ -1,18 +1,21 @@
+import { internals, stackOf, type Internals, type Table, type TString, type TValue } from '../../../protocol/internals/fengari';
+import { decodeString, encodeString, JSON_NULL, Reusable, type TableFastPath } from '../../../protocol/lua/convert';
+import { fengari } from '../../../protocol/lua/fengari';
 import type { LuaState } from '../../../protocol/lua/fengari-api';
 import { sameJson } from '../same-json';
-import { internals, type Internals, type StackAccess, type Table, type TString, type TValue } from './fengari-internals';
-import { KeptTables, Reusable } from './table-cache';
+import { KeptTables } from './table-cache';
 import { JsonText, TableJsonWriter } from './table-json';
 
-export { JsonText, Reusable };
+const { lua } = fengari;
 
 const KEY_CACHE_LIMIT = 4096;
 
 /**
  * Builds JSON-like values as Lua values straight in fengari's structures (one key string per distinct key),
  * reads them back the same way, and keeps the tables of Reusable values between calls (table-cache.ts).
+ * One builder serves a state and its coroutines: they share the allocator, each has its own stack.
  */
-export class FastTableBuilder {
+export class FastTableBuilder implements TableFastPath {
   private readonly keys = new Map<string, TValue>();
   private readonly kept: KeptTables;
   private readonly json: TableJsonWriter;
@@ -22,31 +25,30 @@ export class FastTableBuilder {
   private lastReused: { value: unknown; depth: number; key: string | undefined } | undefined;
 
   private constructor(
+    /** The state whose allocator new tables and strings come from. */
     private readonly L: LuaState,
     private readonly lib: Internals,
     private readonly arrayMetatable: object,
-    private readonly jsonNull: object,
-    private readonly encode: (text: string) => Uint8Array,
-    private readonly decode: (bytes: Uint8Array) => string,
   ) {
     this.kept = new KeptTables(lib.types.table);
-    this.json = new TableJsonWriter(lib.types, arrayMetatable, jsonNull, decode, this.kept, KEY_CACHE_LIMIT);
+    this.json = new TableJsonWriter(lib.types, arrayMetatable, JSON_NULL, decodeString, this.kept, KEY_CACHE_LIMIT);
   }
 
-  /** A builder for this state, or undefined when fengari's internals are not the ones this was written for. */
-  static create(
-    L: LuaState,
-    arrayMetatable: object,
-    jsonNull: object,
-    encode: (text: string) => Uint8Array,
-    decode: (bytes: Uint8Array) => string,
-  ): FastTableBuilder | undefined {
-    return internals === undefined ? undefined : new FastTableBuilder(L, internals, arrayMetatable, jsonNull, encode, decode);
+  /**
+   * A builder for this state whose arrays get the metatable in the registry under `arrayMetatableRef`, or
+   * undefined when fengari's internals are not the ones this was written for.
+   */
+  static create(L: LuaState, arrayMetatableRef: number): FastTableBuilder | undefined {
+    if (internals === undefined) return undefined;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, arrayMetatableRef);
+    const arrayMetatable = lua.lua_topointer(L, -1) as object;
+    lua.lua_pop(L, 1);
+    return new FastTableBuilder(L, internals, arrayMetatable);
   }
 
-  /** Reads the value on top of the stack, with the same rules as LuaConverter.toJs. */
-  readTop(maxDepth: number): unknown {
-    const state = this.L as unknown as StackAccess;
+  /** Reads the value on top of the stack of L, with the same rules as LuaConverter.toJs. */
+  readTop(L: LuaState, maxDepth: number): unknown {
+    const state = stackOf(L);
     const tv = state.stack[state.top - 1];
     return tv === undefined ? null : this.read(tv, 0, maxDepth);
   }
@@ -55,10 +57,10 @@ export class FastTableBuilder {
    * Reads the table on top of the stack like readTop, except that the tables under the keys in `asJson`
    * come back as JsonText: the text JSON.stringify would make of them, written straight from the Lua table.
    */
-  readTopWithJson(maxDepth: number, asJson: ReadonlySet<string>): unknown {
-    const state = this.L as unknown as StackAccess;
+  readTopWithJson(L: LuaState, maxDepth: number, asJson: ReadonlySet<string>): unknown {
+    const state = stackOf(L);
     const tv = state.stack[state.top - 1];
-    if (tv === undefined || tv.type !== this.lib.types.table) return this.readTop(maxDepth);
+    if (tv === undefined || tv.type !== this.lib.types.table) return this.readTop(L, maxDepth);
     this.kept.beginRead();
     return this.readTable(tv.value as Table, 0, maxDepth, asJson);
   }
@@ -76,9 +78,9 @@ export class FastTableBuilder {
         return Number.isFinite(tv.value) ? (tv.value as number) : null;
       case types.string:
       case types.shortString:
-        return this.decode((tv.value as TString).realstring);
+        return decodeString((tv.value as TString).realstring);
       case types.lightuserdata:
-        return tv.value === this.jsonNull ? null : undefined;
+        return tv.value === JSON_NULL ? null : undefined;
       case types.table:
         if (depth >= maxDepth) throw new Error(`a table is nested deeper than ${maxDepth} levels (or refers to itself)`);
         return this.readTable(tv.value as Table, depth, maxDepth);
@@ -98,7 +100,7 @@ export class FastTableBuilder {
       const v = e.value as TValue;
       let key: string | number;
       if (k.type === types.int || k.type === types.float) key = k.value as number;
-      else if (k.type === types.string || k.type === types.shortString) key = this.decode((k.value as TString).realstring);
+      else if (k.type === types.string || k.type === types.shortString) key = decodeString((k.value as TString).realstring);
       else continue;
       const value =
         asJson !== undefined && typeof key === 'string' && v.type === types.table && asJson.has(key)
@@ -125,10 +127,10 @@ export class FastTableBuilder {
     return out;
   }
 
-  /** Pushes the value on the stack (the caller made room with luaL_checkstack). */
-  push(value: unknown, depth: number, maxDepth: number): void {
-    const state = this.L as unknown as StackAccess;
-    state.stack[state.top] = this.build(value, depth, maxDepth);
+  /** Pushes the value on the stack of L (the caller made room with luaL_checkstack). */
+  push(L: LuaState, value: unknown, maxDepth: number): void {
+    const state = stackOf(L);
+    state.stack[state.top] = this.build(value, 0, maxDepth);
     state.top++;
   }
 
@@ -136,7 +138,7 @@ export class FastTableBuilder {
     const { TValue, types } = this.lib;
     switch (typeof value) {
       case 'string':
-        return new TValue(types.string, this.lib.luaS_bless(this.L, this.encode(value)));
+        return new TValue(types.string, this.lib.luaS_bless(this.L, encodeString(value)));
       case 'number':
         if (!Number.isFinite(value)) this.plain = false;
         return (value | 0) === value ? new TValue(types.int, value) : new TValue(types.float, value);
@@ -144,7 +146,7 @@ export class FastTableBuilder {
         return new TValue(types.boolean, value);
       case 'object': {
         if (value === null) return new TValue(types.nil, null);
-        if (value === this.jsonNull) return new TValue(types.lightuserdata, value);
+        if (value === JSON_NULL) return new TValue(types.lightuserdata, value);
         if (value instanceof Reusable) return this.reuse(value, depth, maxDepth);
         if (depth >= maxDepth) throw new Error(`value nested deeper than ${maxDepth} levels`);
         const table = this.lib.luaH_new(this.L);
@@ -194,7 +196,7 @@ export class FastTableBuilder {
   private keyOf(key: string): TValue {
     let tv = this.keys.get(key);
     if (tv === undefined) {
-      tv = new this.lib.TValue(this.lib.types.string, this.lib.luaS_bless(this.L, this.encode(key)));
+      tv = new this.lib.TValue(this.lib.types.string, this.lib.luaS_bless(this.L, encodeString(key)));
       if (this.keys.size < KEY_CACHE_LIMIT && key.length <= 64) this.keys.set(key, tv);
     }
     return tv;

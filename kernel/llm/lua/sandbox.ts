@@ -1,22 +1,14 @@
-import { decodeString, JSON_NULL, LuaConverter } from './convert';
+import { decodeString, JSON_NULL, LuaConverter } from '../../../protocol/lua/convert';
+import { FastTableBuilder } from './fast-tables';
 import { fengari } from '../../../protocol/lua/fengari';
-import type { LuaJsFunction, LuaState } from '../../../protocol/lua/fengari-api';
-import { describeLuaValue, raiseLuaError } from '../../../protocol/lua/errors';
+import type { LuaState } from '../../../protocol/lua/fengari-api';
+import { raiseLuaError } from '../../../protocol/lua/errors';
+import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../../protocol/lua/sandbox-parts';
 
-const { lua, lauxlib, lualib, to_luastring } = fengari;
+const { lua, lauxlib, to_luastring } = fengari;
 
-// Only pure libraries: no io, no package/require, no debug; os keeps only its clock functions; nothing
-// that loads code from a file or from bytes (dofile, loadfile, load, string.dump).
-const LIBRARIES: [string, LuaJsFunction][] = [
-  ['_G', lualib.luaopen_base],
-  ['string', lualib.luaopen_string],
-  ['table', lualib.luaopen_table],
-  ['math', lualib.luaopen_math],
-  ['utf8', lualib.luaopen_utf8],
-  ['coroutine', lualib.luaopen_coroutine],
-  ['os', lualib.luaopen_os],
-];
-
+// Only pure libraries (sandbox-parts.ts); os keeps only its clock functions; nothing that loads code from a
+// file or from bytes (dofile, loadfile, load, string.dump).
 const PRELUDE = `
 local clock = os
 os = { time = clock.time, clock = clock.clock, date = clock.date, difftime = clock.difftime }
@@ -24,28 +16,17 @@ dofile, loadfile, load, loadstring, require, collectgarbage, module = nil, nil, 
 string.dump = nil
 `;
 
-/** Opens the sandboxed libraries and the `json` table in a fresh state; returns the converter bound to it. */
+/** Opens the sandboxed libraries and the `json` table in a fresh state; returns the converter for it. */
 export function openSandbox(L: LuaState, print: (line: string) => void, fastTables = true): LuaConverter {
-  for (const [name, open] of LIBRARIES) {
-    lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
-    lua.lua_pop(L, 1);
-  }
+  openPureLibraries(L);
   const prelude = to_luastring(PRELUDE);
   if (lauxlib.luaL_loadbufferx(L, prelude, prelude.length, to_luastring('=prelude'), to_luastring('t')) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
     throw new Error(`Lua sandbox prelude failed: ${lua.lua_tojsstring(L, -1) ?? ''}`);
   }
-  lua.lua_createtable(L, 0, 1);
-  lua.lua_pushstring(L, to_luastring('array'));
-  lua.lua_setfield(L, -2, to_luastring('__name'));
-  const arrayMetatableRef = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-  const convert = new LuaConverter(L, arrayMetatableRef, fastTables);
+  const arrayMetatableRef = createArrayMetatable(L);
+  const convert = new LuaConverter(arrayMetatableRef, fastTables ? FastTableBuilder.create(L, arrayMetatableRef) : undefined);
   installJson(L, convert, arrayMetatableRef);
-  lua.lua_pushjsfunction(L, (state) => {
-    const parts: string[] = [];
-    for (let i = 1; i <= lua.lua_gettop(state); i++) parts.push(describeLuaValue(state, i));
-    print(parts.join('\t'));
-    return 0;
-  });
+  lua.lua_pushjsfunction(L, printFunction(print));
   lua.lua_setglobal(L, to_luastring('print'));
   return convert;
 }
@@ -57,7 +38,7 @@ function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: numb
   setFunction(L, 'encode', (state) => {
     let text: string;
     try {
-      text = JSON.stringify(convert.toJs(1)) ?? 'null';
+      text = JSON.stringify(convert.toJs(state, 1)) ?? 'null';
     } catch (error) {
       return raiseLuaError(state, `json.encode: ${(error as Error).message}`);
     }
@@ -73,27 +54,11 @@ function installJson(L: LuaState, convert: LuaConverter, arrayMetatableRef: numb
     } catch (error) {
       return raiseLuaError(state, `json.decode: ${(error as Error).message}`);
     }
-    convert.push(value);
+    convert.push(state, value);
     return 1;
   });
-  setFunction(L, 'array', (state) => {
-    if (lua.lua_type(state, 1) !== lua.LUA_TTABLE) {
-      lua.lua_settop(state, 0);
-      lua.lua_createtable(state, 0, 0);
-    }
-    lua.lua_settop(state, 1);
-    lua.lua_rawgeti(state, lua.LUA_REGISTRYINDEX, arrayMetatableRef);
-    lua.lua_setmetatable(state, 1);
-    return 1;
-  });
+  setFunction(L, 'array', markArrayFunction(arrayMetatableRef));
   lua.lua_pushlightuserdata(L, JSON_NULL);
   lua.lua_setfield(L, -2, to_luastring('null'));
   lua.lua_setglobal(L, to_luastring('json'));
 }
-
-function setFunction(L: LuaState, name: string, fn: LuaJsFunction): void {
-  lua.lua_pushjsfunction(L, fn);
-  lua.lua_setfield(L, -2, to_luastring(name));
-}
-
-

@@ -2,12 +2,7 @@
 // schemas before every model call). A kept tree is reused only while nothing in it has changed: every table's
 // entries, their values and its metatable are checked against what was built, so a script that writes into
 // what it was given gets a fresh copy next time, exactly as if nothing were kept.
-import type { Table, TableEntry, TValue } from './fengari-internals';
-
-/** A JSON-like value to hand over as a kept table when an equal one was handed over before. */
-export class Reusable {
-  constructor(readonly value: unknown) {}
-}
+import type { Table, TableEntry, TValue } from '../../../protocol/internals/fengari';
 
 interface Snapshot {
   table: Table;

@@ -1,4 +1,4 @@
-import { encodeString, type LuaConverter } from './convert';
+import { encodeString, type LuaConverter } from '../../../protocol/lua/convert';
 import { fengari } from '../../../protocol/lua/fengari';
 import type { LuaDebug, LuaState } from '../../../protocol/lua/fengari-api';
 import { openSandbox } from './sandbox';
@@ -83,7 +83,7 @@ export class LuaVm {
 
   /** Whether JSON crosses into Lua through fengari's internals (the fast path). */
   get usesFastTables(): boolean {
-    return this.convert.usesFastTables;
+    return this.convert.usesFastPath;
   }
 
   /** Tells whether the script's table has a function under `name`. */
@@ -116,7 +116,7 @@ export class LuaVm {
     try {
       for (const arg of args) {
         if (arg instanceof LuaRef) lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, arg.id);
-        else this.convert.push(arg);
+        else this.convert.push(L, arg);
       }
     } catch (error) {
       lua.lua_settop(L, HANDLER);
@@ -124,7 +124,7 @@ export class LuaVm {
     }
     this.runProtected(args.length);
     try {
-      return asJson === undefined ? this.convert.toJs(-1) : this.convert.topToJs(asJson);
+      return asJson === undefined ? this.convert.toJs(L, -1) : this.convert.topToJs(L, asJson);
     } catch (error) {
       throw new LuaScriptError(this.options.label, this.options.file, undefined, `${name} returned ${(error as Error).message}`);
     } finally {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { locateSocket } from '../locate';
 import { SocketMethods } from '../../../protocol';
 import { MAX_CHAT_TEXT } from '../chat/methods';
+import { takeValueFlags } from '../take-flags';
 import { REQUEST_TIMEOUTS, takeTimeoutFlag } from '../timeouts';
 import { checkMessageLength } from './message-limit';
 
@@ -41,19 +42,21 @@ export function parseWaiterArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
   const location = locateSocket(withoutTimeout, env, cwd);
   let text: string | undefined;
   let session: string | undefined;
+  const { taken, rest } = takeValueFlags(location.rest, [...SAY_FLAGS, ...SESSION_FLAGS]);
+  for (const { flag, value } of taken) {
+    if (SAY_FLAGS.includes(flag)) {
+      if (value === undefined) throw new WaiterUsageError(`${flag} needs the message, e.g. waiter -say "hello"`);
+      text = value;
+    } else {
+      if (!value) throw new WaiterUsageError(`${flag} needs a name, e.g. --session kitchen`);
+      session = value;
+    }
+  }
   let help = false;
-  const rest = location.rest;
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i] as string;
-    const [flag, inline] = splitInline(arg);
     if (HELP_FLAGS.includes(arg)) {
       help = true;
-    } else if (SAY_FLAGS.includes(flag)) {
-      text = inline ?? rest[++i];
-      if (text === undefined) throw new WaiterUsageError(`${flag} needs the message, e.g. waiter -say "hello"`);
-    } else if (SESSION_FLAGS.includes(flag)) {
-      session = inline ?? rest[++i];
-      if (!session) throw new WaiterUsageError(`${flag} needs a name, e.g. --session kitchen`);
     } else if (arg.startsWith('-') && arg !== '-') {
       throw new WaiterUsageError(`unknown option ${arg}`);
     } else {
@@ -123,7 +126,3 @@ function seconds(ms: number | undefined): string {
   return String((ms ?? 0) / 1000);
 }
 
-function splitInline(arg: string): [string, string | undefined] {
-  const eq = arg.indexOf('=');
-  return eq > 0 && arg.startsWith('-') ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-}

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { LuaAdapter } from '../../../kernel/llm/adapter';
 import { BUILTIN_ADAPTER_DIR } from '../../../kernel/llm/adapter-store';
 import type { LlmRequest } from '../../../kernel/llm/types';
-import { JsonText } from '../../../kernel/llm/lua/convert';
+import { JsonText } from '../../../kernel/llm/lua/table-json';
 import { LuaVm } from '../../../kernel/llm/lua/vm';
 
 const SHAPES = `

@@ -5,8 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import { InstallError, installPackage, type InstallErrorKind, type InstallOptions, type InstallResult } from '../../../kernel/packages';
-import { REPRODUCIBLE, yazl } from '../../../scripts/pack/zip-writer';
-import type { YazlEntryOptions } from '../../../scripts/pack/yazl-api';
+import * as yazl from 'yazl';
+import { REPRODUCIBLE, type ZipEntryOptions } from '../../../scripts/pack/zip-writer';
 
 /** The repository root (this file runs from dist/test/kernel/packages). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -74,10 +74,10 @@ export function validFiles(name = 'weather', version = '1.0.0'): [string, Buffer
 }
 
 /** Builds a ZIP in memory with yazl; `options` per file override the reproducible defaults. */
-export async function zipBuffer(files: readonly (readonly [string, Buffer | string, YazlEntryOptions?])[], end: { forceZip64Format?: boolean } = {}): Promise<Buffer> {
+export async function zipBuffer(files: readonly (readonly [string, Buffer | string, ZipEntryOptions?])[], end: { forceZip64Format?: boolean } = {}): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const [name, data, options] of files) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name, { ...REPRODUCIBLE, ...options });
-  zip.end(end);
+  zip.end({ forceZip64Format: end.forceZip64Format ?? false, comment: '' });
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { crc32 } from '../../../kernel/packages/crc32';
+import { crc32 } from 'node:zlib';
 import { DEFAULT_INSTALL_LIMITS, InstallError, inspectPackage, installPackage, type InstallErrorKind, type InstallOptions } from '../../../kernel/packages';
 import { bytesWritten, expectRefused, makeSandbox, manifest, validFiles, zipBuffer } from './helpers';
 import { buildZip, parseZip, rename, setBoth, type RawEntry, type RawZip } from './raw-zip';

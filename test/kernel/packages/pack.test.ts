@@ -6,8 +6,8 @@ import { test, type TestContext } from 'node:test';
 import { inspectPackage, installPackage } from '../../../kernel/packages';
 import { packPlugin } from '../../../scripts/pack/pack';
 import { PackError } from '../../../scripts/pack/errors';
-import { yauzl } from '../../../kernel/packages/yauzl';
-import type { ZipEntry } from '../../../kernel/packages/yauzl-api';
+import * as yauzl from 'yauzl';
+import type { Entry } from 'yauzl';
 import { makeSandbox, manifest, REPO_ROOT, type Sandbox } from './helpers';
 
 /** A tiny JS plugin folder, as an author would have it. */
@@ -19,12 +19,12 @@ function writePlugin(sandbox: Sandbox, dir = 'src/weather'): string {
   return path.join(sandbox.root, dir);
 }
 
-function listEntries(file: string): Promise<ZipEntry[]> {
+function listEntries(file: string): Promise<Entry[]> {
   return new Promise((resolve, reject) => {
     yauzl.fromFd(fs.openSync(file, 'r'), { lazyEntries: true, decodeStrings: false, autoClose: true }, (error, zip) => {
       if (error) return reject(error);
-      const entries: ZipEntry[] = [];
-      zip.on('entry', (entry: ZipEntry) => {
+      const entries: Entry[] = [];
+      zip.on('entry', (entry: Entry) => {
         entries.push(entry);
         zip.readEntry();
       });

@@ -21,6 +21,9 @@ test('the socket is found as homectl finds it; the session defaults to cli:<user
   assert.equal(args.socket, '/work/d/run/homed.sock');
   assert.equal(args.session, `cli:${os.userInfo().username}`);
   assert.equal(parseWaiterArgs(['--session', 'kitchen'], env, '/work').session, 'kitchen');
+  assert.equal(parseWaiterArgs(['--session=hall', '-say=a=b'], env, '/work').session, 'hall');
+  assert.equal(parseWaiterArgs(['-say=a=b'], env, '/work').text, 'a=b', 'only the first = splits flag from value');
+  assert.equal(parseWaiterArgs(['-say', '--help'], env, '/work').text, '--help', 'a value flag takes the next word whatever it is');
   assert.equal(parseWaiterArgs([], { HOMEAGENT_SOCKET: '/run/h.sock' }, '/work').socket, '/run/h.sock');
   assert.equal(defaultSession({}), `cli:${os.userInfo().username}`);
 });
@@ -36,6 +39,8 @@ test('usage errors say what is wrong', () => {
     [['-say'], /-say needs the message/],
     [['-say', ' '], /-say needs a message that is not empty/],
     [['--session'], /--session needs a name/],
+    [['--session='], /--session needs a name/],
+    [['--say='], /-say needs a message that is not empty/],
     [['--colour'], /unknown option --colour/],
     [['hello', 'world'], /put the message in quotes after -say: waiter -say "hello world"/],
   ];
