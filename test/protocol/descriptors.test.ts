@@ -33,6 +33,7 @@ test('every SDK method a plugin calls but the lifecycle, log and heartbeat ones 
     'config/get',
     'config/list',
     'config/set',
+    'config/unset',
     'event/deliver',
     'event/unsubscribe',
     'health/ping',

@@ -145,8 +145,8 @@ test('sub-agents: no deeper than maxDepth, no more than maxRunning at once; canc
 test('a sub-agent past its time limit is stopped and reported as timed out', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const llm = new ScriptedLlm(() => ({ hold: new Promise<void>(() => undefined) }));
-  const registry = new ChildRegistry(0, { maxDepth: 1, maxRunning: 1, timeoutMs: 5_000 }, (task, context, depth) =>
-    new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(context ? { context } : {}) }, depsOf(llm), { delta: () => undefined, notice: () => undefined }),
+  const registry = new ChildRegistry(0, { maxDepth: 1, maxRunning: 1, timeoutMs: 5_000 }, (task, brief, depth) =>
+    new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(brief ? { brief } : {}) }, depsOf(llm), { delta: () => undefined, notice: () => undefined }),
   );
   const child = registry.spawn('think forever', 'the facts');
   for (let i = 0; i < 1_000 && llm.calls.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
