@@ -11,7 +11,6 @@ import {
   type RequestDescriptor,
 } from '../../protocol';
 import { schemaProblem } from '../../protocol/schema-check';
-import { hasPermission } from './permissions';
 
 /** Who calls: a plugin's name, its grant, its count of denied calls, its log, and where its notifications go. */
 export interface SdkCaller {
@@ -25,6 +24,11 @@ export interface SdkCaller {
   note(level: LogLevel, msg: string, stream?: string): void;
   /** Its running process, through which the kernel notifies it (events). */
   readonly process?: { readonly channel: { notify<P>(type: NotificationType<P>, params: P): void } } | undefined;
+}
+
+/** Whether a plugin was granted a permission (asked per call here; stage and tool routing ask it too). */
+export function hasPermission(plugin: Pick<SdkCaller, 'record'>, permission: Permission): boolean {
+  return (plugin.record.manifest.permissions ?? []).includes(permission);
 }
 
 /** Throws a clear, counted denial unless the caller holds one of `anyOf` (none listed: nothing is needed). */

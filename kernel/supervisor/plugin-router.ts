@@ -5,7 +5,7 @@ import { OutputNotification, type StageName } from '../../protocol';
 import type { PluginToolRef } from '../agent/tool-router';
 import type { OutputEvent } from '../io/io-manager';
 import { splitOutput } from '../io/output-pieces';
-import { hasPermission } from '../sdk-server/permissions';
+import { hasPermission } from '../sdk-server/binder';
 import type { StageHandlerRef } from '../stages/stage-host';
 import type { Supervisor } from './supervisor';
 

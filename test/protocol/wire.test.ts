@@ -147,11 +147,17 @@ test('a request over the body cap fails at once at its sender, is never sent, an
 test('a notification over the body cap throws at once to its sender and is never sent', async () => {
   const { a, b, toB, close } = connectedPair(SMALL);
   const got: string[] = [];
-  b.onNotification(Note, ({ text }) => got.push(text));
+  // Notifications arrive in order: once 'small' is in, anything sent before it would be too.
+  const arrived = new Promise<void>((resolve) =>
+    b.onNotification(Note, ({ text }) => {
+      got.push(text);
+      resolve();
+    }),
+  );
   assert.throws(() => void a.sendNotification(Note, { text: 'y'.repeat(5000) }), (error) => assertTooLarge(error, 'test/note', /^test\/note notification is 4\.9 KiB/));
   assert.equal(toB.bytes, 0);
   await a.sendNotification(Note, { text: 'small' });
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  await arrived;
   assert.deepEqual(got, ['small']);
   close();
 });
