@@ -1,6 +1,7 @@
 // The agent end to end inside one kernel: real plugin processes for input, tools and stages; only the LLM's answers are scripted.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { CORE_SCOPE } from '../../../kernel/config';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
 import { waitFor } from '../../harness/wait';
@@ -159,6 +160,8 @@ describe('the agent with misbehaving stage and tool plugins', () => {
     const llm = new ScriptedLlm(script);
     const t = await startTestKernel(['chat-client', 'calculator', 'stage-notes', 'stage-slow', 'stage-crash'], FAST_POLICY, { llm });
     try {
+      // stage-slow answers after 5 s; a stage deadline far below that shows it skipped, without waiting 2 s per turn.
+      t.kernel.config.set(CORE_SCOPE, 'core.agent.stage_timeout', 300);
       const started = Date.now();
       const final = await ask(t, 's1', 'hello there');
       assert.equal(final.text, 'echo: hello there [checked]');
