@@ -1,5 +1,6 @@
 // What plugin authors import.
 export { definePlugin, MAX_MESSAGE_BYTES } from './sdk';
+export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions, type WrittenFileId } from './files';
 export type {
   KernelClient,
   PluginConfig,

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { MemoryStore, type ExtractedFact } from '../../kernel/memory';
 import { tokenize } from '../../kernel/text/tokenize';
+import { seededRandom } from './random';
 import { makeRow, type BenchRow } from './results';
 import { median, msSince, quantile } from './stats';
 
@@ -28,7 +29,7 @@ const TOPICS = (
 /** Section 8: build time, neighbour and 2-hop p50/p99, memory search p50/p99, each with its plain baseline. */
 export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-bench-graph-'));
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   const names = makeNames(plan.entities, random);
   const pick = zipfPicker(plan.entities, plan.zipf, random);
   const facts = makeFacts(plan.relations, names, pick, random);
@@ -209,15 +210,5 @@ function zipfPicker(n: number, s: number, random: () => number): () => number {
       else hi = mid;
     }
     return order[lo]!;
-  };
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chunkDocument, type ChunkRecord } from '../../kernel/knowledge/chunk-file';
 import { copyMandMobileDocs, findMandMobile } from '../../test/knowledge-set/recall';
+import { seededRandom } from './random';
 
 /** The corpus's own chunks (about 900), read from a copy laid out as the labelled set expects. */
 export function loadCorpusChunks(scratch: string): ChunkRecord[] {
@@ -27,7 +28,7 @@ export function loadCorpusChunks(scratch: string): ChunkRecord[] {
 
 /** `count` chunks in files of `perFile`, generated deterministically from the corpus's chunks. */
 export function generateChunks(corpus: readonly ChunkRecord[], count: number, perFile = 20): ChunkRecord[] {
-  const random = mulberry32(20240601);
+  const random = seededRandom(20240601);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const pools = { en: [] as string[], zh: [] as string[] };
   const headings = { en: [] as string[], zh: [] as string[] };
@@ -79,14 +80,4 @@ function madeUpWord(word: string, rank: number): string {
     made += CONSONANTS[n % CONSONANTS.length]! + VOWELS[(n >>> 8) % VOWELS.length]!;
   }
   return made.slice(0, word.length);
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

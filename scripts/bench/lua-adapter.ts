@@ -18,20 +18,19 @@ const BATCH = 500;
 const BATCHES = 40;
 const WARMUP = 3000;
 
+// An OpenAI text delta as the recordings show it, measured through both adapter paths.
+const OPENAI_TEXT_CHUNK = JSON.stringify({
+  id: 'chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL',
+  object: 'chat.completion.chunk',
+  created: 1727346168,
+  model: 'gpt-4o-2024-08-06',
+  system_fingerprint: 'fp_5050236cbd',
+  choices: [{ index: 0, delta: { content: ' weather' }, logprobs: null, finish_reason: null }],
+});
+
 // Chunks shaped like the recordings in shared/corpus/llm, one typical event per wire.
 const CASES: { name: string; adapter: string; event?: string; text: string; publicApiOnly?: boolean }[] = [
-  {
-    name: 'openai text chunk',
-    adapter: 'openai',
-    text: JSON.stringify({
-      id: 'chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL',
-      object: 'chat.completion.chunk',
-      created: 1727346168,
-      model: 'gpt-4o-2024-08-06',
-      system_fingerprint: 'fp_5050236cbd',
-      choices: [{ index: 0, delta: { content: ' weather' }, logprobs: null, finish_reason: null }],
-    }),
-  },
+  { name: 'openai text chunk', adapter: 'openai', text: OPENAI_TEXT_CHUNK },
   {
     name: 'openai tool-call fragment',
     adapter: 'openai',
@@ -44,19 +43,7 @@ const CASES: { name: string; adapter: string; event?: string; text: string; publ
       choices: [{ index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: 'inburgh' } }] }, logprobs: null, finish_reason: null }],
     }),
   },
-  {
-    name: 'openai text chunk, public Lua API only',
-    adapter: 'openai',
-    publicApiOnly: true,
-    text: JSON.stringify({
-      id: 'chatcmpl-ABfw031mOJeYCSHe4yI2ZjOA6kMJL',
-      object: 'chat.completion.chunk',
-      created: 1727346168,
-      model: 'gpt-4o-2024-08-06',
-      system_fingerprint: 'fp_5050236cbd',
-      choices: [{ index: 0, delta: { content: ' weather' }, logprobs: null, finish_reason: null }],
-    }),
-  },
+  { name: 'openai text chunk, public Lua API only', adapter: 'openai', publicApiOnly: true, text: OPENAI_TEXT_CHUNK },
   {
     name: 'anthropic text_delta',
     adapter: 'anthropic',

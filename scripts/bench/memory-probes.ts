@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { PingRequest } from '../../protocol/health';
+import { childrenOf } from '../../test/kernel/proc';
 import { cleanEnv } from './clean-env';
 import { startBenchHost } from './host-handshake';
 import { HOST_MAIN_JS } from './paths';
-import { childPids, readCmdline, readRss, type Rss } from './procfs';
+import { readCmdline, readRss, type Rss } from './procfs';
 import { timePipelined } from './rpc-drive';
 import { sleep } from './stats';
 import { startHomed } from './startup-probes';
@@ -14,7 +15,7 @@ export async function measureHomedRss(settleMs: number): Promise<{ kernel: Rss; 
   const homed = await startHomed();
   try {
     await sleep(settleMs);
-    const hosts = childPids(homed.pid).map((pid) => ({ title: readCmdline(pid), rss: readRss(pid) }));
+    const hosts = childrenOf(homed.pid).map((pid) => ({ title: readCmdline(pid), rss: readRss(pid) }));
     return { kernel: readRss(homed.pid), hosts };
   } finally {
     await homed.stop();

@@ -23,22 +23,6 @@ export function readRss(pid: number): Rss {
   return { rssMb: field('VmRSS'), anonMb: field('RssAnon') };
 }
 
-/** Pids whose parent is `pid`, found by scanning /proc (no CONFIG_PROC_CHILDREN needed). */
-export function childPids(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) children.push(Number(entry));
-    } catch {
-      // exited while we looked
-    }
-  }
-  return children;
-}
-
 /** The process's title as `ps` shows it (`homeagent-plugin:cli`). */
 export function readCmdline(pid: number): string {
   try {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import * as path from 'node:path';
+import type { TestContext } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { renderErrorBody, renderKeepAlive, renderScript, STREAM_TYPES, type FakeScript, type FakeWire } from './render';
 
@@ -116,6 +117,13 @@ const WIRES: Record<string, FakeWire> = {
   '/api/chat': 'ollama',
   '/api/generate': 'ollama',
 };
+
+/** Starts a fake LLM that closes after the test `t`. */
+export async function startFakeLlmFor(t: TestContext): Promise<FakeLlm> {
+  const llm = await startFakeLlm();
+  t.after(() => llm.close());
+  return llm;
+}
 
 /** Starts a fake LLM server on 127.0.0.1 at a random port. */
 export async function startFakeLlm(): Promise<FakeLlm> {

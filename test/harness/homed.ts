@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { requestOnce } from '../../plugins/cli/client';
 import { socketInDataDir } from '../../plugins/cli/locate';
 import { SocketMethods, type KernelStatus } from '../../protocol';
+import type { FakeLlm } from '../fake-llm/server';
 import { waitFor } from './wait';
 
 export { pidAlive, waitFor } from './wait';
@@ -62,6 +63,11 @@ const live = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const proc of live) proc.kill('SIGKILL');
 });
+
+/** The environment that points homed's provider at a fake LLM's OpenAI wire (model fake-model, key sk-test). */
+export function fakeProviderEnv(llm: FakeLlm): Record<string, string> {
+  return { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' };
+}
 
 /** Makes an empty temp dir; short, so a socket path inside it stays under the OS limit. */
 export function makeTempDir(prefix = 'homed-'): string {

@@ -1,4 +1,4 @@
-// Reading /proc for process-level assertions: children, liveness, listening sockets.
+// Reading /proc for process-level assertions (and the benchmarks' probes): children, liveness, listening sockets.
 import * as fs from 'node:fs';
 
 /** Pids whose parent is `pid`. */

@@ -1,6 +1,7 @@
 // homectl knowledge list|search|add|remove|reindex: the documents the agent answers from.
 import * as path from 'node:path';
 import { SocketMethods, type KnowledgeFile, type KnowledgeHit } from '../../../protocol';
+import { parseCountFlag } from './flags';
 import { formatBytes, formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
@@ -40,8 +41,7 @@ export const knowledgeCommands: Command[] = [
     flags: '[--limit N] [--json]',
     summary: 'the chunks that best match QUERY (English, Chinese, …), with file, line and heading',
     async run([query], values, ctx) {
-      const limit = values['limit'] === undefined ? 5 : Number(values['limit']);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError('--limit takes a whole number from 1 to 50');
+      const limit = parseCountFlag('limit', values['limit'], 50) ?? 5;
       const { hits } = await ctx.request<{ hits: KnowledgeHit[] }>(SocketMethods.KnowledgeSearch, { query, limit });
       if (values['json']) return printJson(ctx, hits);
       if (hits.length === 0) return ctx.print(`no document matches "${query}"`);

@@ -1,5 +1,6 @@
 // homectl memory search|graph|forget: what homed remembers, where each fact came from, and a way to correct it.
 import { SocketMethods, type GraphFact, type GraphQueryResult, type MemoryHit } from '../../../protocol';
+import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
@@ -50,8 +51,7 @@ export const memoryCommands: Command[] = [
     flags: '[--all] [--limit N] [--json]',
     summary: 'what homed remembers that matches QUERY, with where each fact came from (--all: superseded and forgotten too)',
     async run([query], values, ctx) {
-      const limit = values['limit'] === undefined ? 20 : Number(values['limit']);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 50) throw new UsageError('--limit takes a whole number from 1 to 50');
+      const limit = parseCountFlag('limit', values['limit'], 50) ?? 20;
       const { hits } = await ctx.request<{ hits: MemoryHit[] }>(SocketMethods.MemorySearch, { query, limit, includeInvalid: values['all'] === true });
       if (values['json']) return printJson(ctx, hits);
       if (hits.length === 0) return ctx.print(`nothing remembered matches "${query}"`);

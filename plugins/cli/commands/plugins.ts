@@ -7,11 +7,12 @@ import {
   type PluginInfo,
   type PluginStatus,
 } from '../../../protocol';
+import { parseCountFlag } from './flags';
 import { NONE, formatBytes, formatLastExit, formatPercent, formatTime, formatUptime } from './format';
 import { renderTable } from './table';
 import { HomedUnreachableError } from '../client';
 import { CLI_PLUGIN_NAME } from '../settings';
-import { UsageError, printJson, type Command, type CommandContext } from './types';
+import { printJson, type Command, type CommandContext } from './types';
 
 /** How long `plugins restart cli` waits for the socket to answer again. */
 const SOCKET_RESTART_WAIT_MS = 30_000;
@@ -124,7 +125,8 @@ const logs: Command = {
   summary: "a plugin's recent log lines (default 100)",
   async run([name], values, ctx) {
     const params: Record<string, unknown> = { name };
-    if (values['lines'] !== undefined) params['lines'] = parseLineCount(values['lines']);
+    const count = parseCountFlag('lines', values['lines'], 10000);
+    if (count !== undefined) params['lines'] = count;
     const { lines } = await ctx.request<{ lines: LogLine[] }>(SocketMethods.PluginsLogs, params);
     if (values['json']) printJson(ctx, lines);
     else if (lines.length) ctx.print(renderLogLines(lines));
@@ -176,14 +178,6 @@ async function restartSocketPlugin(ctx: CommandContext): Promise<PluginStatus> {
 function describeControl(action: PluginAction, p: PluginStatus): string {
   const pid = p.pid === null ? '' : `, pid ${p.pid}`;
   return `plugin "${p.name}" ${PAST_TENSE[action]}: now ${p.state}${pid}`;
-}
-
-function parseLineCount(value: string | boolean | undefined): number {
-  const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || n < 1 || n > 10000) {
-    throw new UsageError(`--lines takes a whole number from 1 to 10000, not ${JSON.stringify(value)}`);
-  }
-  return n;
 }
 
 /** Every `plugins …` command. */

@@ -1,9 +1,10 @@
 // homectl sessions list|show: every conversation, and one conversation with cut-off, interrupted and
 // unanswered turns marked, so a person can see that nothing they sent was lost.
 import { SocketMethods, type SessionEntry, type SessionsListResult, type SessionsShowResult, type SessionSummary } from '../../../protocol';
+import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
-import { printJson, UsageError, type Command } from './types';
+import { printJson, type Command } from './types';
 
 /** What a flag means, in the words `sessions show` prints. */
 const FLAG_WORDS: Record<NonNullable<SessionEntry['flag']>, string> = {
@@ -58,8 +59,7 @@ export const sessionCommands: Command[] = [
     flags: '[--limit N] [--json]',
     summary: 'a conversation as stored, with cut-off, interrupted and unanswered turns marked',
     async run([session], values, ctx) {
-      const limit = values['limit'] === undefined ? 200 : Number(values['limit']);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 10000) throw new UsageError('--limit takes a whole number from 1 to 10000');
+      const limit = parseCountFlag('limit', values['limit'], 10000) ?? 200;
       const shown = await ctx.request<SessionsShowResult>(SocketMethods.SessionsShow, { session, limit });
       if (values['json']) return printJson(ctx, shown);
       const header = `${shown.summary.session}: ${shown.summary.turns} turns, owner ${shown.summary.owner ?? '-'}${notes(shown.summary) ? `, ${notes(shown.summary)}` : ''}`;

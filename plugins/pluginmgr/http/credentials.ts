@@ -3,6 +3,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomicSync } from '../../../plugin-host';
 import { PluginmgrFiles } from '../../../protocol/pluginmgr';
 
 /** Random bytes in a token: 256 bits, written as 64 hex characters. */
@@ -77,26 +78,9 @@ export function removeIfOwn(file: WrittenFile): boolean {
 }
 
 /**
- * Creates a sibling with O_EXCL and mode 0600 (the umask can only take bits away), writes and syncs it,
- * then renames it over `file`: the content is never readable by others, nor seen half-written. Returns
- * what identifies the file (a rename keeps its inode).
+ * Writes `file` atomically with mode 0600 from its first byte (the umask can only take bits away): the
+ * content is never readable by others, nor seen half-written. Returns what identifies the file.
  */
 export function writePrivateFile(file: string, content: string): WrittenFile {
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o600);
-  let stat: fs.Stats;
-  try {
-    fs.writeSync(fd, content);
-    fs.fsyncSync(fd);
-    stat = fs.fstatSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(temp, file);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  return { path: file, dev: stat.dev, ino: stat.ino, content };
+  return { path: file, ...writeFileAtomicSync(file, content, { mode: 0o600 }), content };
 }

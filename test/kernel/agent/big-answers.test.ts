@@ -3,15 +3,11 @@
 // answer does not break its session, before or after a restart.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
-import { runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 
 const MB = 1_000_000;
-
-function providerEnv(llm: FakeLlm): Record<string, string> {
-  return { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' };
-}
 
 async function cliPid(homed: HomedHandle): Promise<number> {
   const listed = await runHomectl(['plugins', 'info', 'cli', '--json'], { dataDir: homed.dataDir });
@@ -28,9 +24,8 @@ function bigText(size: number): string[] {
 
 describe('big answers', () => {
   it('a 6 MB answer stops at core.agent.max_answer_chars with a clear error; with the cap raised it arrives whole; cli keeps its pid', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
-    const homed = await startHomed({ env: providerEnv(llm) });
+    const llm = await startFakeLlmFor(t);
+    const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
     const pid = await cliPid(homed);
     const say = () => runWaiter(['-data', homed.dataDir, '--session', 'cli:big', '-say', 'tell me everything'], { timeoutMs: 120_000 });
@@ -53,9 +48,8 @@ describe('big answers', () => {
   });
 
   it('a 10 M-character word in an answer leaves its session working, also after a restart', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
-    let homed = await startHomed({ env: providerEnv(llm) });
+    const llm = await startFakeLlmFor(t);
+    let homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
     const { dataDir } = homed;
     const say = (text: string) => runWaiter(['-data', dataDir, '--session', 'cli:word', '-say', text], { timeoutMs: 120_000 });
@@ -69,7 +63,7 @@ describe('big answers', () => {
     assert.equal((await say('and now?')).stdout, 'Still fine.\n');
 
     assert.equal(await homed.stop(), 0);
-    homed = await startHomed({ dataDir, env: providerEnv(llm) });
+    homed = await startHomed({ dataDir, env: fakeProviderEnv(llm) });
     const after = await say('after the restart?');
     assert.equal(after.code, 0, after.stderr);
     assert.equal(after.stdout, 'Still fine.\n');

@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, it } from 'node:test';
 import type { SessionsShowResult } from '../../../protocol';
-import { startFakeLlm } from '../../fake-llm/server';
-import { makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { runWaiter, spawnWaiter } from '../../harness/waiter';
 
 const KILLS = 5;
@@ -36,16 +36,10 @@ function checkDatabases(dataDir: string): Record<string, string> {
 
 describe('kill -9 of homed mid-answer', () => {
   it(`loses no accepted message over ${KILLS} kills: sound databases, each input once, cut-off answers marked, the reader told`, async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     const dataDir = makeTempDir();
     t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const env = {
-      HOMEAGENT_LLM_ADAPTER: 'openai',
-      HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
-      HOMEAGENT_LLM_MODEL: 'fake-model',
-      HOMEAGENT_LLM_API_KEY: 'sk-test',
-    };
+    const env = fakeProviderEnv(llm);
     let homed: HomedHandle | undefined;
     t.after(() => homed?.cleanup());
     const session = 'cli:crash';

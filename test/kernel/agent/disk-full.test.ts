@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { SessionsShowResult } from '../../../protocol';
-import { startFakeLlm } from '../../fake-llm/server';
-import { makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 
 const IS_ROOT = process.getuid?.() === 0;
@@ -54,12 +54,11 @@ describe('a full disk', () => {
       execFileSync('umount', ['-l', mount]);
       fs.rmSync(mount, { recursive: true, force: true });
     });
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     const dataDir = path.join(mount, 'data');
     homed = await startHomed({
       dataDir,
-      env: { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' },
+      env: fakeProviderEnv(llm),
     });
     llm.setDefault({ text: 'Answered.' });
     const say = (text: string) => runWaiter(['-data', dataDir, '--session', 'cli:disk', '-say', text]);

@@ -2,8 +2,8 @@
 // another: a third session is answered meanwhile, and a timer set in a fourth fires on time.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lastUserText, startFakeLlm, type FakeRequest, type FakeResponse } from '../../fake-llm/server';
-import { startHomed, waitFor } from '../../harness/homed';
+import { lastUserText, startFakeLlmFor, type FakeRequest, type FakeResponse } from '../../fake-llm/server';
+import { fakeProviderEnv, startHomed, waitFor } from '../../harness/homed';
 import { runWaiter, spawnWaiter, type WaiterProcess } from '../../harness/waiter';
 
 /** Whether an OpenAI-format request already carries a tool result (the round after a tool call). */
@@ -26,11 +26,10 @@ function answer(request: FakeRequest): FakeResponse {
 
 describe('a provider that hangs for one session', () => {
   it('holds up no other session and no timer: no headers, or only keep-alives', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     llm.setDefault(answer);
     const homed = await startHomed({
-      env: { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' },
+      env: fakeProviderEnv(llm),
     });
     t.after(() => homed.cleanup());
     const waiters: WaiterProcess[] = [];

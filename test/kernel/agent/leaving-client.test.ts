@@ -2,16 +2,15 @@
 // closes, and the session answers the next message.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { startFakeLlm } from '../../fake-llm/server';
-import { startHomed } from '../../harness/homed';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, startHomed } from '../../harness/homed';
 import { runWaiter, spawnWaiter } from '../../harness/waiter';
 
 describe('a client that leaves before the first token', () => {
   it('closes the connection to the model at once, and the session goes on', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     const homed = await startHomed({
-      env: { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' },
+      env: fakeProviderEnv(llm),
     });
     t.after(() => homed.cleanup());
     // Headers, then ten minutes before the first token.

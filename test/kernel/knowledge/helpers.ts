@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { KnowledgeBase, type KnowledgeChange, type KnowledgeOptions } from '../../../kernel/knowledge';
+import { writeUnder } from '../../harness/scratch';
 
 /** A knowledge folder and an index folder under one temporary root. */
 export interface Scratch {
@@ -25,12 +26,7 @@ export function makeScratch(): Scratch {
     root,
     dir,
     indexDir,
-    write(file, text) {
-      const target = path.join(dir, file);
-      fs.mkdirSync(path.dirname(target), { recursive: true });
-      fs.writeFileSync(target, text);
-      return target;
-    },
+    write: (file, text) => writeUnder(dir, file, text),
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };
 }

@@ -1,8 +1,9 @@
 // The shipped adapters on generated streams: each quirk the corpus shows, made here so these tests stand
 // without the corpus, and what the kernel sends in each wire format.
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
-import type { LlmRequest } from '../../../kernel/llm';
+import { test, type TestContext } from 'node:test';
+import type { LlmRequest, LlmResult } from '../../../kernel/llm';
+import type { FakeWire } from '../../fake-llm/server';
 import { ask, expectLlmError, setupLlm } from './helpers';
 
 const SSE = { 'content-type': 'text/event-stream' };
@@ -17,23 +18,27 @@ function sse(event: string, data: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
-test('openai: a tool call whose index starts at 1, with an empty arguments delta', async (t) => {
+/** Provider "p" speaking `wire` answers once with `body` (HTTP 200, a stream of `headers`' type): what the manager reads from it. */
+async function completeFrom(t: TestContext, wire: FakeWire, body: string, headers: Record<string, string> = SSE): Promise<LlmResult> {
   const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({
-    status: 200,
-    headers: SSE,
-    body:
-      oaChunk({ role: 'assistant' }) +
-      oaChunk({ content: 'Reading.' }) +
-      oaChunk({ tool_calls: [{ index: 1, id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }) +
-      oaChunk({ tool_calls: [{ index: 1, function: { arguments: '' } }] }) +
-      oaChunk({ tool_calls: [{ index: 1, function: { arguments: '{"pa' } }] }) +
-      oaChunk({ tool_calls: [{ index: 1, function: { arguments: 'th": "a.txt"}' } }] }) +
-      oaChunk({}, 'tool_calls') +
-      'data: [DONE]\n',
-  });
-  const result = await manager.complete(ask());
+  addProvider('p', wire);
+  fake.enqueue({ status: 200, headers, body });
+  return manager.complete(ask());
+}
+
+test('openai: a tool call whose index starts at 1, with an empty arguments delta', async (t) => {
+  const result = await completeFrom(
+    t,
+    'openai',
+    oaChunk({ role: 'assistant' }) +
+    oaChunk({ content: 'Reading.' }) +
+    oaChunk({ tool_calls: [{ index: 1, id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }) +
+    oaChunk({ tool_calls: [{ index: 1, function: { arguments: '' } }] }) +
+    oaChunk({ tool_calls: [{ index: 1, function: { arguments: '{"pa' } }] }) +
+    oaChunk({ tool_calls: [{ index: 1, function: { arguments: 'th": "a.txt"}' } }] }) +
+    oaChunk({}, 'tool_calls') +
+    'data: [DONE]\n',
+  );
   assert.equal(result.text, 'Reading.');
   assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [['toolu_1', 'read_file', { path: 'a.txt' }, true]]);
   assert.equal(result.finishReason, 'tool_calls');
@@ -41,20 +46,16 @@ test('openai: a tool call whose index starts at 1, with an empty arguments delta
 });
 
 test('openai: tool-call deltas without any index follow their id, or the latest call', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({
-    status: 200,
-    headers: SSE,
-    body:
-      oaChunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'first', arguments: '' } }] }) +
-      oaChunk({ tool_calls: [{ function: { arguments: '{"n":' } }] }) +
-      oaChunk({ tool_calls: [{ function: { arguments: '1}' } }] }) +
-      oaChunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'second', arguments: '{}' } }] }) +
-      oaChunk({}, 'tool_calls') +
-      'data: [DONE]\n\n',
-  });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(
+    t,
+    'openai',
+    oaChunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'first', arguments: '' } }] }) +
+    oaChunk({ tool_calls: [{ function: { arguments: '{"n":' } }] }) +
+    oaChunk({ tool_calls: [{ function: { arguments: '1}' } }] }) +
+    oaChunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'second', arguments: '{}' } }] }) +
+    oaChunk({}, 'tool_calls') +
+    'data: [DONE]\n\n',
+  );
   assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [
     ['call_a', 'first', { n: 1 }, true],
     ['call_b', 'second', {}, true],
@@ -62,18 +63,14 @@ test('openai: tool-call deltas without any index follow their id, or the latest 
 });
 
 test('openai: one index reused with a new id starts a new call', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({
-    status: 200,
-    headers: SSE,
-    body:
-      oaChunk({ tool_calls: [{ index: 0, id: 'call_a', function: { name: 'one', arguments: '{"x":1}' } }] }) +
-      oaChunk({ tool_calls: [{ index: 0, id: 'call_b', function: { name: 'two', arguments: '{"y":2}' } }] }) +
-      oaChunk({}, 'tool_calls') +
-      'data: [DONE]\n\n',
-  });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(
+    t,
+    'openai',
+    oaChunk({ tool_calls: [{ index: 0, id: 'call_a', function: { name: 'one', arguments: '{"x":1}' } }] }) +
+    oaChunk({ tool_calls: [{ index: 0, id: 'call_b', function: { name: 'two', arguments: '{"y":2}' } }] }) +
+    oaChunk({}, 'tool_calls') +
+    'data: [DONE]\n\n',
+  );
   assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args]), [
     ['call_a', 'one', { x: 1 }],
     ['call_b', 'two', { y: 2 }],
@@ -81,20 +78,16 @@ test('openai: one index reused with a new id starts a new call', async (t) => {
 });
 
 test('openai: the name arrives after the first arguments; whole arguments arrive in one delta', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({
-    status: 200,
-    headers: SSE,
-    body:
-      oaChunk({ tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '{"q":' } }] }) +
-      oaChunk({ tool_calls: [{ index: 0, function: { name: 'search' } }] }) +
-      oaChunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }) +
-      oaChunk({ tool_calls: [{ index: 1, id: 'call_whole', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] }) +
-      oaChunk({}, 'tool_calls') +
-      'data: [DONE]\n\n',
-  });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(
+    t,
+    'openai',
+    oaChunk({ tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '{"q":' } }] }) +
+    oaChunk({ tool_calls: [{ index: 0, function: { name: 'search' } }] }) +
+    oaChunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }) +
+    oaChunk({ tool_calls: [{ index: 1, id: 'call_whole', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] }) +
+    oaChunk({}, 'tool_calls') +
+    'data: [DONE]\n\n',
+  );
   assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [
     ['call_late', 'search', { q: 'x' }, true],
     ['call_whole', 'weather', { city: 'Paris' }, true],
@@ -102,8 +95,6 @@ test('openai: the name arrives after the first arguments; whole arguments arrive
 });
 
 test('openai: a usage chunk with null choices, SSE comment lines and CRLF line ends', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
   const body = [
     ': OPENROUTER PROCESSING\n\n',
     oaChunk({ role: 'assistant', content: 'Hi' }),
@@ -115,31 +106,21 @@ test('openai: a usage chunk with null choices, SSE comment lines and CRLF line e
   ]
     .join('')
     .replace(/\n/g, '\r\n');
-  fake.enqueue({ status: 200, headers: SSE, body });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(t, 'openai', body);
   assert.equal(result.text, 'Hi there');
   assert.equal(result.finishReason, 'stop');
   assert.deepEqual(result.usage, { inputTokens: 5, outputTokens: 2 });
 });
 
 test('openai: [DONE] without a finish_reason before it ends the answer as stop', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({ status: 200, headers: SSE, body: oaChunk({ content: 'ok' }) + 'data: [DONE]\n\n' });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(t, 'openai', oaChunk({ content: 'ok' }) + 'data: [DONE]\n\n');
   assert.equal(result.text, 'ok');
   assert.equal(result.finishReason, 'stop');
 });
 
 test('openai: a tool call cut by finish_reason "length" is incomplete and the turn is not a tool turn', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'openai');
-  fake.enqueue({
-    status: 200,
-    headers: SSE,
-    body: oaChunk({ tool_calls: [{ index: 0, id: 'call_cut', function: { name: 'write', arguments: '{"text": "a lo' } }] }) + oaChunk({}, 'length') + 'data: [DONE]\n\n',
-  });
-  const result = await manager.complete(ask());
+  const cut = oaChunk({ tool_calls: [{ index: 0, id: 'call_cut', function: { name: 'write', arguments: '{"text": "a lo' } }] });
+  const result = await completeFrom(t, 'openai', cut + oaChunk({}, 'length') + 'data: [DONE]\n\n');
   assert.equal(result.finishReason, 'length');
   assert.equal(result.toolCalls[0]?.complete, false);
   assert.equal(result.toolCalls[0]?.args, undefined);
@@ -179,8 +160,6 @@ test('anthropic: an overloaded_error event after text has been shown ends the re
 });
 
 test('anthropic: a tool input cut by max_tokens (no content_block_stop) is incomplete, finish length', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'anthropic');
   const body =
     sse('message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 40, output_tokens: 1 } } }) +
     sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
@@ -192,8 +171,7 @@ test('anthropic: a tool input cut by max_tokens (no content_block_stop) is incom
     sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"filename": "a.txt", "lines": ["one' } }) +
     sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 50 } }) +
     sse('message_stop', { type: 'message_stop' });
-  fake.enqueue({ status: 200, headers: SSE, body });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(t, 'anthropic', body);
   assert.equal(result.text, 'Writing it.');
   assert.equal(result.finishReason, 'length');
   assert.equal(result.rawFinishReason, 'max_tokens');
@@ -204,29 +182,23 @@ test('anthropic: a tool input cut by max_tokens (no content_block_stop) is incom
 });
 
 test('anthropic: a tool block closed by content_block_stop is complete even when the turn ran out of tokens later', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'anthropic');
   const body =
     sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_ok', name: 'ls', input: {} } }) +
     sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"dir": "/"}' } }) +
     sse('content_block_stop', { type: 'content_block_stop', index: 0 }) +
     sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: { output_tokens: 9 } });
-  fake.enqueue({ status: 200, headers: SSE, body });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(t, 'anthropic', body);
   assert.equal(result.toolCalls[0]?.complete, true);
   assert.deepEqual(result.toolCalls[0]?.args, { dir: '/' });
   assert.equal(result.finishReason, 'tool_calls');
 });
 
 test('ollama: whole tool calls with object arguments and no id, then done_reason stop, make a tool turn', async (t) => {
-  const { fake, manager, addProvider } = await setupLlm(t);
-  addProvider('p', 'ollama');
   const lines = [
     { model: 'm', message: { role: 'assistant', content: '' , tool_calls: [{ function: { name: 'a', arguments: { city: 'Tokyo', days: [] } } }, { function: { name: 'b', arguments: {} } }] }, done: false },
     { model: 'm', message: { role: 'assistant', content: '' }, done_reason: 'stop', done: true, prompt_eval_count: 12, eval_count: 3 },
   ];
-  fake.enqueue({ status: 200, headers: NDJSON, body: lines.map((l) => JSON.stringify(l)).join('\n') });
-  const result = await manager.complete(ask());
+  const result = await completeFrom(t, 'ollama', lines.map((l) => JSON.stringify(l)).join('\n'), NDJSON);
   assert.equal(result.finishReason, 'tool_calls');
   assert.equal(result.rawFinishReason, 'stop');
   assert.deepEqual(result.toolCalls.map((c) => [c.name, c.args, c.complete]), [

@@ -4,6 +4,8 @@ import type { DuplicatePair, ExtractedFact } from '../../../kernel/memory';
 import { openTestMemory, SESSION } from './helpers';
 
 const likes = (subject: string, what: string): ExtractedFact => ({ subject, predicate: 'likes', object: what, text: `${subject} likes ${what}.` });
+/** Entities of one kind, one per name, no aliases. */
+const named = (kind: string, ...entityNames: string[]): { name: string; kind: string }[] => entityNames.map((name) => ({ name, kind }));
 const names = (pairs: DuplicatePair[]): string[][] => pairs.map((p) => [p.keep.name, p.drop.name].sort());
 const has = (pairs: DuplicatePair[], a: string, b: string): boolean => names(pairs).some(([x, y]) => x === [a, b].sort()[0] && y === [a, b].sort()[1]);
 
@@ -13,27 +15,15 @@ test('duplicate candidates: spacing, aliases and long near-spellings are sure; p
     m.store.record(
       {
         entities: [
-          { name: 'Lin Wei', kind: 'person' },
-          { name: 'Lin', kind: 'person' },
-          { name: 'Mei-Ling', kind: 'person' },
-          { name: 'MeiLing', kind: 'person' },
-          { name: 'Nana', kind: 'person' },
+          ...named('person', 'Lin Wei', 'Lin', 'Mei-Ling', 'MeiLing', 'Nana'),
           { name: 'Grandma Rose', kind: 'person', aliases: ['Nana'] },
           { name: 'Bob', kind: 'person', aliases: ['Dad'] },
           { name: 'Robert', kind: 'person', aliases: ['Dad'] },
-          { name: 'Christopher', kind: 'person' },
-          { name: 'Christophor', kind: 'person' },
-          { name: 'Lin Wen', kind: 'person' },
-          { name: 'Hangzhou', kind: 'place' },
-          { name: 'Hangzhuo', kind: 'place' },
-          { name: '林', kind: 'person' },
-          { name: '林伟', kind: 'person' },
-          { name: 'Room 101', kind: 'place' },
-          { name: 'Room 102', kind: 'place' },
-          { name: 'Paris', kind: 'place' },
-          { name: 'Parisa', kind: 'person' },
-          { name: 'Anna', kind: 'person' },
-          { name: 'Anne', kind: 'person' },
+          ...named('person', 'Christopher', 'Christophor', 'Lin Wen'),
+          ...named('place', 'Hangzhou', 'Hangzhuo'),
+          ...named('person', '林', '林伟'),
+          ...named('place', 'Room 101', 'Room 102', 'Paris'),
+          ...named('person', 'Parisa', 'Anna', 'Anne'),
         ],
         facts: [likes('Lin Wei', 'tea'), likes('Lin Wei', 'jazz'), likes('Lin', 'tea')],
       },

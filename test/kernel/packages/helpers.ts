@@ -7,6 +7,7 @@ import type { TestContext } from 'node:test';
 import { InstallError, installPackage, type InstallErrorKind, type InstallOptions, type InstallResult } from '../../../kernel/packages';
 import * as yazl from 'yazl';
 import { REPRODUCIBLE, type ZipEntryOptions } from '../../../scripts/pack/zip-writer';
+import { writeUnder } from '../../harness/scratch';
 
 /** The repository root (this file runs from dist/test/kernel/packages). */
 export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
@@ -30,12 +31,7 @@ export function makeSandbox(t: TestContext): Sandbox {
   return {
     root,
     pluginsDir,
-    file(name, data) {
-      const file = path.join(root, name);
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, data);
-      return file;
-    },
+    file: (name, data) => writeUnder(root, name, data),
   };
 }
 

@@ -8,6 +8,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { HOST_COPY_DIR, ensureHostCopy, hostCopyIn, readHostSources, type HostPackage } from '../../../kernel/supervisor/host-copy';
 import { findTool, planSandbox, pluginUid, type SandboxInput } from '../../../kernel/supervisor/sandbox';
 import { makeTempDir } from '../../harness/homed';
+import { writeUnder } from '../../harness/scratch';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -29,10 +30,7 @@ function modes(dir: string): Map<string, string> {
 
 /** A small package laid out like HomeAgent's: dist/plugin-host, dist/protocol, the preload, and node packages, one nested. */
 function fakePackage(root: string): HostPackage {
-  const write = (file: string, text: string): void => {
-    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
-    fs.writeFileSync(path.join(root, file), text);
-  };
+  const write = (file: string, text: string): string => writeUnder(root, file, text);
   const manifest = (name: string, dependencies: Record<string, string> = {}): string => JSON.stringify({ name, version: '1.0.0', main: 'index.js', dependencies });
   write('package.json', JSON.stringify({ name: 'homeagent', type: 'commonjs' }));
   write('dist/plugin-host/main.js', 'require("vscode-jsonrpc"); require("fengari");\n');

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, it, type TestContext } from 'node:test';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
-import { pidAlive, runHomedToExit, startHomed, waitFor } from '../../harness/homed';
+import { describe, it } from 'node:test';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, pidAlive, runHomedToExit, startHomed, waitFor } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { childrenOf } from '../proc';
 
@@ -43,21 +43,10 @@ function remindersStored(dataDir: string): number {
   }
 }
 
-async function fakeLlm(t: TestContext): Promise<FakeLlm> {
-  const llm = await startFakeLlm();
-  t.after(() => llm.close());
-  return llm;
-}
-
 describe('one homed per data dir', () => {
   it('a second homed exits 1 naming the first and changes nothing; the first keeps its files; its timer fires once; after kill -9 a new homed starts at once', async (t) => {
-    const llm = await fakeLlm(t);
-    const env = {
-      HOMEAGENT_LLM_ADAPTER: 'openai',
-      HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
-      HOMEAGENT_LLM_MODEL: 'fake-model',
-      HOMEAGENT_LLM_API_KEY: 'sk-test',
-    };
+    const llm = await startFakeLlmFor(t);
+    const env = fakeProviderEnv(llm);
     const first = await startHomed({ env });
     t.after(() => first.cleanup());
     const { dataDir } = first;

@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ConfigEntry, PluginInfo, PluginStatus } from '../../../protocol';
 import { packPlugin } from '../../../scripts/pack/pack';
-import { startFakeLlm } from '../../fake-llm/server';
-import { FIXTURE_PLUGINS, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
+import { startFakeLlmFor } from '../../fake-llm/server';
+import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { snapshot, validFiles, zipBuffer } from '../../kernel/packages/helpers';
 import { buildZip, parseZip, rename } from '../../kernel/packages/raw-zip';
@@ -188,10 +188,9 @@ describe('homectl plugins install|remove against a running homed', () => {
 
 describe('an installed plugin serves the agent', () => {
   it('its tool is called by the agent like any other plugin tool', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     const homed = await startHomed({
-      env: { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' },
+      env: fakeProviderEnv(llm),
     });
     t.after(() => homed.cleanup());
     const work = makeTempDir('hmap-');

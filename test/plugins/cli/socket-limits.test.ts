@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
 import type { PluginStatus } from '../../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
-import { connectRaw, runHomectl, startHomed, waitFor, type HomedHandle, type RawSocket } from '../../harness/homed';
+import { connectRaw, fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle, type RawSocket } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 
 describe('the cli socket under load, against a real homed', () => {
@@ -35,12 +35,7 @@ describe('the cli socket under load, against a real homed', () => {
   before(async () => {
     llm = await startFakeLlm();
     homed = await startHomed({
-      env: {
-        HOMEAGENT_LLM_ADAPTER: 'openai',
-        HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
-        HOMEAGENT_LLM_MODEL: 'fake-model',
-        HOMEAGENT_LLM_API_KEY: 'sk-test',
-      },
+      env: fakeProviderEnv(llm),
     });
     cliPid = (await cli()).pid;
   });

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
-import { makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
+import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { call, packFixture, readApi, serveFile, startPackageServer, type Api, type PackageServer } from './helpers';
 
@@ -54,7 +54,7 @@ describe('a Lua and a JS plugin through the HTTP API and the agent', () => {
   before(async () => {
     llm = await startFakeLlm();
     homed = await startHomed({
-      env: { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' },
+      env: fakeProviderEnv(llm),
     });
     api = readApi(homed.dataDir);
     work = makeTempDir('pluginmgr-e2e-');

@@ -5,13 +5,9 @@ import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startFakeLlm, type FakeLlm } from '../../../fake-llm/server';
-import { makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
+import { startFakeLlm, startFakeLlmFor, type FakeLlm } from '../../../fake-llm/server';
+import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
 import { runWaiter } from '../../../harness/waiter';
-
-function providerEnv(llm: FakeLlm): Record<string, string> {
-  return { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' };
-}
 
 function integrity(file: string): string {
   const db = new Database(file, { readonly: true });
@@ -30,7 +26,7 @@ describe('homectl memory and knowledge', () => {
 
   before(async () => {
     llm = await startFakeLlm();
-    homed = await startHomed({ env: providerEnv(llm) });
+    homed = await startHomed({ env: fakeProviderEnv(llm) });
     work = makeTempDir('kn-');
   });
   after(async () => {
@@ -93,11 +89,10 @@ describe('homectl memory and knowledge', () => {
 
 describe('kill -9 of homed while it distils', () => {
   it('restarts cleanly: the databases pass integrity_check and the interrupted work is done once', async (t) => {
-    const llm = await startFakeLlm();
-    t.after(() => llm.close());
+    const llm = await startFakeLlmFor(t);
     const dataDir = makeTempDir('kill-');
     t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const env = { ...providerEnv(llm), HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: true, idleMs: 0 }, consolidation: { enabled: false } }) };
+    const env = { ...fakeProviderEnv(llm), HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: true, idleMs: 0 }, consolidation: { enabled: false } }) };
     const extraction = {
       text: JSON.stringify({
         entities: [{ name: 'Grandma Rose', kind: 'person' }],

@@ -2,20 +2,14 @@
 // fake LLM provider over HTTP (the only stand-in).
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
-import { startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
+import { fakeProviderEnv, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
 import { runWaiter } from '../../../harness/waiter';
-import { startFakeLlm, type FakeLlm } from '../../../fake-llm/server';
+import { startFakeLlmFor } from '../../../fake-llm/server';
 
 async function homedWith(t: TestContext, env: Record<string, string> = {}): Promise<HomedHandle> {
   const homed = await startHomed({ env });
   t.after(() => homed.cleanup());
   return homed;
-}
-
-async function fakeLlm(t: TestContext): Promise<FakeLlm> {
-  const llm = await startFakeLlm();
-  t.after(() => llm.close());
-  return llm;
 }
 
 describe('waiter against a real homed', () => {
@@ -39,13 +33,8 @@ describe('waiter against a real homed', () => {
   });
 
   it('streams the answer; a reminder that fires after waiter exited reaches the next waiter of the session', async (t) => {
-    const llm = await fakeLlm(t);
-    const homed = await homedWith(t, {
-      HOMEAGENT_LLM_ADAPTER: 'openai',
-      HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
-      HOMEAGENT_LLM_MODEL: 'fake-model',
-      HOMEAGENT_LLM_API_KEY: 'sk-test',
-    });
+    const llm = await startFakeLlmFor(t);
+    const homed = await homedWith(t, fakeProviderEnv(llm));
     const say = (text: string) => runWaiter(['-data', homed.dataDir, '--session', 'cli:e2e', '-say', text]);
 
     llm.enqueue({ text: 'Hello from the fake model.' });

@@ -1,9 +1,10 @@
+// All-or-nothing writes, the one implementation homed (kernel/files/atomic-write.ts) and plugins share.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import test from 'node:test';
-import { isTemporaryName, removeStaleTemporaries, writeFileAtomic, writeFileAtomicSync } from '../../../kernel/files/atomic-write';
+import { isTemporaryName, removeStaleTemporaries, temporaryNameFor, writeFileAtomic, writeFileAtomicSync } from '../../plugin-host/files';
 
 function scratch(t: test.TestContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-atomic-'));
@@ -73,4 +74,34 @@ test('removeStaleTemporaries removes only the temporaries a killed writer leaves
   assert.equal(removeStaleTemporaries(dir), 2);
   assert.deepEqual(fs.readdirSync(dir).sort(), ['.hidden', '.note.md.tmp', 'note.md', 'x.tmp']);
   assert.equal(removeStaleTemporaries(path.join(dir, 'missing')), 0, 'a missing folder has nothing to remove');
+});
+
+test('the returned device and inode are the landed file\'s, so a later look can tell it is still the same file', async (t) => {
+  const dir = scratch(t);
+  const file = path.join(dir, 'port');
+  const sync = writeFileAtomicSync(file, '1\n');
+  assert.deepEqual(sync, { dev: fs.statSync(file).dev, ino: fs.statSync(file).ino });
+  const later = await writeFileAtomic(file, '2\n');
+  assert.deepEqual(later, { dev: fs.statSync(file).dev, ino: fs.statSync(file).ino });
+  assert.notEqual(later.ino, sync.ino, 'a new write is a new file');
+});
+
+test('what a killed process with the same pid left at the temporary name is replaced, never written through', async (t) => {
+  const dir = scratch(t);
+  const file = path.join(dir, 'secret');
+  const outside = path.join(dir, 'outside');
+  fs.writeFileSync(outside, 'untouched', { mode: 0o644 });
+  // The names these writes go through next: the counter only counts up.
+  const nextName = (step: number): string => temporaryNameFor(file).replace(/-(\d+)\.tmp$/, (_, n: string) => `-${Number(n) + step}.tmp`);
+  fs.writeFileSync(nextName(1), 'stale, world-readable', { mode: 0o644 });
+  writeFileAtomicSync(file, 'sync', { mode: 0o600 });
+  assert.equal(fs.readFileSync(file, 'utf8'), 'sync');
+  assert.equal(modeOf(file), 0o600, 'the stale file and its mode are gone; the file was created afresh');
+  fs.symlinkSync(outside, nextName(1));
+  await writeFileAtomic(file, 'async', { mode: 0o600 });
+  assert.equal(fs.readFileSync(file, 'utf8'), 'async');
+  assert.equal(fs.lstatSync(file).isFile(), true);
+  assert.equal(modeOf(file), 0o600);
+  assert.equal(fs.readFileSync(outside, 'utf8'), 'untouched', 'a link at the temporary name is not followed');
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['outside', 'secret']);
 });
