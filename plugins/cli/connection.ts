@@ -2,15 +2,15 @@
 import type { Socket } from 'node:net';
 import type { PluginLogger } from '../../plugin-host';
 import { ErrorCodes, SocketErrorCodes, type SocketRequest, type SocketResponse } from '../../protocol';
-import { SocketFailure, toSocketError } from './errors';
+import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
 import { closeGently, farewellLine } from './farewell';
 import { watchHalfOpen } from './half-open';
 import { IdleTimer } from './idle';
 import { formatSeconds, type SocketLimits } from './limits';
 import { LineSplitter } from './lines';
-import type { MethodTable, SocketCall } from './methods';
+import type { MethodTable, SocketCall } from '../../plugin-host/client-api/methods';
 import { Outbox } from './outbox';
-import { checkParams, parseRequestLine, recoverId } from './validate';
+import { checkParams, parseRequestLine, recoverId } from '../../plugin-host/client-api/validate';
 
 /** Requests of one client running at once; past it the socket stops reading until some finish. */
 export const MAX_IN_FLIGHT = 64;

@@ -1,10 +1,10 @@
 // The cli plugin: serves the Unix socket that homectl and waiter reach homed through.
 import { definePlugin, type PluginContext } from '../../plugin-host';
 import { KernelEvents, type OutputParams } from '../../protocol';
-import { createChatMethods } from './chat/methods';
-import { ChatRouter } from './chat/router';
-import { createMemoryMethods } from './memory-methods';
-import { createAdminMethods } from './methods';
+import { createChatMethods } from '../../plugin-host/client-api/chat/methods';
+import { ChatRouter } from '../../plugin-host/client-api/chat/router';
+import { createMemoryMethods } from '../../plugin-host/client-api/memory-methods';
+import { createAdminMethods } from '../../plugin-host/client-api/methods';
 import { LIVE_SETTING_KEYS, readLimits, readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
 

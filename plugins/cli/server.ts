@@ -5,10 +5,10 @@ import type { PluginLogger } from '../../plugin-host';
 import { SOCKET_MAX_LINE_BYTES, SocketErrorCodes } from '../../protocol';
 import { claimSocketPath } from './claim';
 import { serveConnection } from './connection';
-import { SocketFailure, toSocketError } from './errors';
+import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
 import { closeGently, farewellLine } from './farewell';
 import { DEFAULT_SOCKET_LIMITS, SPARE_SLOT_IDLE_MS, consistentLimits, type SocketLimits } from './limits';
-import type { MethodTable } from './methods';
+import type { MethodTable } from '../../plugin-host/client-api/methods';
 
 /** How to run the server. */
 export interface SocketServerOptions {
