@@ -6,7 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { ErrorCodes, haError, SocketErrorCodes } from '../../../protocol';
 import { HomedAnswerError, HomedClient, requestOnce } from '../../../plugins/cli/client';
 import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
-import { MAX_IN_FLIGHT } from '../../../plugins/cli/connection';
+import { MAX_IN_FLIGHT } from '../../../plugin-host/client-api/session';
 import { startSocketServer, type SocketServer } from '../../../plugins/cli/server';
 import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
 import { fakeKernel, silentLog } from './fakes';
