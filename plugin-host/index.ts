@@ -2,6 +2,7 @@
 export { definePlugin, MAX_MESSAGE_BYTES } from './sdk';
 export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions, type WrittenFileId } from './files';
 export type {
+  ClientMethodDefinition,
   KernelClient,
   PluginConfig,
   PluginContext,

@@ -3,6 +3,7 @@
 // loads the plugin named in `initialize`, and routes the kernel's calls to it.
 import * as net from 'node:net';
 import {
+  ClientInvokeRequest,
   EventDeliverNotification,
   ExitNotification,
   InitializeRequest,
@@ -77,6 +78,14 @@ function main(): void {
     return { result };
   });
 
+  connection.onRequest(ClientInvokeRequest.type, async (params) => {
+    const served = plugin?.clientMethods;
+    const method = served && Object.hasOwn(served, params.method) ? served[params.method] : undefined;
+    if (!method || !context) throw new Error(`this plugin serves no client method named ${params.method}`);
+    const result: unknown = await method.run(params.params as never, context);
+    return { result: result ?? null };
+  });
+
   connection.onRequest(StageInvokeRequest.type, async (params) => {
     const handler = plugin?.stages?.[params.stage];
     if (!handler || !context) return null;
@@ -102,7 +111,17 @@ function describePlugin(plugin: PluginDefinition): InitializeResult {
     stages: Object.keys(plugin.stages ?? {}) as InitializeResult['stages'],
     subscriptions: Object.keys(plugin.events ?? {}),
     config: plugin.config ?? [],
+    ...(plugin.clientMethods ? { clientMethods: describeClientMethods(plugin.clientMethods) } : {}),
   };
+}
+
+function describeClientMethods(methods: NonNullable<PluginDefinition['clientMethods']>): NonNullable<InitializeResult['clientMethods']> {
+  return Object.entries(methods).map(([method, def]) => ({
+    method,
+    params: def.params,
+    ...(def.permission === undefined ? {} : { permission: def.permission }),
+    ...(def.timeoutMs === undefined ? {} : { timeoutMs: def.timeoutMs }),
+  }));
 }
 
 /**

@@ -89,6 +89,18 @@ export interface ToolDefinition<Args = unknown> {
   run(args: Args, ctx: PluginContext, call: ToolInvokeParams): unknown;
 }
 
+/** A client method the plugin serves: clients reach it through the cli socket or the web page, routed by the kernel. */
+export interface ClientMethodDefinition<Params = unknown> {
+  /** JSON Schema of its params (the kernel checks them before `run`). */
+  params: Record<string, unknown>;
+  /** A permission the calling plugin needs besides `admin`. */
+  permission?: Permission;
+  /** Per-call deadline in ms. */
+  timeoutMs?: number;
+  /** Carries it out: the resolved value is the client's result, a throw its error (a haError keeps its code). */
+  run(params: Params, ctx: PluginContext): unknown;
+}
+
 export type StageHandler = (snapshot: StageSnapshot, ctx: PluginContext) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
 
 /** Everything a plugin is: data plus handlers. */
@@ -105,6 +117,8 @@ export interface PluginDefinition {
   output?(output: OutputParams, ctx: PluginContext): void;
   /** Settings declared in code (in addition to the manifest's). */
   config?: ConfigDef[];
+  /** Client methods by wire name (`webui/open`); a name the kernel's own socket table serves is refused. */
+  clientMethods?: Record<string, ClientMethodDefinition<never>>;
 }
 
 /** Declares a plugin; an identity function that gives the definition its types. */

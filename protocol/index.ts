@@ -20,3 +20,4 @@ export * from './descriptor';
 export * from './limits';
 export * from './fields';
 export * from './socket-api';
+export * from './client-methods';

@@ -1,4 +1,5 @@
 import { NO_PARAMS, notification, objectSchema, request } from './descriptor';
+import type { ClientMethodDecl } from './client-methods';
 import type { ConfigDef } from './config';
 import { PERMISSIONS, type Permission } from './manifest';
 import type { StageName } from './stages';
@@ -44,6 +45,8 @@ export interface InitializeResult {
   subscriptions: string[];
   /** Settings it declares beyond its manifest's. */
   config: ConfigDef[];
+  /** Client methods it serves (reached through the cli socket and the web page). */
+  clientMethods?: ClientMethodDecl[];
 }
 
 /** kernel → plugin: load and declare yourself; answered within the handshake deadline. */

@@ -6,6 +6,7 @@ import { PackageAdmin } from '../packages/package-admin';
 import type { DataTree } from '../paths';
 import type { Recall } from '../recall/recall';
 import { bindKernelServices, interceptPriorityMessage, type KernelServices } from '../sdk-server/bind';
+import { admitClientMethods } from '../sdk-server/client-methods';
 import { subscribeDeclared } from '../sdk-server/event-methods';
 import { PluginRouter } from '../supervisor/plugin-router';
 import { Supervisor } from '../supervisor/supervisor';
@@ -53,6 +54,7 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
       bindKernelServices: (plugin, connection) => bindKernelServices(connection, plugin, services),
       intercept: (plugin, message) => interceptPriorityMessage(plugin, message, services),
       onDeclared: (plugin, declaration) => {
+        admitClientMethods(plugin, declaration);
         try {
           if (declaration.config.length > 0) config.define(plugin.name, declaration.config);
           subscribeDeclared(plugin, bus, declaration.subscriptions);

@@ -7,6 +7,7 @@ import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
 import { bindAdminMethods, type AdminServices } from './admin-methods';
 import { admitCall, bindNotification, type SdkCaller } from './binder';
+import { bindClientMethods } from './client-methods';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
 import { bindIoMethods } from './io-methods';
@@ -39,6 +40,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindConfigMethods(connection, caller, services.config);
   bindEventMethods(connection, caller, services.bus);
   bindAdminMethods(connection, caller, services);
+  bindClientMethods(connection, caller, services.supervisor);
   bindPackageMethods(connection, caller, services.packages);
   bindIoMethods(connection, caller, services.io);
   bindMemoryMethods(connection, caller, services.recall);

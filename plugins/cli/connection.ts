@@ -1,19 +1,17 @@
-// Serves one client: reads JSON lines, checks them, runs methods from the table, writes one answer per request.
+// The Unix-socket side of one client: line framing, output backpressure, idle and half-open rules, a readable
+// farewell. What the lines mean is the client session's (plugin-host/client-api).
 import type { Socket } from 'node:net';
 import type { PluginLogger } from '../../plugin-host';
-import { ErrorCodes, SocketErrorCodes, type SocketRequest, type SocketResponse } from '../../protocol';
-import { SocketFailure, toSocketError } from './errors';
+import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
+import type { MethodTable } from '../../plugin-host/client-api/methods';
+import { openClientSession, type ForwardCall, type SessionState } from '../../plugin-host/client-api/session';
+import { ErrorCodes, SocketErrorCodes, type SocketError } from '../../protocol';
 import { closeGently, farewellLine } from './farewell';
 import { watchHalfOpen } from './half-open';
 import { IdleTimer } from './idle';
 import { formatSeconds, type SocketLimits } from './limits';
 import { LineSplitter } from './lines';
-import type { MethodTable, SocketCall } from './methods';
 import { Outbox } from './outbox';
-import { checkParams, parseRequestLine, recoverId } from './validate';
-
-/** Requests of one client running at once; past it the socket stops reading until some finish. */
-export const MAX_IN_FLIGHT = 64;
 
 /** What a connection needs from its server. */
 export interface ConnectionDeps {
@@ -24,10 +22,9 @@ export interface ConnectionDeps {
   limits(): SocketLimits;
   /** Why this connection may not run `method`, if it may not; the connection is then closed after the answer. */
   refuse?(method: string): SocketFailure | undefined;
+  /** Runs a method the table lacks (one a plugin serves). */
+  forward?: ForwardCall;
 }
-
-/** Runs one request; resolves once its answer (if any) is written. */
-type Runner = (line: string) => Promise<void>;
 
 /**
  * Attaches the protocol to a connected socket; returns once wired, the socket lives on by itself.
@@ -39,22 +36,18 @@ type Runner = (line: string) => Promise<void>;
  */
 export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
   const splitter = new LineSplitter(deps.maxLineBytes);
-  const gone = new AbortController();
-  const backlog: string[] = [];
-  let inFlight = 0;
   let clientEnded = false;
   let closing = false;
 
-  const quiet = (): boolean => inFlight === 0 && backlog.length === 0;
-  const hangUp = (failure?: SocketFailure): void => {
+  const hangUp = (farewell?: SocketError): void => {
     if (closing) return;
     closing = true;
     idle.disarm();
-    closeGently(socket, failure ? farewellLine(toSocketError(failure)) : undefined);
+    closeGently(socket, farewell ? farewellLine(farewell) : undefined);
   };
   const outbox = new Outbox(socket, deps.limits, {
-    congested: () => pump(),
-    relieved: () => pump(),
+    congested: () => undefined,
+    relieved: () => session.drained(),
     overflow: (reason, facts) => {
       deps.log.warn(`disconnected a client of the socket: ${reason}; its running requests are stopped`, facts);
       closing = true;
@@ -66,31 +59,39 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
     (ms) => {
       if (!quiet() || closing) return;
       deps.log.debug('closing an idle client of the socket', { idleTimeoutMs: ms });
-      hangUp(idleFailure(ms));
+      hangUp(toSocketError(idleFailure(ms)));
     },
   );
-  const run: Runner = (line) => handleLine(line, { deps, signal: gone.signal, send: (answer) => outbox.write(serialise(answer, deps.log)), hangUp });
+  const session = openClientSession(
+    {
+      write: (line) => {
+        outbox.write(`${line}\n`);
+        return !outbox.isCongested;
+      },
+      end: hangUp,
+      settled: (state) => follow(state),
+    },
+    {
+      methods: deps.methods,
+      log: deps.log,
+      serverName: 'cli plugin',
+      ...(deps.refuse ? { refuse: deps.refuse } : {}),
+      ...(deps.forward ? { forward: deps.forward } : {}),
+    },
+  );
+  const quiet = (): boolean => session.running === 0 && session.waiting === 0;
 
-  /** Starts waiting lines while places are free and the client keeps up; reads again once none wait. */
-  function pump(): void {
-    while (!closing && backlog.length > 0 && inFlight < MAX_IN_FLIGHT && !outbox.isCongested) start(backlog.shift() as string);
+  /** Reads while the session takes lines; once nothing runs, ends our side (client done) or counts idle time. */
+  function follow(state: SessionState): void {
     if (closing || socket.destroyed) return;
-    if (backlog.length > 0 || outbox.isCongested) socket.pause();
-    else socket.resume();
-    if (quiet()) {
+    if (state.accepting) socket.resume();
+    else socket.pause();
+    if (state.quiet) {
       if (clientEnded) endOurSide();
       else idle.arm();
     } else {
       idle.disarm();
     }
-  }
-
-  function start(line: string): void {
-    inFlight++;
-    void run(line).finally(() => {
-      inFlight--;
-      pump();
-    });
   }
 
   /** The client said all it had to say and every answer is written: end our side as well. */
@@ -102,93 +103,25 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
 
   socket.on('data', (chunk: Buffer) => {
     const { lines, overflow } = splitter.push(chunk);
-    backlog.push(...lines);
-    if (overflow) {
-      hangUp(lineTooLong(deps.maxLineBytes));
-      return;
-    }
-    pump();
+    // Past an overlong line nothing more is run: the connection ends with a line saying why.
+    if (overflow) hangUp(toSocketError(lineTooLong(deps.maxLineBytes)));
+    else for (const line of lines) session.receive(line);
   });
   socket.on('end', () => {
     clientEnded = true;
     const last = splitter.flush();
-    if (last !== undefined) backlog.push(last);
-    pump();
+    if (last !== undefined) session.receive(last);
+    else if (quiet() && !closing) endOurSide();
     if (!closing) watchHalfOpen(socket, () => !quiet());
   });
   // A client that vanishes mid-request is normal: answers to it are dropped, handlers see the abort.
   socket.on('error', (error) => deps.log.debug('client connection error', { error: error.message }));
   socket.on('close', () => {
     closing = true;
-    backlog.length = 0;
     idle.disarm();
-    gone.abort();
+    session.close();
   });
   idle.arm();
-}
-
-interface LineContext {
-  deps: ConnectionDeps;
-  signal: AbortSignal;
-  send(answer: SocketResponse): void;
-  hangUp(failure?: SocketFailure): void;
-}
-
-async function handleLine(line: string, ctx: LineContext): Promise<void> {
-  if (line.trim() === '') return;
-  let request: SocketRequest;
-  try {
-    request = parseRequestLine(line);
-  } catch (error) {
-    ctx.send({ id: recoverId(line), error: toSocketError(error) });
-    return;
-  }
-  const refusal = ctx.deps.refuse?.(request.method);
-  if (refusal) {
-    ctx.send({ id: request.id ?? null, error: toSocketError(refusal) });
-    ctx.hangUp();
-    return;
-  }
-  await runRequest(request, ctx);
-}
-
-async function runRequest(request: SocketRequest, ctx: LineContext): Promise<void> {
-  const { deps, signal, send } = ctx;
-  const id = request.id;
-  const isNotification = id === undefined;
-  const call: SocketCall = {
-    stream: (item) => {
-      if (!isNotification && !signal.aborted) send({ id, stream: item });
-    },
-    signal,
-    notification: isNotification,
-  };
-  try {
-    const method = Object.hasOwn(deps.methods, request.method) ? deps.methods[request.method] : undefined;
-    if (!method) {
-      throw new SocketFailure(
-        SocketErrorCodes.MethodNotFound,
-        `unknown method "${request.method}"; the socket serves ${Object.keys(deps.methods).join(', ')}`,
-        { method: request.method },
-      );
-    }
-    const params = request.params ?? {};
-    checkParams(request.method, method.params, params);
-    const result = await method.run(params as never, call);
-    if (!isNotification) send({ id, result: result ?? null });
-  } catch (error) {
-    if (isNotification) deps.log.warn('socket notification failed', { method: request.method, error: toSocketError(error).message });
-    else send({ id, error: toSocketError(error) });
-  }
-}
-
-function serialise(answer: SocketResponse, log: PluginLogger): string {
-  try {
-    return `${JSON.stringify(answer)}\n`;
-  } catch (error) {
-    log.error('answer is not serialisable', { error: String(error) });
-    return `${JSON.stringify({ id: answer.id, error: toSocketError(error) })}\n`;
-  }
 }
 
 function lineTooLong(maxLineBytes: number): SocketFailure {

@@ -1,10 +1,7 @@
 // The cli plugin: serves the Unix socket that homectl and waiter reach homed through.
 import { definePlugin, type PluginContext } from '../../plugin-host';
 import { KernelEvents, type OutputParams } from '../../protocol';
-import { createChatMethods } from './chat/methods';
-import { ChatRouter } from './chat/router';
-import { createMemoryMethods } from './memory-methods';
-import { createAdminMethods } from './methods';
+import { createClientMethods, type ChatRouter } from '../../plugin-host/client-api';
 import { LIVE_SETTING_KEYS, readLimits, readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
 
@@ -14,13 +11,14 @@ let router: ChatRouter | undefined;
 /** Claims the socket and starts serving; fails when another homed already serves it. */
 async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readSettings(ctx);
-  const chat = new ChatRouter(ctx.log);
-  router = chat;
+  const client = createClientMethods(ctx);
+  router = client.router;
   server = await startSocketServer({
     path: settings.socketPath,
     maxClients: settings.maxClients,
     limits: settings.limits,
-    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, chat, ctx.kernel) },
+    methods: client.methods,
+    forward: client.forward,
     log: ctx.log,
   });
   ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients, ...settings.limits });

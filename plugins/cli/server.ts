@@ -5,10 +5,11 @@ import type { PluginLogger } from '../../plugin-host';
 import { SOCKET_MAX_LINE_BYTES, SocketErrorCodes } from '../../protocol';
 import { claimSocketPath } from './claim';
 import { serveConnection } from './connection';
-import { SocketFailure, toSocketError } from './errors';
+import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
 import { closeGently, farewellLine } from './farewell';
 import { DEFAULT_SOCKET_LIMITS, SPARE_SLOT_IDLE_MS, consistentLimits, type SocketLimits } from './limits';
-import type { MethodTable } from './methods';
+import type { MethodTable } from '../../plugin-host/client-api/methods';
+import type { ForwardCall } from '../../plugin-host/client-api/session';
 
 /** How to run the server. */
 export interface SocketServerOptions {
@@ -16,6 +17,8 @@ export interface SocketServerOptions {
   maxClients: number;
   methods: MethodTable;
   log: PluginLogger;
+  /** Runs a method the table lacks (one a plugin serves, through the kernel); without it such a method is unknown. */
+  forward?: ForwardCall;
   /** Longest accepted line (default SOCKET_MAX_LINE_BYTES). */
   maxLineBytes?: number;
   /** Per-client output and idle limits (default DEFAULT_SOCKET_LIMITS). */
@@ -65,7 +68,12 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
       if (spare === socket) spare = undefined;
     });
   };
-  const base = { methods: options.methods, log: options.log, maxLineBytes: options.maxLineBytes ?? SOCKET_MAX_LINE_BYTES };
+  const base = {
+    methods: options.methods,
+    log: options.log,
+    maxLineBytes: options.maxLineBytes ?? SOCKET_MAX_LINE_BYTES,
+    ...(options.forward ? { forward: options.forward } : {}),
+  };
 
   const server = createServer({ allowHalfOpen: true }, (socket) => {
     socket.on('error', () => undefined);

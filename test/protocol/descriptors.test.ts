@@ -30,6 +30,7 @@ test('every SDK method a plugin calls but the lifecycle, log and heartbeat ones 
     .sort();
   // Kernel → plugin methods, the log, unsubscribing, and config (its own table is free; the descriptor asks more for others').
   assert.deepEqual(free, [
+    'client/invoke',
     'config/get',
     'config/list',
     'config/set',

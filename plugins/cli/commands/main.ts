@@ -63,7 +63,11 @@ function findCommand(commands: Command[], rest: string[]): Command {
   throw new UsageError(`unknown command "${rest[0]}"`);
 }
 
-function parseCommandLine(command: Command, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+/**
+ * Parses a command's flags and positionals against its table entry. An argument written `[ID]` is optional; one
+ * ending in `…` takes one or more.
+ */
+export function parseCommandLine(command: Command, args: string[]): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -78,7 +82,8 @@ function parseCommandLine(command: Command, args: string[]): { values: Record<st
   const { values, positionals } = parsed;
   if (values['help']) return { values, positionals };
   const variadic = command.args.at(-1)?.endsWith('…') === true;
-  if (variadic ? positionals.length < command.args.length : positionals.length !== command.args.length) {
+  const required = command.args.filter((arg) => !arg.startsWith('[')).length;
+  if (positionals.length < required || (!variadic && positionals.length > command.args.length)) {
     const wanted = command.args.length ? command.args.join(' ') : 'no arguments';
     throw new UsageError(`${command.words} takes ${wanted}, got ${positionals.length ? positionals.join(' ') : 'none'}`);
   }

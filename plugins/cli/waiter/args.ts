@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateSocket } from '../locate';
 import { SocketMethods } from '../../../protocol';
-import { MAX_CHAT_TEXT } from '../chat/methods';
+import { MAX_CHAT_TEXT } from '../../../plugin-host/client-api/chat/methods';
 import { takeValueFlags } from '../take-flags';
 import { REQUEST_TIMEOUTS, takeTimeoutFlag } from '../timeouts';
 import { checkMessageLength } from './message-limit';

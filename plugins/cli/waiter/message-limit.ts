@@ -1,5 +1,5 @@
 // The longest message homed takes, checked by waiter before anything is sent.
-import { MAX_CHAT_TEXT } from '../chat/methods';
+import { MAX_CHAT_TEXT } from '../../../plugin-host/client-api/chat/methods';
 
 /** A message longer than homed takes: waiter says so and exits 2, having sent nothing of it. */
 export class MessageTooLongError extends Error {

@@ -1,7 +1,7 @@
 // Piped input for the prompt: a line longer than a message may be ends the input before it is sent.
 import { Transform, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { MAX_CHAT_TEXT } from '../chat/methods';
+import { MAX_CHAT_TEXT } from '../../../plugin-host/client-api/chat/methods';
 import { countCharacters, messageTooLong, type MessageTooLongError } from './message-limit';
 
 /**

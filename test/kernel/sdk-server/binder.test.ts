@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { ResponseError } from 'vscode-jsonrpc';
 import { bindRequest } from '../../../kernel/sdk-server/binder';
-import { createMemoryMethods } from '../../../plugins/cli/memory-methods';
-import { methodTable, row } from '../../../plugins/cli/methods';
+import { createMemoryMethods } from '../../../plugin-host/client-api/memory-methods';
+import { methodTable, row } from '../../../plugin-host/client-api/methods';
 import { requestOnce } from '../../../plugins/cli/client';
 import {
   ConfigGetRequest,

@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { HomedClient, requestOnce } from '../../../plugins/cli/client';
-import { createAdminMethods, type MethodTable } from '../../../plugins/cli/methods';
+import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
 import { connectRaw, waitFor, type RawSocket } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, recordingLog, serveFor, testRow } from './helpers';
 
 const MIB = 1024 * 1024;
-const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }));
+const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
 
 /** Streams 64 KiB items until `count` or the client is gone; counts what it sent. */
 function floodRow(count: number): { row: MethodTable[string]; sent: number; aborted: boolean } {

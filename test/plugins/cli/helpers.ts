@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { PluginLogger } from '../../../plugin-host';
-import type { MethodTable, SocketCall } from '../../../plugins/cli/methods';
+import type { MethodTable, SocketCall } from '../../../plugin-host/client-api/methods';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from '../../../plugins/cli/limits';
 import { startSocketServer, type SocketServer, type SocketServerOptions } from '../../../plugins/cli/server';
 import { makeTempDir } from '../../harness/homed';

@@ -4,13 +4,13 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { HomedClient } from '../../../plugins/cli/client';
-import { createAdminMethods, type MethodTable } from '../../../plugins/cli/methods';
+import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
 import { ErrorCodes } from '../../../protocol';
 import { connectRaw, waitFor } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, serveFor, testRow, untilGone } from './helpers';
 
-const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }));
+const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
 const slow: MethodTable[string] = testRow(() => new Promise((resolve) => setTimeout(() => resolve('slow'), 200)));
 
 describe('cli socket idle and half-closed clients', () => {

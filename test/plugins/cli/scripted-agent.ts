@@ -2,7 +2,7 @@
 // io/interrupt, answers each input by streaming a scripted reply into the real ChatRouter.
 import type { KernelClient, PluginContext } from '../../../plugin-host';
 import { InterruptRequest, type InputParams, type InterruptParams, type InterruptResult, type OutputParams } from '../../../protocol';
-import type { ChatRouter } from '../../../plugins/cli/chat/router';
+import type { ChatRouter } from '../../../plugin-host/client-api/chat/router';
 
 /** How the agent answers one message. */
 export interface ScriptedReply {

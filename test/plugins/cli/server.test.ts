@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { ErrorCodes, haError, SocketErrorCodes } from '../../../protocol';
 import { HomedAnswerError, HomedClient, requestOnce } from '../../../plugins/cli/client';
-import { createAdminMethods, type MethodTable } from '../../../plugins/cli/methods';
-import { MAX_IN_FLIGHT } from '../../../plugins/cli/connection';
+import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
+import { MAX_IN_FLIGHT } from '../../../plugin-host/client-api/session';
 import { startSocketServer, type SocketServer } from '../../../plugins/cli/server';
 import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
 import { fakeKernel, silentLog } from './fakes';
@@ -33,7 +33,7 @@ describe('cli socket server', () => {
   });
 
   it('refuses a path another server answers on, and leaves that server alone', async (t) => {
-    const first = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ pid: 1 }) })));
+    const first = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ pid: 1 }) }), 'cli'));
     await assert.rejects(
       startSocketServer({ path: first.path, maxClients: 1, methods: {}, log: silentLog }),
       new RegExp(`another homed is already serving ${first.path}`),
@@ -45,7 +45,7 @@ describe('cli socket server', () => {
     const socket = tempSocket(t);
     fs.mkdirSync(path.dirname(socket), { recursive: true });
     await leaveStaleSocket(socket);
-    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })), socket);
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli'), socket);
     assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
   });
 
@@ -65,7 +65,7 @@ describe('cli socket server', () => {
       'config/set': (p) => ({ entry: { scope: 'core', key: 'core.log.level', value: (p as { value: unknown }).value, isSet: true } }),
       'config/list': () => ({ entries: [] }),
     });
-    const server = await serve(t, createAdminMethods(kernel));
+    const server = await serve(t, createAdminMethods(kernel, 'cli'));
     await requestOnce(server.path, 'config/get', { key: 'core.log.level' });
     await requestOnce(server.path, 'config/set', { key: 'core.log.level', value: 'warn' });
     await requestOnce(server.path, 'config/set', { scope: 'cli', key: 'max_clients', value: '3' });
@@ -86,7 +86,7 @@ describe('cli socket server', () => {
         throw haError(ErrorCodes.PluginUnavailable, 'plugin "x" is failed', { plugin: 'x' });
       },
     });
-    const server = await serve(t, createAdminMethods(kernel));
+    const server = await serve(t, createAdminMethods(kernel, 'cli'));
     const error = await requestOnce(server.path, 'plugins/control', { name: 'x', action: 'start' }).then(
       () => assert.fail('no error'),
       (e: unknown) => e,
@@ -119,7 +119,7 @@ describe('cli socket server', () => {
   });
 
   it('answers a handler that throws a plain error with an internal error, and goes on', async (t) => {
-    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } })));
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } }), 'cli'));
     await assert.rejects(requestOnce(server.path, 'kernel/status'), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
       assert.equal(e.code, SocketErrorCodes.Internal);
@@ -130,7 +130,7 @@ describe('cli socket server', () => {
   });
 
   it('refuses clients beyond max_clients and the spare slot with an error, and serves again once one leaves', async (t) => {
-    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })), undefined, 1);
+    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli'), undefined, 1);
     const first = await HomedClient.connect(server.path);
     await waitFor(() => server.clientCount() === 1, { what: 'the first client counted' });
     const spare = await HomedClient.connect(server.path);

@@ -8,14 +8,14 @@ import { connect, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { HomedAnswerError, HomedClient } from '../../../plugins/cli/client';
 import { farewellLine } from '../../../plugins/cli/farewell';
-import { createAdminMethods } from '../../../plugins/cli/methods';
+import { createAdminMethods } from '../../../plugin-host/client-api/methods';
 import { SocketErrorCodes } from '../../../protocol';
 import { connectRaw, waitFor } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { serveFor, tempSocket, testRow } from './helpers';
 
 const methods = {
-  ...createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) })),
+  ...createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli'),
   'chat/say': testRow(() => Promise.resolve({ text: 'hi', interrupted: false })),
 };
 

@@ -3,8 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
-import { createChatMethods } from '../../../../plugins/cli/chat/methods';
-import { ChatRouter } from '../../../../plugins/cli/chat/router';
+import { createChatMethods } from '../../../../plugin-host/client-api/chat/methods';
+import { ChatRouter } from '../../../../plugin-host/client-api/chat/router';
 import { startSocketServer } from '../../../../plugins/cli/server';
 import { makeTempDir } from '../../../harness/homed';
 import { silentLog } from '../fakes';

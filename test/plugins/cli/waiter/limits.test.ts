@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
-import { MAX_CHAT_TEXT } from '../../../../plugins/cli/chat/methods';
+import { MAX_CHAT_TEXT } from '../../../../plugin-host/client-api/chat/methods';
 import { runWaiter as runWaiterInProcess } from '../../../../plugins/cli/waiter/main';
 import { waitFor } from '../../../harness/homed';
 import { runWaiter, spawnWaiter } from '../../../harness/waiter';

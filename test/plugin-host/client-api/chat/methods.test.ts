@@ -8,12 +8,12 @@ import type { PluginContext } from '../../../../plugin-host';
 import type { KernelClient } from '../../../../plugin-host';
 import { ErrorCodes, haError, InterruptRequest, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
 import { HomedAnswerError, HomedClient } from '../../../../plugins/cli/client';
-import { createChatMethods } from '../../../../plugins/cli/chat/methods';
-import { Mailbox } from '../../../../plugins/cli/chat/mailbox';
-import { ChatRouter } from '../../../../plugins/cli/chat/router';
+import { createChatMethods } from '../../../../plugin-host/client-api/chat/methods';
+import { Mailbox } from '../../../../plugin-host/client-api/chat/mailbox';
+import { ChatRouter } from '../../../../plugin-host/client-api/chat/router';
 import { startSocketServer } from '../../../../plugins/cli/server';
 import { connectRaw, makeTempDir, waitFor } from '../../../harness/homed';
-import { silentLog } from '../fakes';
+import { silentLog } from '../../../plugins/cli/fakes';
 
 interface Rig {
   router: ChatRouter;

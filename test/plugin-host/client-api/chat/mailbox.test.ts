@@ -1,7 +1,7 @@
 // The mailbox's bounds: per session, and across sessions (the least recently used goes first).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { Mailbox } from '../../../../plugins/cli/chat/mailbox';
+import { Mailbox } from '../../../../plugin-host/client-api/chat/mailbox';
 
 const item = (text: string) => ({ kind: 'missed' as const, text, at: 1 });
 

@@ -1,6 +1,6 @@
 // chat/say's core: sends one input to the kernel and turns its outputs into stream items and a result.
 import { randomUUID } from 'node:crypto';
-import type { PluginIO } from '../../../plugin-host';
+import type { PluginIO } from '../../sdk';
 import { ErrorCodes, ErrorNames, type ChatSayParams, type ChatSayResult, type OutputParams } from '../../../protocol';
 import { SocketFailure } from '../errors';
 import type { SocketCall } from '../methods';

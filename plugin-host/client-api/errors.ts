@@ -18,8 +18,11 @@ export function nameErrorCode(code: number): string {
   return ErrorNames[code] ?? SocketErrorNames[code] ?? 'HA_ERR_UNKNOWN';
 }
 
-/** Builds the `error` member of an answer; a kernel ResponseError keeps its code, name and facts. */
-export function toSocketError(error: unknown): SocketError {
+/**
+ * Builds the `error` member of an answer; a kernel ResponseError keeps its code, name and facts. Anything else
+ * is an internal error of `server` (`cli plugin failed: …`).
+ */
+export function toSocketError(error: unknown, server = 'the client protocol server'): SocketError {
   if (isCodedError(error)) {
     const data = error.data;
     const named = isRecord(data) && typeof data['name'] === 'string' ? data['name'] : nameErrorCode(error.code);
@@ -28,7 +31,7 @@ export function toSocketError(error: unknown): SocketError {
     return out;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: SocketErrorCodes.Internal, name: nameErrorCode(SocketErrorCodes.Internal), message: `cli plugin failed: ${message}` };
+  return { code: SocketErrorCodes.Internal, name: nameErrorCode(SocketErrorCodes.Internal), message: `${server} failed: ${message}` };
 }
 
 function isCodedError(error: unknown): error is { code: number; message: string; data?: unknown } {

@@ -1,6 +1,6 @@
 // The socket's memory and knowledge rows: each maps one to one onto a kernel request, for
 // `homectl memory …` and `homectl knowledge …`.
-import type { KernelClient } from '../../plugin-host';
+import type { KernelClient } from '../sdk';
 import {
   GraphQueryRequest,
   KnowledgeAddRequest,

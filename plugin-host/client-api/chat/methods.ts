@@ -1,5 +1,5 @@
 // The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
-import type { KernelClient, PluginIO } from '../../../plugin-host';
+import type { KernelClient, PluginIO } from '../../sdk';
 import { InterruptRequest, SocketApi } from '../../../protocol';
 import { methodTable, row, type MethodTable, type SocketCall } from '../methods';
 import { answerInput } from './answer';

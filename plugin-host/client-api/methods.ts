@@ -1,6 +1,6 @@
 // The socket's dispatch table: one row per method, each a descriptor from protocol/socket-api.ts and its handler.
 // Adding a method is adding a row; the admin rows are here, the memory rows in memory-methods.ts, the chat rows in chat/methods.ts.
-import type { KernelClient } from '../../plugin-host';
+import type { KernelClient } from '../sdk';
 import {
   ConfigGetRequest,
   ConfigListRequest,
@@ -22,7 +22,6 @@ import {
   type SocketDescriptor,
 } from '../../protocol';
 import { SocketFailure } from './errors';
-import { CLI_PLUGIN_NAME } from './settings';
 
 /** What a handler may do besides returning its result. */
 export interface SocketCall {
@@ -64,7 +63,7 @@ export function methodTable(...rows: SocketRow[]): MethodTable {
 const CORE = 'core';
 
 /** Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. */
-export function createAdminMethods(kernel: KernelClient, self = CLI_PLUGIN_NAME): MethodTable {
+export function createAdminMethods(kernel: KernelClient, self: string): MethodTable {
   return methodTable(
     row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
     row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),

@@ -1,6 +1,6 @@
 // Routes the kernel's io/output to whoever waits for it: the chat/say that sent the input, else the
 // session's subscribers, else (for a finished turn) the session's mailbox.
-import type { PluginLogger } from '../../../plugin-host';
+import type { PluginLogger } from '../../sdk';
 import type { ChatStreamItem, OutputParams } from '../../../protocol';
 import { isFinal, toMissedItem, toStreamItem } from './items';
 import { Mailbox } from './mailbox';

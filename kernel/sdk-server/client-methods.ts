@@ -1,0 +1,113 @@
+// client/call: runs a client method a plugin serves, for the client protocol servers (the cli socket, the web page).
+// The method is looked up among the plugins' declarations, its params checked against the declared schema, and the
+// serving plugin called with a deadline; what fails says which method, which plugin, its state and what to do.
+import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc';
+import {
+  CLIENT_METHOD_PATTERN,
+  CLIENT_METHOD_TIMEOUT_MS,
+  ClientCallRequest,
+  ClientInvokeRequest,
+  ErrorCodes,
+  haError,
+  SocketMethods,
+  type ClientCallParams,
+  type ClientMethodDecl,
+  type InitializeResult,
+} from '../../protocol';
+import { compiledCheck, schemaProblem } from '../../protocol/schema-check';
+import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
+import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
+import { bindRequest, demandPermission, type SdkCaller } from './binder';
+
+/** Where client methods are looked up: the supervised plugins in start order. */
+export interface ClientMethodHosts {
+  inStartOrder(): PluginSupervisor[];
+}
+
+/** Methods of the kernel's own table: no plugin may serve one. */
+const KERNEL_CLIENT_METHODS: ReadonlySet<string> = new Set(Object.values(SocketMethods));
+const NAME = new RegExp(CLIENT_METHOD_PATTERN);
+
+/** Binds client/call for a plugin granted `admin` (a client protocol server). */
+export function bindClientMethods(connection: MessageConnection, caller: SdkCaller, hosts: ClientMethodHosts): void {
+  bindRequest(connection, caller, ClientCallRequest, (params, token) => callClientMethod(hosts, caller, params, token));
+}
+
+/**
+ * Keeps the client methods of a declaration that may be served: a well-formed name, not the kernel's, not twice, with a
+ * schema that compiles. Each one dropped is noted in the plugin's log with the reason.
+ */
+export function admitClientMethods(plugin: Pick<SdkCaller, 'note'>, declaration: InitializeResult): void {
+  if (!declaration.clientMethods) return;
+  const seen = new Set<string>();
+  declaration.clientMethods = declaration.clientMethods.filter((decl) => {
+    const problem = clientMethodProblem(decl, seen);
+    seen.add(decl.method);
+    if (problem) plugin.note('error', `client method ${JSON.stringify(decl.method)} refused: ${problem}`);
+    return problem === undefined;
+  });
+}
+
+function clientMethodProblem(decl: ClientMethodDecl, seen: ReadonlySet<string>): string | undefined {
+  if (typeof decl.method !== 'string' || !NAME.test(decl.method)) return 'its name must be noun/verb in lower case, e.g. webui/open';
+  if (KERNEL_CLIENT_METHODS.has(decl.method)) return 'the kernel serves that method itself; give it a name of the plugin, e.g. <plugin>/<verb>';
+  if (seen.has(decl.method)) return 'declared twice';
+  try {
+    compiledCheck(decl.params);
+  } catch (error) {
+    return `its params schema does not compile (${(error as Error).message})`;
+  }
+  return undefined;
+}
+
+async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, params: ClientCallParams, token: CancellationToken): Promise<unknown> {
+  const { method } = params;
+  const serving = findServer(hosts, method);
+  if (!serving) {
+    const served = servedMethods(hosts);
+    const known = served.length > 0 ? `plugins serve ${served.join(', ')}` : 'no plugin serves any';
+    throw haError(
+      ErrorCodes.NotFound,
+      `no plugin serves the client method "${method}" (${known}); install or enable the plugin that provides it, see homectl plugins list`,
+      { method, served },
+    );
+  }
+  const { plugin, decl } = serving;
+  if (decl.permission) demandPermission(caller, method, [decl.permission]);
+  const given = params.params ?? {};
+  const problem = schemaProblem(decl.params, given, 'params');
+  if (problem !== undefined) throw haError(ErrorCodes.InvalidValue, `invalid params for ${method}: ${problem}`, { method, plugin: plugin.name });
+  const channel = plugin.process?.channel;
+  if (plugin.state !== CALLABLE_STATE || !channel) {
+    throw haError(ErrorCodes.PluginUnavailable, `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`, {
+      method,
+      plugin: plugin.name,
+      state: plugin.state,
+    });
+  }
+  const answer = await channel.request(ClientInvokeRequest.type, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
+  return answer.result;
+}
+
+/** The plugin serving `method`: the first ready one that declared it, else the first that did (to say its state). */
+function findServer(hosts: ClientMethodHosts, method: string): { plugin: PluginSupervisor; decl: ClientMethodDecl } | undefined {
+  const declaring: { plugin: PluginSupervisor; decl: ClientMethodDecl }[] = [];
+  for (const plugin of hosts.inStartOrder()) {
+    const decl = plugin.declaration?.clientMethods?.find((d) => d.method === method);
+    if (decl) declaring.push({ plugin, decl });
+  }
+  return declaring.find((d) => d.plugin.state === CALLABLE_STATE && d.plugin.process) ?? declaring[0];
+}
+
+function servedMethods(hosts: ClientMethodHosts): string[] {
+  const names = new Set<string>();
+  for (const plugin of hosts.inStartOrder()) for (const decl of plugin.declaration?.clientMethods ?? []) names.add(decl.method);
+  return [...names].sort();
+}
+
+function abortSignalOf(token: CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort();
+  else token.onCancellationRequested(() => controller.abort());
+  return controller.signal;
+}

@@ -1,0 +1,39 @@
+// The client protocol, served by shared code: the method table every client transport runs (the cli socket, the
+// web page), the router that hands the agent's output to the chat calls waiting for it, and client sessions.
+import { ClientCallRequest } from '../../protocol';
+import type { KernelClient, PluginContext } from '../sdk';
+import { createChatMethods } from './chat/methods';
+import { ChatRouter } from './chat/router';
+import { createMemoryMethods } from './memory-methods';
+import { createAdminMethods, type MethodTable } from './methods';
+import type { ForwardCall } from './session';
+
+export { ChatRouter } from './chat/router';
+export { SocketFailure, toSocketError } from './errors';
+export { methodTable, row, type MethodTable, type SocketCall, type SocketMethod } from './methods';
+export { MAX_IN_FLIGHT, openClientSession, type ClientSession, type ClientSessionDeps, type ClientTransport, type ForwardCall, type SessionState } from './session';
+
+/** The whole client protocol of one serving plugin. */
+export interface ClientMethods {
+  /** Every method of the kernel's table (admin, memory and knowledge, chat). */
+  methods: MethodTable;
+  /** Feed it the plugin's `output` handler: it routes the agent's answers to the chat calls. */
+  router: ChatRouter;
+  /** Runs the methods other plugins serve (e.g. webui/open), through the kernel. */
+  forward: ForwardCall;
+}
+
+/** Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, io, interrupt, memory, knowledge). */
+export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log'>): ClientMethods {
+  const router = new ChatRouter(ctx.log);
+  return {
+    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, router, ctx.kernel) },
+    router,
+    forward: forwardToPlugins(ctx.kernel),
+  };
+}
+
+/** Sends a method outside the table to the kernel, which runs it in the plugin that serves it. */
+export function forwardToPlugins(kernel: KernelClient): ForwardCall {
+  return (method, params) => kernel.request(ClientCallRequest.type, { method, params });
+}
