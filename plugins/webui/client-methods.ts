@@ -3,6 +3,9 @@
 import type { HostPolicy } from './hosts';
 import type { LoginStore, WebSession } from './logins';
 
+/** The wire names of the client methods this plugin serves. */
+export const WebuiMethods = { Open: 'webui/open', Sessions: 'webui/sessions', Revoke: 'webui/revoke' } as const;
+
 /** `webui/open` → a one-time sign-in link. */
 export interface OpenResult {
   /** `http(s)://HOST:PORT/#login=SECRET`, valid once, for 10 minutes. */
@@ -32,17 +35,17 @@ const NO_PARAMS = { type: 'object', additionalProperties: false, properties: {} 
 
 /** The webui's client methods, by wire name, bound to a login store and the server's address. */
 export function createWebuiMethods(logins: () => LoginStore, hosts: () => HostPolicy): {
-  'webui/open': ServedMethod<Record<string, never>, OpenResult>;
-  'webui/sessions': ServedMethod<Record<string, never>, SessionsResult>;
-  'webui/revoke': ServedMethod<RevokeParams, RevokeResult>;
+  [WebuiMethods.Open]: ServedMethod<Record<string, never>, OpenResult>;
+  [WebuiMethods.Sessions]: ServedMethod<Record<string, never>, SessionsResult>;
+  [WebuiMethods.Revoke]: ServedMethod<RevokeParams, RevokeResult>;
 } {
   return {
-    'webui/open': { params: NO_PARAMS, run: () => ({ url: `${hosts().baseUrl()}/#login=${logins().issueLink()}` }) },
-    'webui/sessions': {
+    [WebuiMethods.Open]: { params: NO_PARAMS, run: () => ({ url: `${hosts().baseUrl()}/#login=${logins().issueLink()}` }) },
+    [WebuiMethods.Sessions]: {
       params: NO_PARAMS,
       run: () => ({ sessions: logins().list().map(({ id, createdAt, lastSeenAt, userAgent }) => ({ id, createdAt, lastSeenAt, userAgent })) }),
     },
-    'webui/revoke': {
+    [WebuiMethods.Revoke]: {
       params: {
         oneOf: [
           { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } },
