@@ -3,8 +3,6 @@
 // sees only the sign-in page.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type BrowserServer } from 'playwright-core';
 import { requestOnce } from '../../../plugins/cli/client';
@@ -12,23 +10,24 @@ import { SocketMethods, type KernelStatus } from '../../../protocol';
 import { startLiveWebui, type LiveWebui } from './live';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// playwright adds --headless itself (headless is its default) and drops a --headless passed here.
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const skip = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
 
 describe('the web page in chromium', { skip }, () => {
   let live: LiveWebui;
   let server: BrowserServer;
   let browser: Browser;
-  let profile: string;
   before(async () => {
     live = await startLiveWebui();
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'webui-chromium-'));
-    server = await chromium.launchServer({ executablePath: CHROMIUM, args: [...FLAGS, `--user-data-dir=${profile}`], ignoreDefaultArgs: ['--headless'] });
+    // playwright gives each launch a fresh temporary profile (its own --user-data-dir) and removes it on close.
+    server = await chromium.launchServer({ executablePath: CHROMIUM, args: FLAGS });
     browser = await chromium.connect(server.wsEndpoint());
   });
   after(async () => {
     const pid = server?.process().pid;
     await browser?.close().catch(() => undefined);
+    await server?.close().catch(() => undefined);
     // The browser leads its own process group: end it and every renderer it started.
     if (pid !== undefined) {
       try {
@@ -38,7 +37,6 @@ describe('the web page in chromium', { skip }, () => {
       }
     }
     await live?.homed.cleanup();
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   });
 
   /** A fresh context whose requests to any other origin fail the test. */
