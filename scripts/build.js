@@ -39,3 +39,5 @@ for (const bin of Object.values(pkg.bin)) {
   const file = path.join(root, bin);
   if (fs.existsSync(file)) fs.chmodSync(file, 0o755);
 }
+
+require('./build-webui.js');

@@ -1,0 +1,75 @@
+// The webui plugin: serves the web page (HTTP or HTTPS), its sign-in, and the client protocol over a WebSocket.
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { definePlugin, type PluginContext } from '../../plugin-host';
+import { SOCKET_FILE } from '../cli/settings';
+import { loadAssets } from './assets';
+import { relayToSocket } from './client-session';
+import { createWebuiMethods } from './client-methods';
+import { HostPolicy } from './hosts';
+import { LoginStore } from './logins';
+import { removePortFile, writePortFile } from './port-file';
+import { buildWebServer } from './server';
+import { readWebSettings, type BindMode } from './settings';
+
+let server: FastifyInstance | undefined;
+let logins: LoginStore | undefined;
+let hosts: HostPolicy | undefined;
+
+/** Reads the settings and the built page, opens the login store, and listens. */
+async function activate(ctx: PluginContext): Promise<void> {
+  const settings = await readWebSettings(ctx);
+  const assets = loadAssets();
+  logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'));
+  hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http');
+  server = await buildWebServer({
+    assets,
+    logins,
+    hosts,
+    openSession: relayToSocket(await cliSocketPath(ctx)),
+    ...(settings.tls ? { tls: settings.tls } : {}),
+  });
+  const port = await listen(server, settings.port, settings.bind);
+  hosts.setPort(port);
+  writePortFile(ctx.paths.run, port);
+  ctx.log.info('serving the web page', { url: hosts.baseUrl(), bind: settings.bind, tls: settings.tls !== undefined });
+}
+
+/** Stops listening, ends every page's connection, and removes <run>/webui.port. */
+async function deactivate(ctx: PluginContext): Promise<void> {
+  const running = server;
+  server = undefined;
+  removePortFile(ctx.paths.run);
+  await running?.close();
+  logins?.close();
+  logins = undefined;
+}
+
+/** Loopback: 127.0.0.1 only. LAN: every address, IPv6 and IPv4 (IPv4 alone where IPv6 is off). */
+async function listen(app: FastifyInstance, port: number, bind: BindMode): Promise<number> {
+  if (bind === 'loopback') await app.listen({ host: '127.0.0.1', port });
+  else await app.listen({ host: '::', port }).catch(() => app.listen({ host: '0.0.0.0', port }));
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error(`the web server did not report its port (${String(address)})`);
+  return address.port;
+}
+
+/** Where homed's socket is (the cli plugin's `socket_path`, or `<run>/homed.sock`). */
+async function cliSocketPath(ctx: PluginContext): Promise<string> {
+  const configured = await ctx.config.get('socket_path', 'cli').catch(() => undefined);
+  return typeof configured === 'string' && configured !== '' ? configured : join(ctx.paths.run, SOCKET_FILE);
+}
+
+/** Handlers for `webui/open`, `webui/sessions` and `webui/revoke`, registered as the plugin's client methods. */
+export const clientMethods = createWebuiMethods(
+  () => {
+    if (!logins) throw new Error('the webui plugin is not serving yet; see homectl plugins list');
+    return logins;
+  },
+  () => {
+    if (!hosts) throw new Error('the webui plugin is not serving yet; see homectl plugins list');
+    return hosts;
+  },
+);
+
+export default definePlugin({ activate, deactivate, clientMethods });

@@ -1,0 +1,145 @@
+// The web page's HTTP server: routes as data, and hooks that check every request (and the WebSocket upgrade)
+// before any route runs: the Host header (DNS rebinding), the Origin of anything that changes state, and the
+// session cookie.
+import rateLimit from '@fastify/rate-limit';
+import websocket from '@fastify/websocket';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import type { Assets } from './assets';
+import type { OpenClientSession } from './client-session';
+import type { HostPolicy } from './hosts';
+import type { LoginStore, WebSession } from './logins';
+import { shellPage, signInPage } from './pages';
+import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sessionCookie } from './security';
+import type { TlsFiles } from './settings';
+import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
+
+/** Sign-in attempts allowed per address and window. */
+export const LOGIN_RATE = { max: 10, timeWindow: 60_000 } as const;
+
+/** The one answer to a wrong, used or expired link: the three are not told apart. */
+export const BAD_LINK = 'this sign-in link is not valid: it is wrong, was used already, or is older than 10 minutes; run homectl webui open for a new one';
+
+/** What the server is built from. */
+export interface WebServerOptions {
+  assets: Assets;
+  logins: LoginStore;
+  hosts: HostPolicy;
+  /** Serves one page's client protocol over its WebSocket. */
+  openSession: OpenClientSession;
+  tls?: TlsFiles;
+  wsLimits?: WebSocketLimits;
+  loginRate?: { max: number; timeWindow: number };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in browser's session, when its cookie checked out. */
+    webSession: WebSession | null;
+  }
+  interface FastifyContextConfig {
+    /** Whether the route needs a signed-in browser (default) or answers everyone. */
+    access?: 'session' | 'public';
+  }
+}
+
+/** Builds the server (not listening): test it with inject(), start it with listen(). */
+export async function buildWebServer(options: WebServerOptions): Promise<FastifyInstance> {
+  const secure = options.tls !== undefined;
+  // The HTTPS instance differs only in its raw server type, which nothing here touches.
+  const app = options.tls ? (Fastify({ https: { cert: options.tls.cert, key: options.tls.key }, logger: false }) as unknown as FastifyInstance) : Fastify({ logger: false });
+  app.decorateRequest('webSession', null);
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: (options.wsLimits ?? DEFAULT_WS_LIMITS).maxMessageBytes * 2 } });
+  app.addHook('onRequest', async (request, reply) => checkRequest(request, reply, options, secure));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    addSecurityHeaders(reply);
+    return payload;
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('not found'));
+  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return reply.code(status).send({ error: error.message });
+  });
+  for (const route of webRoutes(options, secure)) app.route(route);
+  return app;
+}
+
+/** Host first, then Origin for anything but a plain read, then the cookie; a refused request gets no route. */
+async function checkRequest(request: FastifyRequest, reply: FastifyReply, options: WebServerOptions, secure: boolean): Promise<void> {
+  const host = request.headers.host;
+  if (!options.hosts.allowsHost(host)) {
+    return refuse(reply, 421, `this server does not answer to the host name ${JSON.stringify(host ?? '')}; open the address homectl webui open prints`);
+  }
+  const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
+  const reads = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
+  if (!reads && !options.hosts.allowsOrigin(request.headers.origin, host)) {
+    return refuse(reply, 403, `refused a ${upgrade ? 'WebSocket' : request.method} request from origin ${JSON.stringify(request.headers.origin ?? '(none)')}: only the page itself may send one`);
+  }
+  const token = readSessionCookie(request.headers.cookie);
+  const checked = token === undefined ? undefined : options.logins.check(token);
+  if (checked) {
+    request.webSession = checked.session;
+    if (checked.renewed && token !== undefined) reply.header('Set-Cookie', sessionCookie(token, secure));
+  }
+  if (!checked && request.routeOptions.config.access !== 'public') {
+    return refuse(reply, 401, 'this browser is not signed in; run homectl webui open on the machine running homed and open the link it prints');
+  }
+}
+
+async function refuse(reply: FastifyReply, status: number, message: string): Promise<void> {
+  await reply.code(status).send({ error: message });
+}
+
+/** Every route the server has, as data. */
+function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
+  const { assets, logins } = options;
+  const html = (reply: FastifyReply, body: string): FastifyReply => reply.type('text/html; charset=utf-8').send(body);
+  const publicFiles = new Set([assets.entries['login.js'], assets.entries['app.css']]);
+  return [
+    {
+      method: 'GET',
+      url: '/',
+      config: { access: 'public' },
+      handler: async (request, reply) => html(reply, request.webSession ? shellPage(assets) : signInPage(assets)),
+    },
+    {
+      method: 'GET',
+      url: '/assets/:name',
+      config: { access: 'public' },
+      handler: async (request, reply) => {
+        const name = (request.params as { name: string }).name;
+        const file = assets.files.get(name);
+        if (!file) return reply.code(404).send({ error: `no asset named ${name}` });
+        if (!request.webSession && !publicFiles.has(name)) return reply.code(401).send({ error: 'sign in to load the page' });
+        return reply.header('Cache-Control', CachePolicy.Immutable).type(file.type).send(file.body);
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/login',
+      config: { access: 'public', rateLimit: options.loginRate ?? LOGIN_RATE },
+      schema: { body: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: 'string', minLength: 1, maxLength: 128 } } } },
+      handler: async (request, reply) => {
+        const { secret } = request.body as { secret: string };
+        const signedIn = logins.redeem(secret, request.headers['user-agent'] ?? '');
+        if (!signedIn) return reply.code(401).send({ error: BAD_LINK });
+        return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure)).send({ id: signedIn.session.id });
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/logout',
+      handler: async (request, reply) => {
+        const token = readSessionCookie(request.headers.cookie);
+        if (token !== undefined) logins.revokeToken(token);
+        return reply.header('Set-Cookie', clearedCookie(secure)).code(204).send();
+      },
+    },
+    {
+      method: 'GET',
+      url: '/ws',
+      handler: async (_request, reply) => reply.code(426).send({ error: 'this address takes a WebSocket upgrade only' }),
+      wsHandler: (socket) => serveWebSocket(socket, options.openSession, options.wsLimits),
+    },
+  ];
+}
