@@ -21,3 +21,4 @@ export * from './limits';
 export * from './fields';
 export * from './socket-api';
 export * from './client-methods';
+export * from './webui';

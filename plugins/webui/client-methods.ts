@@ -1,29 +1,8 @@
 // What homectl webui open|sessions|revoke reach: plain handlers over the login store, with their params'
 // JSON Schemas, in the shape a plugin declares the client methods it serves (`webui/open`, …).
+import { WebuiMethods, type WebuiOpenResult, type WebuiRevokeParams, type WebuiRevokeResult, type WebuiSessionsResult } from '../../protocol';
 import type { HostPolicy } from './hosts';
-import type { LoginStore, WebSession } from './logins';
-
-/** The wire names of the client methods this plugin serves. */
-export const WebuiMethods = { Open: 'webui/open', Sessions: 'webui/sessions', Revoke: 'webui/revoke' } as const;
-
-/** `webui/open` → a one-time sign-in link. */
-export interface OpenResult {
-  /** `http(s)://HOST:PORT/#login=SECRET`, valid once, for 10 minutes. */
-  url: string;
-}
-
-/** `webui/sessions` → the browsers signed in. */
-export interface SessionsResult {
-  sessions: Pick<WebSession, 'id' | 'createdAt' | 'lastSeenAt' | 'userAgent'>[];
-}
-
-/** `webui/revoke` params: one session by id, or all of them. */
-export type RevokeParams = { id: string } | { all: true };
-
-/** `webui/revoke` → how many sessions ended. */
-export interface RevokeResult {
-  revoked: number;
-}
+import type { LoginStore } from './logins';
 
 /** A client method this plugin serves: its params' schema and its handler. */
 export interface ServedMethod<P, R> {
@@ -35,9 +14,9 @@ const NO_PARAMS = { type: 'object', additionalProperties: false, properties: {} 
 
 /** The webui's client methods, by wire name, bound to a login store and the server's address. */
 export function createWebuiMethods(logins: () => LoginStore, hosts: () => HostPolicy): {
-  [WebuiMethods.Open]: ServedMethod<Record<string, never>, OpenResult>;
-  [WebuiMethods.Sessions]: ServedMethod<Record<string, never>, SessionsResult>;
-  [WebuiMethods.Revoke]: ServedMethod<RevokeParams, RevokeResult>;
+  [WebuiMethods.Open]: ServedMethod<Record<string, never>, WebuiOpenResult>;
+  [WebuiMethods.Sessions]: ServedMethod<Record<string, never>, WebuiSessionsResult>;
+  [WebuiMethods.Revoke]: ServedMethod<WebuiRevokeParams, WebuiRevokeResult>;
 } {
   return {
     [WebuiMethods.Open]: { params: NO_PARAMS, run: () => ({ url: `${hosts().baseUrl()}/#login=${logins().issueLink()}` }) },

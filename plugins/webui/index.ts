@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { definePlugin, type PluginContext } from '../../plugin-host';
-import { SOCKET_FILE } from '../cli/settings';
+import { createClientMethods, openClientSession, type ChatRouter } from '../../plugin-host/client-api';
+import type { OutputParams } from '../../protocol';
 import { loadAssets } from './assets';
-import { relayToSocket } from './client-session';
 import { createWebuiMethods } from './client-methods';
 import { HostPolicy } from './hosts';
 import { LoginStore } from './logins';
@@ -13,6 +13,7 @@ import { buildWebServer } from './server';
 import { readWebSettings, type BindMode } from './settings';
 
 let server: FastifyInstance | undefined;
+let router: ChatRouter | undefined;
 let logins: LoginStore | undefined;
 let hosts: HostPolicy | undefined;
 
@@ -22,11 +23,13 @@ async function activate(ctx: PluginContext): Promise<void> {
   const assets = loadAssets();
   logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'));
   hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http');
+  const client = createClientMethods(ctx);
+  router = client.router;
   server = await buildWebServer({
     assets,
     logins,
     hosts,
-    openSession: relayToSocket(await cliSocketPath(ctx)),
+    openSession: (transport) => openClientSession(transport, { methods: client.methods, log: ctx.log, serverName: 'webui plugin', forward: client.forward }),
     ...(settings.tls ? { tls: settings.tls } : {}),
   });
   const port = await listen(server, settings.port, settings.bind);
@@ -54,10 +57,9 @@ async function listen(app: FastifyInstance, port: number, bind: BindMode): Promi
   return address.port;
 }
 
-/** Where homed's socket is (the cli plugin's `socket_path`, or `<run>/homed.sock`). */
-async function cliSocketPath(ctx: PluginContext): Promise<string> {
-  const configured = await ctx.config.get('socket_path', 'cli').catch(() => undefined);
-  return typeof configured === 'string' && configured !== '' ? configured : join(ctx.paths.run, SOCKET_FILE);
+/** The agent's output for the page's inputs and the sessions it follows: to the chat calls waiting for it. */
+function output(params: OutputParams): void {
+  router?.deliver(params);
 }
 
 /** Handlers for `webui/open`, `webui/sessions` and `webui/revoke`, registered as the plugin's client methods. */
@@ -72,4 +74,4 @@ export const clientMethods = createWebuiMethods(
   },
 );
 
-export default definePlugin({ activate, deactivate, clientMethods });
+export default definePlugin({ activate, deactivate, output, clientMethods });

@@ -58,13 +58,13 @@ describe('homectl against a running homed', () => {
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
     // cli, pluginmgr and timer (built-in) and secret-keeper (the fixture).
-    assert.match(human.stdout, /4 ready \/ 4 enabled \/ 4 known/);
+    assert.match(human.stdout, /4 ready \/ 4 enabled \/ 5 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;
     assert.equal(status.pid, homed.pid);
     assert.equal(status.dataDir, homed.dataDir);
-    assert.deepEqual(status.plugins, { ready: 4, enabled: 4, total: 4 });
+    assert.deepEqual(status.plugins, { ready: 4, enabled: 4, total: 5 });
   });
 
   it('config set core.log.level warn, then get reads it back', async () => {

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadAssets } from '../../../plugins/webui/assets';
-import type { ClientSession, ClientTransport } from '../../../plugins/webui/client-session';
+import { methodTable, openClientSession, row, type ClientSession, type ClientTransport } from '../../../plugin-host/client-api';
+import { socketMethod } from '../../../protocol';
 import { HostPolicy } from '../../../plugins/webui/hosts';
 import { LoginStore } from '../../../plugins/webui/logins';
 import { buildWebServer, type WebServerOptions } from '../../../plugins/webui/server';
@@ -17,7 +18,7 @@ export const PORT = 8420;
 export const HOST = `127.0.0.1:${PORT}`;
 export const ORIGIN = `http://${HOST}`;
 
-/** A session that answers each line `{"echo": LINE}` and counts closes. */
+/** Real client sessions serving one method, `test/echo` (its params back as the result), recording what they were sent and how often closed. */
 export interface EchoSessions {
   received: string[];
   closed: number;
@@ -26,19 +27,31 @@ export interface EchoSessions {
 }
 
 export function echoSessions(): EchoSessions {
+  const methods = methodTable(row(socketMethod<Record<string, unknown>, Record<string, unknown>>('test/echo', { type: 'object' }), async (params) => params));
+  const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const sessions: EchoSessions = {
     received: [],
     closed: 0,
     transports: [],
     open(transport) {
       sessions.transports.push(transport);
+      const session = openClientSession(transport, { methods, log, serverName: 'webui plugin' });
       return {
         receive: (line) => {
           sessions.received.push(line);
-          transport.write(JSON.stringify({ echo: line }));
+          session.receive(line);
         },
-        drained: () => undefined,
-        close: () => void sessions.closed++,
+        drained: () => session.drained(),
+        close: () => {
+          sessions.closed++;
+          session.close();
+        },
+        get running() {
+          return session.running;
+        },
+        get waiting() {
+          return session.waiting;
+        },
       };
     },
   };

@@ -62,11 +62,14 @@ describe('webui WebSocket transport', () => {
     const socket = await openWs(url, { origin, cookie });
     const answers: string[] = [];
     const two = new Promise<void>((resolve) => socket.on('message', (data) => answers.push(data.toString()) === 2 && resolve()));
-    socket.send('{"id":1,"method":"kernel/status"}');
-    socket.send('{"id":2,"method":"plugins/list"}');
+    socket.send('{"id":1,"method":"test/echo","params":{"n":1}}');
+    socket.send('{"id":2,"method":"test/echo","params":{"n":2}}');
     await two;
-    assert.deepEqual(server.sessions.received, ['{"id":1,"method":"kernel/status"}', '{"id":2,"method":"plugins/list"}']);
-    assert.deepEqual(answers.map((a) => JSON.parse(a) as unknown), server.sessions.received.map((line) => ({ echo: line })));
+    assert.deepEqual(server.sessions.received, ['{"id":1,"method":"test/echo","params":{"n":1}}', '{"id":2,"method":"test/echo","params":{"n":2}}']);
+    assert.deepEqual(answers.map((a) => JSON.parse(a) as unknown).sort((x, y) => (x as { id: number }).id - (y as { id: number }).id), [
+      { id: 1, result: { n: 1 } },
+      { id: 2, result: { n: 2 } },
+    ]);
     const closed = closeOf(socket);
     socket.close();
     await closed;
