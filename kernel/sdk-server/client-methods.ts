@@ -13,11 +13,12 @@ import {
   type ClientCallParams,
   type ClientMethodDecl,
   type InitializeResult,
+  type JsonSchema,
 } from '../../protocol';
-import { compiledCheck, schemaProblem } from '../../protocol/schema-check';
+import { compiledCheck } from '../../protocol/schema-check';
 import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
-import { bindRequest, demandPermission, type SdkCaller } from './binder';
+import { admitCall, bindRequest, type SdkCaller } from './binder';
 
 /** Where client methods are looked up: the supervised plugins in start order. */
 export interface ClientMethodHosts {
@@ -73,10 +74,8 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
     );
   }
   const { plugin, decl } = serving;
-  if (decl.permission) demandPermission(caller, method, [decl.permission]);
-  const given = params.params ?? {};
-  const problem = schemaProblem(decl.params, given, 'params');
-  if (problem !== undefined) throw haError(ErrorCodes.InvalidValue, `invalid params for ${method}: ${problem}`, { method, plugin: plugin.name });
+  // The declaration is a descriptor like the kernel's own, admitted the same way.
+  const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: decl.permission ? [decl.permission] : [] }, params.params);
   const channel = plugin.process?.channel;
   if (plugin.state !== CALLABLE_STATE || !channel) {
     throw haError(ErrorCodes.PluginUnavailable, `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`, {

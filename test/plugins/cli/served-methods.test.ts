@@ -42,9 +42,9 @@ describe('plugin-served client methods through the cli socket', () => {
   it('checks the params against the declared schema before the plugin is called', async () => {
     const error = await answerError(homed.socket, 'served/echo', { text: 'x'.repeat(21) });
     assert.equal(error.errorName, 'HA_ERR_INVALID_VALUE');
-    assert.match(error.message, /invalid params for served\/echo: .*text.*20/);
+    assert.match(error.message, /served\/echo refused: params\.text is 21 characters; the most is 20/);
     const extra = await answerError(homed.socket, 'served/echo', { text: 'a', more: 1 });
-    assert.match(extra.message, /invalid params for served\/echo/);
+    assert.match(extra.message, /served\/echo refused: params/);
   });
 
   it('refuses a method whose declared permission the calling server lacks', async () => {
