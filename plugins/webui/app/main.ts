@@ -1,13 +1,14 @@
-// The app shell: the menu, the page in view, and the connection to homed with its status.
+// The app shell: the menu, the page in view, the language switch, and the connection to homed with its state
+// ("Reconnecting…" while it is lost; it comes back by itself and the pages reload what they show).
 import { h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
 import { connect, type ConnectionState } from './connection';
+import { chooseLanguage, initialLanguage, LANGUAGES, translator, type Language } from './i18n';
+import { menu, useRoute } from './router';
 import './app.css';
 
 const html = htm.bind(h);
-const PAGES = ['Chat', 'Plugins', 'Settings', 'Memory', 'Knowledge'];
-const STATE_WORDS: Record<ConnectionState, string> = { connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…' };
 
 interface Status {
   version: string;
@@ -16,36 +17,45 @@ interface Status {
 
 function App() {
   const client = useMemo(() => connect(), []);
-  const [page, setPage] = useState('Chat');
+  const [language, setLanguage] = useState<Language>(initialLanguage);
+  const t = useMemo(() => translator(language), [language]);
+  const [route, go] = useRoute();
   const [state, setState] = useState<ConnectionState>(client.state);
   const [status, setStatus] = useState<Status | null>(null);
-  const [error, setError] = useState('');
+
   useEffect(() => {
     const stop = client.onState(setState);
     // It may have opened between the first render and this effect.
     setState(client.state);
     return stop;
   }, [client]);
-
+  useEffect(() => chooseLanguage(language), [language]);
   useEffect(() => {
     if (state !== 'connected') return;
-    client.request<Status>('kernel/status').then(setStatus, (e: Error) => setError(e.message));
+    client.request<Status>('kernel/status').then(setStatus, () => setStatus(null));
   }, [state]);
 
+  const page = menu.find((entry) => entry.name === route);
   return html`
     <header>
-      <strong>HomeAgent</strong>
-      <span class="connection ${state}" role="status" aria-label="Connection">${STATE_WORDS[state]}</span>
+      <strong class="brand">HomeAgent</strong>
+      <span class="connection ${state}" role="status" aria-label=${t('shell.connection')}>${t(`shell.${state}`)}</span>
+      <label class="language">
+        <span class="hidden">${t('shell.language')}</span>
+        <select aria-label=${t('shell.language')} value=${language} onChange=${(e: Event) => setLanguage((e.target as HTMLSelectElement).value as Language)}>
+          ${LANGUAGES.map((code) => html`<option value=${code}>${code === 'en' ? 'English' : '中文'}</option>`)}
+        </select>
+      </label>
     </header>
-    <nav aria-label="Menu">
-      ${PAGES.map((name) => html`<button aria-current=${page === name ? 'page' : undefined} onClick=${() => setPage(name)}>${name}</button>`)}
-    </nav>
-    <main>
-      <h1>${page}</h1>
-      <p class="status" aria-label="Kernel status">
-        ${status ? `homed ${status.version}, ${status.plugins.ready}/${status.plugins.enabled} plugins ready` : error || 'Waiting for homed…'}
+    <nav aria-label=${t('shell.menu')}>
+      ${menu.map(
+        (entry) => html`<button type="button" aria-current=${route === entry.name ? 'page' : undefined} onClick=${() => go(entry.name)}>${t(`menu.${entry.name}`)}</button>`,
+      )}
+      <p class="status" aria-label=${t('shell.kernelStatus')}>
+        ${status ? t('shell.status', { version: status.version, ready: status.plugins.ready, enabled: status.plugins.enabled }) : t('shell.waiting')}
       </p>
-    </main>
+    </nav>
+    <main>${page && html`<${page.component} client=${client} t=${t} />`}</main>
   `;
 }
 
