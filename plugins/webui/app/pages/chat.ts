@@ -1,0 +1,226 @@
+// The Chat page: the house's conversations (sessions/list), the chosen one's history (sessions/show), a message box,
+// the answer streaming in as Markdown, Stop (chat/interrupt as a request), and turns nobody here started
+// (chat/subscribe: a timer, another client's interrupt text) appearing live. The history is read again on every
+// (re)connection, so a lost connection leaves the conversation as homed has it.
+import { h } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import htm from 'htm';
+import type { PageProps } from '../router';
+import { renderMarkdown } from '../markdown';
+import type { T } from '../i18n';
+
+const html = htm.bind(h);
+
+/** The page's own conversation when none was chosen: the house's web conversation. */
+export const DEFAULT_SESSION = 'web:home';
+const STORED_SESSION = 'homeagent.chat.session';
+
+type Flag = 'interrupted' | 'cut_off' | 'capped' | 'failed' | 'dropped' | 'waiting' | 'running';
+
+interface Entry {
+  role: 'user' | 'assistant' | 'tool' | 'system';
+  text: string;
+  tools?: string[];
+  flag?: Flag;
+  error?: string;
+}
+
+interface StreamItem {
+  kind: 'missed' | 'delta' | 'notice' | 'done' | 'error';
+  text?: string;
+  error?: string;
+  interrupted?: boolean;
+}
+
+/** A message on screen: stored, or one of a turn still streaming. */
+interface Shown extends Entry {
+  key: string;
+  notices?: string[];
+  live?: boolean;
+  /** A turn of this page still running: kept when the history is read again meanwhile. */
+  pending?: boolean;
+}
+
+let keys = 0;
+const shown = (entry: Entry, extra: Partial<Shown> = {}): Shown => ({ key: `m${keys++}`, ...entry, ...extra });
+
+function sayFlag(t: T, entry: Entry): string {
+  switch (entry.flag) {
+    case 'interrupted':
+      return t('chat.stopped');
+    case 'cut_off':
+      return t('chat.cutOff');
+    case 'failed':
+      return t('chat.failed', { error: entry.error ?? '' });
+    case 'dropped':
+      return t('chat.noAnswer');
+    default:
+      return '';
+  }
+}
+
+function Message({ message, t }: { message: Shown; t: T }) {
+  const tools = [...(message.tools ?? []), ...(message.notices ?? []).filter((n) => n.startsWith('[tool] ')).map((n) => n.slice(7))];
+  const notices = (message.notices ?? []).filter((n) => !n.startsWith('[tool] '));
+  const flag = sayFlag(t, message);
+  return html`
+    <li class="message ${message.role}${message.live ? ' live' : ''}">
+      <span class="who">${t(`chat.role.${message.role}`)}</span>
+      ${notices.map((notice) => html`<p class="notice">${notice}</p>`)}
+      ${tools.length > 0 &&
+      html`<details class="tools"><summary>${t('chat.tools', { count: tools.length })}</summary><ul>${tools.map((tool) => html`<li><code>${tool}</code></li>`)}</ul></details>`}
+      ${message.role === 'assistant'
+        ? html`<div class="text markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(message.text) }}></div>`
+        : html`<p class="text">${message.text}</p>`}
+      ${message.live && message.text === '' && html`<p class="notice">${t('chat.thinking')}</p>`}
+      ${flag && html`<p class="flag">${flag}</p>`}
+      ${message.error && message.flag !== 'failed' && html`<p class="flag">${message.error}</p>`}
+    </li>
+  `;
+}
+
+export default function Chat({ client, t }: PageProps) {
+  const [session, setSession] = useState(() => localStorage.getItem(STORED_SESSION) || DEFAULT_SESSION);
+  const [sessions, setSessions] = useState<string[]>([]);
+  const [messages, setMessages] = useState<Shown[]>([]);
+  const [omitted, setOmitted] = useState(0);
+  const [draft, setDraft] = useState('');
+  const [running, setRunning] = useState(false);
+  const [problem, setProblem] = useState('');
+  const [connected, setConnected] = useState(client.state === 'connected');
+  const list = useRef<HTMLOListElement>(null);
+  // Which session the page follows now: stream items of an older subscription are ignored.
+  const following = useRef(session);
+
+  useEffect(() => {
+    const stop = client.onState((state) => setConnected(state === 'connected'));
+    setConnected(client.state === 'connected');
+    return stop;
+  }, [client]);
+
+  const loadHistory = async (name: string): Promise<void> => {
+    const shownHistory = await client.request<{ entries: Entry[]; omitted: number }>('sessions/show', { session: name }).catch(() => ({ entries: [], omitted: 0 }));
+    if (following.current !== name) return;
+    const stored = shownHistory.entries.filter((e) => e.role !== 'tool').map((e) => shown(e));
+    setMessages((now) => [...stored, ...now.filter((m) => m.pending)]);
+    setOmitted(shownHistory.omitted);
+  };
+
+  // On every (re)connection and change of conversation: the list, the history, and the live turns of others.
+  useEffect(() => {
+    if (!connected) return;
+    following.current = session;
+    localStorage.setItem(STORED_SESSION, session);
+    setProblem('');
+    client.request<{ sessions: { session: string }[] }>('sessions/list').then(
+      (answer) => setSessions(answer.sessions.map((s) => s.session)),
+      (error: Error) => setProblem(error.message),
+    );
+    void loadHistory(session);
+    let liveKey: string | undefined;
+    client
+      .request('chat/subscribe', { session }, (raw) => {
+        if (following.current !== session) return;
+        const item = raw as StreamItem;
+        if (item.kind === 'delta' || item.kind === 'notice') {
+          setMessages((now) => {
+            const at = now.findIndex((m) => m.key === liveKey);
+            if (at < 0) {
+              const added = shown({ role: 'assistant', text: item.kind === 'delta' ? (item.text ?? '') : '' }, { live: true, notices: item.kind === 'notice' ? [item.text ?? ''] : [] });
+              liveKey = added.key;
+              return [...now, added];
+            }
+            const current = now[at] as Shown;
+            const next = item.kind === 'delta' ? { ...current, text: current.text + (item.text ?? '') } : { ...current, notices: [...(current.notices ?? []), item.text ?? ''] };
+            return [...now.slice(0, at), next, ...now.slice(at + 1)];
+          });
+        } else {
+          // A turn ended (or one finished while nobody listened): the stored history has it whole, with its question.
+          liveKey = undefined;
+          void loadHistory(session);
+        }
+      })
+      .catch(() => undefined);
+  }, [connected, session]);
+
+  useEffect(() => {
+    const box = list.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, [messages]);
+
+  const send = async (): Promise<void> => {
+    const text = draft.trim();
+    if (!text || running) return;
+    setDraft('');
+    setRunning(true);
+    setProblem('');
+    const question = shown({ role: 'user', text }, { pending: true });
+    const answer = shown({ role: 'assistant', text: '' }, { live: true, notices: [], pending: true });
+    const update = (change: (m: Shown) => Shown): void => setMessages((now) => now.map((m) => (m.key === answer.key ? change(m) : m)));
+    setMessages((now) => [...now, question, answer]);
+    try {
+      const result = await client.request<{ text: string; interrupted: boolean }>('chat/say', { session, text }, (raw) => {
+        const item = raw as StreamItem;
+        if (item.kind === 'delta') update((m) => ({ ...m, text: m.text + (item.text ?? '') }));
+        else if (item.kind === 'notice') update((m) => ({ ...m, notices: [...(m.notices ?? []), item.text ?? ''] }));
+      });
+      update((m) => {
+        const done: Shown = { ...m, text: result.text || m.text, live: false };
+        if (result.interrupted) done.flag = 'interrupted';
+        return done;
+      });
+    } catch (error) {
+      update((m) => ({ ...m, live: false, flag: 'failed', error: (error as Error).message }));
+    } finally {
+      setRunning(false);
+      setMessages((now) => now.map((m) => (m.key === question.key || m.key === answer.key ? { ...m, pending: false } : m)));
+    }
+    if (!sessions.includes(session)) setSessions((now) => [session, ...now]);
+  };
+
+  const stop = (): void => {
+    client.request('chat/interrupt', { session }).catch((error: Error) => setProblem(error.message));
+  };
+
+  const choices = sessions.includes(session) ? sessions : [session, ...sessions];
+  return html`
+    <section class="chat">
+      <label class="session">
+        <span>${t('chat.session')}</span>
+        <select value=${session} disabled=${running} onChange=${(e: Event) => setSession((e.target as HTMLSelectElement).value)}>
+          ${choices.map((name) => html`<option value=${name}>${name}</option>`)}
+        </select>
+      </label>
+      <ol class="messages" ref=${list} aria-label=${t('chat.history')} aria-live="polite">
+        ${omitted > 0 && html`<li class="notice">${t('chat.omitted', { count: omitted })}</li>`}
+        ${messages.length === 0 && html`<li class="notice">${t('chat.empty')}</li>`}
+        ${messages.map((message) => html`<${Message} key=${message.key} message=${message} t=${t} />`)}
+      </ol>
+      ${problem && html`<p class="problem" role="alert">${problem}</p>`}
+      <form
+        class="composer"
+        onSubmit=${(e: Event) => {
+          e.preventDefault();
+          void send();
+        }}
+      >
+        <textarea
+          aria-label=${t('chat.message')}
+          placeholder=${t('chat.placeholder')}
+          rows="2"
+          value=${draft}
+          onInput=${(e: Event) => setDraft((e.target as HTMLTextAreaElement).value)}
+          onKeyDown=${(e: KeyboardEvent) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+              e.preventDefault();
+              void send();
+            }
+          }}
+        ></textarea>
+        ${running
+          ? html`<button type="button" class="stop" onClick=${stop}>${t('chat.stop')}</button>`
+          : html`<button type="submit" disabled=${!connected || draft.trim() === ''}>${t('chat.send')}</button>`}
+      </form>
+    </section>
+  `;
+}
