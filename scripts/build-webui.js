@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Bundles the web page (plugins/webui/app) with esbuild into dist/plugins/webui/assets: minified, with
-// content-hashed names, and a manifest.json mapping each entry (app.js, app.css, login.js) to its file.
+// Type-checks the web page (plugins/webui/app, TypeScript against its own tsconfig with the DOM lib), then bundles it
+// with esbuild into dist/plugins/webui/assets: minified, with content-hashed names, and a manifest.json mapping each
+// entry (app.js, app.css, login.js) to its file.
 'use strict';
+const { execFileSync } = require('node:child_process');
 const esbuild = require('esbuild');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,8 +12,10 @@ const root = path.resolve(__dirname, '..');
 const source = path.join(root, 'plugins', 'webui', 'app');
 const out = path.join(root, 'dist', 'plugins', 'webui', 'assets');
 
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', path.join(source, 'tsconfig.json')], { stdio: 'inherit' });
+
 fs.rmSync(out, { recursive: true, force: true });
-const entries = { app: 'main.js', login: 'login.js' };
+const entries = { app: 'main.ts', login: 'login.ts' };
 const result = esbuild.buildSync({
   entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(source, file)])),
   bundle: true,

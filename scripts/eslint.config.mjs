@@ -21,6 +21,11 @@ export default tseslint.config(
     },
   },
   {
+    // The page's modules run in the browser and are checked against their own project (DOM lib, bundler resolution).
+    files: ['plugins/webui/app/**/*.ts'],
+    languageOptions: { parserOptions: { project: path.join(root, 'plugins', 'webui', 'app', 'tsconfig.json'), tsconfigRootDir: root } },
+  },
+  {
     files: ['plugin-host/**/*.ts'],
     rules: { 'no-console': 'error' },
   },

@@ -7,7 +7,7 @@ import { HostPolicy } from '../../../plugins/webui/hosts';
 import { LoginStore } from '../../../plugins/webui/logins';
 import { PORT_FILE } from '../../../plugins/webui/port-file';
 import { SocketMethods, type PluginStatus } from '../../../protocol';
-import { startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+import { startHomed, waitFor, type HomedHandle, type StartOptions } from '../../harness/homed';
 
 export interface LiveWebui {
   homed: HomedHandle;
@@ -19,9 +19,9 @@ export interface LiveWebui {
   webuiStatus(): Promise<PluginStatus>;
 }
 
-/** Starts homed, sets webui:port to 0, enables the plugin and waits for <run>/webui.port. */
-export async function startLiveWebui(): Promise<LiveWebui> {
-  const homed = await startHomed();
+/** Starts homed (with `options`), sets webui:port to 0, enables the plugin and waits for <run>/webui.port. */
+export async function startLiveWebui(options: StartOptions = {}): Promise<LiveWebui> {
+  const homed = await startHomed(options);
   const portFile = path.join(homed.dataDir, 'run', PORT_FILE);
   try {
     await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'webui', key: 'port', value: 0 });

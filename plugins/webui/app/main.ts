@@ -2,23 +2,34 @@
 import { h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
-import { connect } from './connection.js';
+import { connect, type ConnectionState } from './connection';
 import './app.css';
 
 const html = htm.bind(h);
 const PAGES = ['Chat', 'Plugins', 'Settings', 'Memory', 'Knowledge'];
-const STATE_WORDS = { connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…' };
+const STATE_WORDS: Record<ConnectionState, string> = { connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…' };
+
+interface Status {
+  version: string;
+  plugins: { ready: number; enabled: number };
+}
 
 function App() {
+  const client = useMemo(() => connect(), []);
   const [page, setPage] = useState('Chat');
-  const [state, setState] = useState('connecting');
-  const [status, setStatus] = useState(null);
+  const [state, setState] = useState<ConnectionState>(client.state);
+  const [status, setStatus] = useState<Status | null>(null);
   const [error, setError] = useState('');
-  const client = useMemo(() => connect({ onState: setState }), []);
+  useEffect(() => {
+    const stop = client.onState(setState);
+    // It may have opened between the first render and this effect.
+    setState(client.state);
+    return stop;
+  }, [client]);
 
   useEffect(() => {
     if (state !== 'connected') return;
-    client.request('kernel/status').then(setStatus, (e) => setError(e.message));
+    client.request<Status>('kernel/status').then(setStatus, (e: Error) => setError(e.message));
   }, [state]);
 
   return html`
@@ -38,4 +49,5 @@ function App() {
   `;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+if (root) render(html`<${App} />`, root);

@@ -1,0 +1,111 @@
+// One WebSocket to homed's client protocol (the socket's, protocol/socket.ts): JSON lines as messages, answers and
+// stream items matched by id. It reconnects by itself, backing off, and tells its listeners each change of state.
+
+/** Where the connection is: the first try, open, or lost and trying again. */
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
+
+/** An error the server answered with (its catalogue name in `name`, e.g. HA_ERR_NOT_FOUND). */
+export class ClientError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What every page gets: requests to homed, and the connection's state. */
+export interface Client {
+  /** Sends a request; `onStream` gets its stream items; resolves with its result (rejects with its error, or when the connection is lost). */
+  request<R = unknown>(method: string, params?: Record<string, unknown>, onStream?: (item: unknown) => void): Promise<R>;
+  readonly state: ConnectionState;
+  /** Calls `listener` on every change of state; returns what stops it. */
+  onState(listener: (state: ConnectionState) => void): () => void;
+}
+
+interface Waiting {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  onStream: ((item: unknown) => void) | undefined;
+}
+
+interface Answer {
+  id?: number | string | null;
+  result?: unknown;
+  error?: { name?: string; message?: string };
+  stream?: unknown;
+}
+
+const FIRST_RETRY_MS = 500;
+const MAX_RETRY_MS = 5_000;
+
+export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`): Client {
+  let socket: WebSocket;
+  let nextId = 1;
+  let retryMs = FIRST_RETRY_MS;
+  let state: ConnectionState = 'connecting';
+  const waiting = new Map<number, Waiting>();
+  const listeners = new Set<(state: ConnectionState) => void>();
+
+  function setState(next: ConnectionState): void {
+    if (next === state) return;
+    state = next;
+    for (const listener of listeners) listener(next);
+  }
+
+  function open(): void {
+    socket = new WebSocket(url);
+    socket.addEventListener('open', () => {
+      retryMs = FIRST_RETRY_MS;
+      setState('connected');
+    });
+    socket.addEventListener('message', (event: MessageEvent<string>) => {
+      let answer: Answer;
+      try {
+        answer = JSON.parse(event.data) as Answer;
+      } catch {
+        return;
+      }
+      const call = typeof answer.id === 'number' ? waiting.get(answer.id) : undefined;
+      if (!call || typeof answer.id !== 'number') return;
+      if (answer.stream !== undefined) {
+        call.onStream?.(answer.stream);
+        return;
+      }
+      waiting.delete(answer.id);
+      if (answer.error) call.reject(new ClientError(answer.error.message ?? 'the request failed', answer.error.name ?? 'HA_ERR_UNKNOWN'));
+      else call.resolve(answer.result);
+    });
+    socket.addEventListener('close', () => {
+      for (const call of waiting.values()) call.reject(new ClientError('the connection to homed was lost', 'HA_ERR_DISCONNECTED'));
+      waiting.clear();
+      setState('reconnecting');
+      setTimeout(open, retryMs);
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+    });
+  }
+
+  open();
+  return {
+    request<R>(method: string, params: Record<string, unknown> = {}, onStream?: (item: unknown) => void): Promise<R> {
+      return new Promise<R>((resolve, reject) => {
+        if (socket.readyState !== WebSocket.OPEN) {
+          reject(new ClientError('not connected to homed', 'HA_ERR_DISCONNECTED'));
+          return;
+        }
+        const id = nextId++;
+        waiting.set(id, { resolve: resolve as (result: unknown) => void, reject, onStream });
+        socket.send(JSON.stringify({ id, method, params }));
+      });
+    },
+    get state() {
+      return state;
+    },
+    onState(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
