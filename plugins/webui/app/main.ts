@@ -3,10 +3,16 @@ import { h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
 import { connect, type ConnectionState } from './connection';
+import PluginsPage from './pages/plugins';
+import SettingsPage from './pages/settings';
+import pluginStrings from './strings/plugins';
+import settingsStrings from './strings/settings';
 import './app.css';
 
 const html = htm.bind(h);
 const PAGES = ['Chat', 'Plugins', 'Settings', 'Memory', 'Knowledge'];
+const WORDS: Record<string, string> = { ...pluginStrings.en, ...settingsStrings.en };
+const t = (key: string): string => WORDS[key] ?? key;
 const STATE_WORDS: Record<ConnectionState, string> = { connecting: 'Connecting…', connected: 'Connected', reconnecting: 'Reconnecting…' };
 
 interface Status {
@@ -42,6 +48,8 @@ function App() {
     </nav>
     <main>
       <h1>${page}</h1>
+      ${page === 'Plugins' && html`<${PluginsPage} client=${client} t=${t} />`}
+      ${page === 'Settings' && html`<${SettingsPage} client=${client} t=${t} />`}
       <p class="status" aria-label="Kernel status">
         ${status ? `homed ${status.version}, ${status.plugins.ready}/${status.plugins.enabled} plugins ready` : error || 'Waiting for homed…'}
       </p>

@@ -225,7 +225,7 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
 function describeExit(exit: LastExit | null, t: (key: string) => string): string {
   if (!exit) return '—';
   const how = exit.signal ? fill(t('plugins.exitSignal'), { signal: exit.signal }) : exit.code === null ? '' : fill(t('plugins.exitCode'), { code: exit.code });
-  return [exit.reason, how, `${formatAge(Date.now() - exit.at)}`].filter(Boolean).join(', ');
+  return [exit.reason, how, fill(t('plugins.ago'), { age: formatAge(Date.now() - exit.at) })].filter(Boolean).join(', ');
 }
 
 /** 3 s, 4 min, 2 h 5 min, 3 d 4 h. */

@@ -74,7 +74,7 @@ function ScopeGroup({ scope, entries, client, t }: { scope: string; entries: Con
   const headingId = `scope-${scope}`;
   return html`
     <section class="scope" aria-labelledby=${headingId}>
-      <h3 id=${headingId} aria-label=${scope}>${scope === CORE ? t('settings.core') : fill(t('settings.plugin'), { name: scope })}</h3>
+      <h3 id=${headingId}>${scope === CORE ? t('settings.core') : fill(t('settings.plugin'), { name: scope })}</h3>
       ${[...categories.entries()].map(
         ([category, list]) => html`
           <section class="category" aria-label=${`${scope} ${category}`}>

@@ -36,6 +36,7 @@ export default {
     'plugins.busy': '{action} {name}…',
     'plugins.exitCode': 'code {code}',
     'plugins.exitSignal': 'signal {signal}',
+    'plugins.ago': '{age} ago',
   },
   zh: {
     'plugins.title': '插件',
@@ -73,5 +74,6 @@ export default {
     'plugins.busy': '{action} {name}…',
     'plugins.exitCode': '退出码 {code}',
     'plugins.exitSignal': '信号 {signal}',
+    'plugins.ago': '{age}前',
   },
 } as const;
