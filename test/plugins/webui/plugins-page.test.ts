@@ -33,6 +33,16 @@ describe('the Plugins page in chromium', { skip }, () => {
   const pidCell = (row: Locator): Locator => row.getByRole('cell').nth(2);
   const stateCell = (row: Locator): Locator => row.getByRole('cell').nth(1);
 
+  /** Waits for a ready process other than `pid`, then for the row to show its pid. */
+  async function restartedFrom(pid: number | null, row: Locator): Promise<PluginInfo> {
+    const next = await waitFor(async () => {
+      const i = await info();
+      return i.state === 'ready' && i.pid !== pid && i;
+    }, { what: 'a new process' });
+    await pidCell(row).getByText(String(next.pid), { exact: true }).waitFor();
+    return next;
+  }
+
   async function openPlugins(viewport?: { width: number; height: number }) {
     const guarded = await harness.signedInPage(viewport);
     await guarded.page.getByRole('button', { name: 'Plugins', exact: true }).click();
@@ -50,11 +60,7 @@ describe('the Plugins page in chromium', { skip }, () => {
     assert.equal(await rowOf(page, 'cli').count(), 1, 'the built-in plugins have rows too');
 
     await row.getByRole('button', { name: 'Restart', exact: true }).click();
-    const second = await waitFor(async () => {
-      const i = await info();
-      return i.state === 'ready' && i.pid !== first.pid && i;
-    }, { what: 'a new process' });
-    await pidCell(row).getByText(String(second.pid), { exact: true }).waitFor();
+    const second = await restartedFrom(first.pid, row);
     await harness.screenshot(page, 'plugins-desktop');
 
     // A restart the page did not ask for: only a pushed event can tell it.
@@ -104,11 +110,7 @@ describe('the Plugins page in chromium', { skip }, () => {
     const scrolls = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     assert.ok(scrolls <= PHONE.width, `nothing is wider than the phone (${scrolls} px)`);
     await restart.click();
-    const after = await waitFor(async () => {
-      const i = await info();
-      return i.state === 'ready' && i.pid !== before.pid && i;
-    }, { what: 'a new process' });
-    await pidCell(row).getByText(String(after.pid), { exact: true }).waitFor();
+    await restartedFrom(before.pid, row);
     await harness.screenshot(page, 'plugins-phone');
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
