@@ -1,4 +1,5 @@
 import { notification, objectSchema, request, type JsonSchema } from './descriptor';
+import type { PluginState } from './admin';
 import { ANY_FIELD } from './fields';
 import { MAX_EVENT_NAMES } from './limits';
 
@@ -9,10 +10,24 @@ export const KernelEvents = {
   PluginCrashed: 'plugin.crashed',
   PluginFailed: 'plugin.failed',
   PluginStopped: 'plugin.stopped',
+  /** Every change of a plugin's state (starting, ready, stopping, backoff, failed…); data: PluginStateEvent. */
+  PluginState: 'plugin.state',
   ConfigChanged: 'config.changed',
   KernelReady: 'kernel.ready',
   KernelStopping: 'kernel.stopping',
 } as const;
+
+/** The data of a `plugin.state` event. */
+export interface PluginStateEvent {
+  /** The plugin. */
+  name: string;
+  /** Its state now. */
+  state: PluginState;
+  /** Its state before. */
+  previous: PluginState;
+  /** Its process, while one runs. */
+  pid: number | null;
+}
 
 /** Prefixes reserved for the kernel: a plugin's own events are published as `<plugin>.<name>`. */
 export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.'] as const;
@@ -20,7 +35,7 @@ export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.'
 /** A name a plugin publishes under (delivered as `<plugin>.<name>`). */
 const EVENT_NAME_FIELD: JsonSchema = { type: 'string', pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$', description: 'an event name (lower-case letters, digits, _ . -; at most 128)' };
 /** An exact event name or a `prefix.*` pattern. */
-const EVENT_PATTERN_FIELD: JsonSchema = {
+export const EVENT_PATTERN_FIELD: JsonSchema = {
   type: 'string',
   pattern: '^(\\*|[a-z0-9_][a-z0-9_.-]{0,127}(\\.\\*)?)$',
   description: 'an event name or pattern (like plugin.ready or plugin.*)',

@@ -45,5 +45,10 @@ export const MAX_PROVIDER_NAME_CHARS = 64;
 export const MAX_LLM_PROMPT_CHARS = 400_000;
 /** Most event names or patterns one event/subscribe may name. */
 export const MAX_EVENT_NAMES = 1000;
+/**
+ * Most event names or patterns one client's events/subscribe may name: the serving plugin keeps a kernel
+ * subscription for each pattern any client named, so a client names a few (`plugin.*`, `config.changed`).
+ */
+export const MAX_CLIENT_EVENT_NAMES = 32;
 /** Longest event name or pattern. */
 export const MAX_EVENT_NAME_CHARS = 128;

@@ -5,12 +5,13 @@ import { objectSchema, type JsonSchema, type RequestDescriptor } from './descrip
 import { INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
 import { KernelStatusRequest, PluginsControlRequest, PluginsInfoRequest, PluginsInstallRequest, PluginsListRequest, PluginsLogsRequest, PluginsRemoveRequest } from './admin';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest } from './config';
+import { EVENT_PATTERN_FIELD } from './events';
 import type { InterruptResult } from './io';
 import { KNOWLEDGE_ADD_FIELDS, KnowledgeListRequest, KnowledgeReindexRequest, KnowledgeRemoveRequest, KnowledgeSearchRequest, type KnowledgeFile } from './knowledge';
-import { MAX_INPUT_TEXT_CHARS } from './limits';
+import { MAX_CLIENT_EVENT_NAMES, MAX_INPUT_TEXT_CHARS } from './limits';
 import { GraphQueryRequest, MemoryForgetRequest, MemorySearchRequest } from './memory';
 import { SessionsListRequest, SessionsShowRequest } from './sessions';
-import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSayResult, type ChatSubscribeParams } from './socket';
+import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSayResult, type ChatSubscribeParams, type EventsSubscribeParams } from './socket';
 
 /** One method the socket serves: its name, the JSON Schema of its params, and (as types) its params and result. */
 export interface SocketDescriptor<P, R> {
@@ -77,4 +78,8 @@ export const SocketApi = {
     objectSchema({ session: SESSION_FIELD, text: stringField(MAX_INPUT_TEXT_CHARS) }, ['session']),
   ),
   ChatSubscribe: socketMethod<ChatSubscribeParams, null>(SocketMethods.ChatSubscribe, objectSchema({ session: SESSION_FIELD }, ['session'])),
+  EventsSubscribe: socketMethod<EventsSubscribeParams, null>(
+    SocketMethods.EventsSubscribe,
+    objectSchema({ names: { type: 'array', minItems: 1, maxItems: MAX_CLIENT_EVENT_NAMES, items: EVENT_PATTERN_FIELD } }, ['names']),
+  ),
 } as const satisfies Record<keyof typeof SocketMethods, SocketDescriptor<unknown, unknown>>;

@@ -39,6 +39,8 @@ export const SocketMethods = {
   ChatInterrupt: 'chat/interrupt',
   /** Request that lasts until the client disconnects: streams a session's outputs no chat/say waits for. */
   ChatSubscribe: 'chat/subscribe',
+  /** Request that lasts until the client disconnects: streams the kernel's events (plugin states, config changes…). */
+  EventsSubscribe: 'events/subscribe',
 } as const;
 
 /** A line a client sends. */
@@ -125,6 +127,32 @@ export interface ChatStreamItem {
   /** When a `missed` turn finished (ms since epoch). */
   at?: number;
 }
+
+/** events/subscribe: which events to follow. */
+export interface EventsSubscribeParams {
+  /** Exact event names or `prefix.*` patterns (`*` is every event), e.g. `plugin.state`, `config.*`. */
+  names: string[];
+}
+
+/**
+ * A `stream` item of events/subscribe.
+ * - `subscribed`: first, once the server follows the names: nothing published from then on is missed, so a client
+ *   reads the state it shows (plugins/list, config/list) after this item, and updates it from the events that follow;
+ * - `event`: one event with a matching name, as the kernel published it.
+ */
+export type EventsStreamItem =
+  | { kind: 'subscribed'; names: string[] }
+  | {
+      kind: 'event';
+      /** Full event name, e.g. `plugin.state`. */
+      name: string;
+      /** `kernel` or the publishing plugin. */
+      source: string;
+      /** Payload, e.g. a PluginStateEvent. */
+      data?: unknown;
+      /** When it was published (ms since epoch). */
+      at: number;
+    };
 
 /** Longest line the server accepts; a longer one is answered with an error and the connection closed. */
 export const SOCKET_MAX_LINE_BYTES = 1024 * 1024;

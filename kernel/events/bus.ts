@@ -19,11 +19,16 @@ export class EventBus {
   }
 
 
-  /** Delivers an event to every matching subscriber; a throwing subscriber does not stop the others. */
+  /**
+   * Delivers an event once to every subscriber with a matching pattern (a subscriber whose patterns overlap, like
+   * `plugin.*` and `plugin.ready`, gets it once); a throwing subscriber does not stop the others.
+   */
   publish(name: string, source: string, data?: unknown): void {
     const event: EventDeliverParams = { name, source, data, at: Date.now() };
+    const reached = new Set<string>();
     for (const s of [...this.subscriptions]) {
-      if (!eventMatches(s.pattern, name)) continue;
+      if (reached.has(s.subscriber) || !eventMatches(s.pattern, name)) continue;
+      reached.add(s.subscriber);
       try {
         s.deliver(event);
       } catch {

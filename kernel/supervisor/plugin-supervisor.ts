@@ -9,6 +9,7 @@ import {
   type LastExit,
   type LogLevel,
   type PluginState,
+  type PluginStateEvent,
   type PluginStatus,
 } from '../../protocol';
 import type { EventBus } from '../events/bus';
@@ -261,8 +262,11 @@ export class PluginSupervisor {
   }
 
   private setState(state: PluginState): void {
-    if (this.state === state) return;
+    const previous = this.state;
+    if (previous === state) return;
     this.state = state;
     this.log.debug({ state }, 'state');
+    const event: PluginStateEvent = { name: this.name, state, previous, pid: this.process?.pid ?? null };
+    this.services.bus.publish(KernelEvents.PluginState, 'kernel', event);
   }
 }

@@ -4,18 +4,20 @@ import { ClientCallRequest } from '../../protocol';
 import type { KernelClient, PluginContext } from '../sdk';
 import { createChatMethods } from './chat/methods';
 import { ChatRouter } from './chat/router';
+import { createEventMethods, EventFanout } from './event-methods';
 import { createMemoryMethods } from './memory-methods';
 import { createAdminMethods, type MethodTable } from './methods';
 import type { ForwardCall } from './session';
 
 export { ChatRouter } from './chat/router';
 export { SocketFailure, toSocketError } from './errors';
+export { EventFanout } from './event-methods';
 export { methodTable, row, type MethodTable, type SocketCall, type SocketMethod } from './methods';
 export { MAX_IN_FLIGHT, openClientSession, type ClientSession, type ClientSessionDeps, type ClientTransport, type ForwardCall, type SessionState } from './session';
 
 /** The whole client protocol of one serving plugin. */
 export interface ClientMethods {
-  /** Every method of the kernel's table (admin, memory and knowledge, chat). */
+  /** Every method of the kernel's table (admin, memory and knowledge, chat, events). */
   methods: MethodTable;
   /** Feed it the plugin's `output` handler: it routes the agent's answers to the chat calls. */
   router: ChatRouter;
@@ -23,11 +25,16 @@ export interface ClientMethods {
   forward: ForwardCall;
 }
 
-/** Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, io, interrupt, memory, knowledge). */
-export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log'>): ClientMethods {
+/** Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, events, io, interrupt, memory, knowledge). */
+export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>): ClientMethods {
   const router = new ChatRouter(ctx.log);
   return {
-    methods: { ...createAdminMethods(ctx.kernel, ctx.name), ...createMemoryMethods(ctx.kernel), ...createChatMethods(ctx.io, router, ctx.kernel) },
+    methods: {
+      ...createAdminMethods(ctx.kernel, ctx.name),
+      ...createMemoryMethods(ctx.kernel),
+      ...createChatMethods(ctx.io, router, ctx.kernel),
+      ...createEventMethods(new EventFanout(ctx.events)),
+    },
     router,
     forward: forwardToPlugins(ctx.kernel),
   };

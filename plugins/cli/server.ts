@@ -2,7 +2,7 @@
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PluginLogger } from '../../plugin-host';
-import { SOCKET_MAX_LINE_BYTES, SocketErrorCodes } from '../../protocol';
+import { SOCKET_MAX_LINE_BYTES, SocketErrorCodes, SocketMethods } from '../../protocol';
 import { claimSocketPath } from './claim';
 import { serveConnection } from './connection';
 import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
@@ -40,9 +40,12 @@ export interface SocketServer {
   close(): Promise<void>;
 }
 
-/** Admin methods only: a person who needs homectl while chat clients fill max_clients still gets in. */
+/**
+ * Admin methods only: a person who needs homectl while chat clients fill max_clients still gets in. A call that
+ * lasts as long as its client (chat, events/subscribe) would hold the spare slot, so it is not one.
+ */
 export function isAdminMethod(method: string): boolean {
-  return !method.startsWith('chat/');
+  return !method.startsWith('chat/') && method !== SocketMethods.EventsSubscribe;
 }
 
 /**

@@ -27,6 +27,7 @@ export const REQUEST_TIMEOUTS = {
     [SocketMethods.ChatSay]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.
     [SocketMethods.ChatSubscribe]: 0,
+    [SocketMethods.EventsSubscribe]: 0,
   } as Readonly<Record<string, number>>,
 };
 

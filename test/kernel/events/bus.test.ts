@@ -75,3 +75,19 @@ test('a subscriber that unsubscribes while an event is delivered does not make t
   bus.publish('timer.fired', 'timer');
   assert.deepEqual(seen, ['once', 'always', 'always']);
 });
+
+test('a subscriber whose patterns overlap gets an event once, however many of its patterns match', () => {
+  const bus = new EventBus();
+  const seen: string[] = [];
+  for (const pattern of ['*', 'plugin.*', 'plugin.ready']) bus.subscribe('webui', pattern, (event) => seen.push(`webui ${event.name}`));
+  const other = recorder(bus, 'cli', 'plugin.*');
+  bus.publish('plugin.ready', 'kernel');
+  bus.publish('config.changed', 'kernel');
+  assert.deepEqual(seen, ['webui plugin.ready', 'webui config.changed']);
+  assert.deepEqual(other, ['plugin.ready']);
+  bus.unsubscribe('webui', '*');
+  bus.unsubscribe('webui', 'plugin.*');
+  bus.publish('plugin.ready', 'kernel');
+  bus.publish('plugin.stopped', 'kernel');
+  assert.deepEqual(seen.slice(2), ['webui plugin.ready']);
+});

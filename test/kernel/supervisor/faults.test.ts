@@ -1,7 +1,7 @@
 // Rung 3: real plugin host processes that crash, hang, spew and leak, supervised by an in-process kernel.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { ErrorCodes, ToolInvokeRequest, type PluginStatus } from '../../../protocol';
+import { ErrorCodes, KernelEvents, ToolInvokeRequest, type PluginStateEvent, type PluginStatus } from '../../../protocol';
 import { FAST_POLICY, pidAlive, startTestKernel, type TestKernel } from '../kernel-harness';
 import { waitFor } from '../../harness/wait';
 
@@ -167,11 +167,25 @@ describe('stopping plugins', () => {
     const sup = t.kernel.supervisor;
     const stopped: unknown[] = [];
     t.kernel.bus.subscribe('test', 'plugin.stopped', (event) => stopped.push(event.data));
+    const states: PluginStateEvent[] = [];
+    t.kernel.bus.subscribe('states', KernelEvents.PluginState, (event) => states.push(event.data as PluginStateEvent));
     assert.deepEqual(sup.list().map((p) => p.name), ['good', 'needs-good'], 'dependencies first');
+    const firstPid = sup.get('good').status().pid;
     assert.equal((await sup.control('good', 'stop')).state, 'stopped');
     assert.deepEqual(stopped, [{ name: 'good', reason: 'stop', code: 0, signal: null }], 'plugin.stopped was published');
-    assert.equal((await sup.control('good', 'start')).state, 'ready');
+    const started = await sup.control('good', 'start');
+    assert.equal(started.state, 'ready');
     assert.equal((await sup.control('good', 'disable')).state, 'disabled');
+    const secondPid = started.pid;
+    assert.ok(firstPid !== null && secondPid !== null && firstPid !== secondPid);
+    assert.deepEqual(states, [
+      { name: 'good', state: 'stopping', previous: 'ready', pid: firstPid },
+      { name: 'good', state: 'stopped', previous: 'stopping', pid: null },
+      { name: 'good', state: 'starting', previous: 'stopped', pid: null },
+      { name: 'good', state: 'ready', previous: 'starting', pid: secondPid },
+      { name: 'good', state: 'stopping', previous: 'ready', pid: secondPid },
+      { name: 'good', state: 'disabled', previous: 'stopping', pid: null },
+    ], 'each change of state was published as plugin.state, with the pid of the process running then');
     await assert.rejects(sup.control('good', 'start'), /is disabled; enable it with: homectl plugins enable good/);
     await assert.rejects(sup.control('nope', 'start'), /no plugin named "nope"/);
     assert.equal(t.kernel.config.isEnabled('good'), false);

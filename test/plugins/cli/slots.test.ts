@@ -43,6 +43,10 @@ describe('cli socket slots', () => {
       return true;
     });
     await waitFor(() => chat.closed && server.clientCount() === 2, { what: 'the refused chat client closed and its slot freed' });
+    const follower = await HomedClient.connect(server.path);
+    t.after(() => follower.close());
+    await assert.rejects(follower.request('events/subscribe', { names: ['plugin.*'] }), /which serves admin methods only, not events\/subscribe/);
+    await waitFor(() => follower.closed && server.clientCount() === 2, { what: 'the refused events client closed' });
     assert.deepEqual(await (await HomedClient.connect(server.path)).request('kernel/status'), { ok: true });
   });
 
