@@ -78,6 +78,8 @@ describe('the Settings page in chromium', { skip }, () => {
 
     const idle = setting(page, 'Plugin cli', 'idle_timeout');
     assert.equal(await idle.getByRole('textbox').inputValue(), (await entry('cli', 'idle_timeout')).display);
+    // Its default (300000 ms stored) reads as people write it.
+    await idle.getByText('Default: 5m', { exact: false }).waitFor();
 
     const token = setting(page, 'Plugin secret-keeper', 'api_token');
     const field = token.getByLabel('api_token');
