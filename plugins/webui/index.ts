@@ -11,6 +11,7 @@ import { LoginStore } from './logins';
 import { removePortFile, writePortFile } from './port-file';
 import { buildWebServer } from './server';
 import { readWebSettings, type BindMode } from './settings';
+import { knowledgeUploader } from './upload';
 
 let server: FastifyInstance | undefined;
 let router: ChatRouter | undefined;
@@ -30,6 +31,7 @@ async function activate(ctx: PluginContext): Promise<void> {
     logins,
     hosts,
     openSession: (transport) => openClientSession(transport, { methods: client.methods, log: ctx.log, serverName: 'webui plugin', forward: client.forward }),
+    knowledgeUpload: knowledgeUploader(ctx.kernel, ctx.paths.pluginData),
     ...(settings.tls ? { tls: settings.tls } : {}),
   });
   const port = await listen(server, settings.port, settings.bind);

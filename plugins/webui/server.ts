@@ -12,6 +12,8 @@ import { shellPage, signInPage } from './pages';
 import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sessionCookie } from './security';
 import type { TlsFiles } from './settings';
 import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
+import { MAX_UPLOAD_BYTES, type KnowledgeUpload } from './upload';
+import { MAX_KNOWLEDGE_NAME_CHARS } from '../../protocol/limits';
 
 /** Sign-in attempts allowed per address and window. */
 export const LOGIN_RATE = { max: 10, timeWindow: 60_000 } as const;
@@ -29,6 +31,10 @@ export interface WebServerOptions {
   tls?: TlsFiles;
   wsLimits?: WebSocketLimits;
   loginRate?: { max: number; timeWindow: number };
+  /** Adds an uploaded file to the knowledge base (POST /api/knowledge/upload); without it the route answers 503. */
+  knowledgeUpload?: KnowledgeUpload;
+  /** The largest upload accepted (default MAX_UPLOAD_BYTES). */
+  maxUploadBytes?: number;
 }
 
 declare module 'fastify' {
@@ -56,10 +62,15 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
     return payload;
   });
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('not found'));
-  app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
+  app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const mib = ((options.maxUploadBytes ?? MAX_UPLOAD_BYTES) / 1024 / 1024).toFixed(1);
+      return reply.code(413).send({ error: `the file is larger than ${mib} MiB, the most the page uploads; copy it to the machine running homed and run homectl knowledge add <path>` });
+    }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     return reply.code(status).send({ error: error.message });
   });
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of webRoutes(options, secure)) app.route(route);
   return app;
 }
@@ -133,6 +144,31 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
         const token = readSessionCookie(request.headers.cookie);
         if (token !== undefined) logins.revokeToken(token);
         return reply.header('Set-Cookie', clearedCookie(secure)).code(204).send();
+      },
+    },
+    {
+      method: 'POST',
+      url: '/api/knowledge/upload',
+      bodyLimit: options.maxUploadBytes ?? MAX_UPLOAD_BYTES,
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1, maxLength: MAX_KNOWLEDGE_NAME_CHARS }, replace: { type: 'boolean' } },
+        },
+      },
+      handler: async (request, reply) => {
+        if (!options.knowledgeUpload) return reply.code(503).send({ error: 'uploads are not served here' });
+        if (!Buffer.isBuffer(request.body)) {
+          return reply.code(415).send({ error: 'send the file\'s bytes as the body, with Content-Type: application/octet-stream' });
+        }
+        const { name, replace } = request.query as { name: string; replace?: boolean };
+        try {
+          return await options.knowledgeUpload(name, request.body, replace === true);
+        } catch (error) {
+          return reply.code(422).send({ error: (error as Error).message });
+        }
       },
     },
     {
