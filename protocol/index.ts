@@ -22,3 +22,4 @@ export * from './fields';
 export * from './socket-api';
 export * from './client-methods';
 export * from './webui';
+export * from './timer';

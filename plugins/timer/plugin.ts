@@ -1,4 +1,5 @@
-// The timer plugin's definition: tools to set, list and cancel timers; a firing timer interrupts the
+// The timer plugin's definition: tools to set, list and cancel timers (and client methods doing the same for the web
+// page: timer/list, timer/set, timer/cancel); a firing timer interrupts the
 // session that set it with "[timer] <message>". Timers live in the plugin's `timers` setting, so they
 // survive a restart; one missed while homed was down fires at start, marked late.
 //
@@ -9,6 +10,7 @@ import { TIMER_POLICY, type TimerPolicy } from './policy';
 import { TimerScheduler, systemClock, type Clock, type Firing } from './scheduler';
 import { readStoredTimers, type Timer } from './timers';
 import { createTimerTools } from './tools';
+import { createTimerClientMethods } from './client-methods';
 
 /** The setting that holds the timers. */
 export const TIMERS_KEY = 'timers';
@@ -49,6 +51,7 @@ export function createTimerPlugin(policy: TimerPolicy = TIMER_POLICY, clock: Clo
       scheduler = undefined;
     },
     tools: createTimerTools(active, policy, () => clock.now()),
+    clientMethods: createTimerClientMethods(active, policy, () => clock.now()),
   };
 }
 

@@ -1,6 +1,7 @@
 // timer_set, timer_list, timer_cancel: the tools the agent uses.
 import type { PluginContext, ToolDefinition } from '../../plugin-host';
 import type { ToolInvokeParams } from '../../protocol';
+import type { TimerView } from '../../protocol/timer';
 import { AT_HINT } from './at';
 import { formatDurationBrief } from '../../protocol/units';
 import { DURATION_HINT } from './duration';
@@ -8,19 +9,9 @@ import type { TimerPolicy } from './policy';
 import type { TimerScheduler } from './scheduler';
 import { TimerArgumentError, createTimer, firesAt, iso, type Timer, type TimerSetArgs } from './timers';
 
-const DURATION_SCHEMA = { anyOf: [{ type: 'string' }, { type: 'number' }] } as const;
+export type { TimerView };
 
-/** A timer as the tools show it. */
-export interface TimerView {
-  id: string;
-  message: string;
-  fires_at: string;
-  /** Time left, e.g. `12m`. */
-  fires_in: string;
-  /** Repeat interval, e.g. `1d`. */
-  repeat?: string;
-  session: string;
-}
+const DURATION_SCHEMA = { anyOf: [{ type: 'string' }, { type: 'number' }] } as const;
 
 /** Builds the three tools over a scheduler that `scheduler()` gives once the plugin is active. */
 export function createTimerTools(scheduler: () => TimerScheduler, policy: TimerPolicy, now: () => number): Record<string, ToolDefinition<never>> {

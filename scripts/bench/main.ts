@@ -17,8 +17,9 @@ import { makeRow, type BenchRow } from './results';
 import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
 import { msSince } from './stats';
+import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui'] as const;
 
 let broken = 0;
 
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
   if (chosen.has('pluginmgr')) rows.push(...((await step('pluginmgr', () => benchPluginmgr())) ?? []));
   if (chosen.has('knowledge')) rows.push(...((await step('7 knowledge', () => benchKnowledge())) ?? []));
   if (chosen.has('graph')) rows.push(...((await step('8 memory graph', () => benchGraph())) ?? []));
+  if (chosen.has('webui')) rows.push(...((await step('webui', () => benchWebui())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

@@ -4,7 +4,7 @@ export interface BenchRow {
   section: string;
   figure: string;
   value: number;
-  unit: 'ms' | 'µs' | 'msg/s' | 'turns/s' | 'MB' | '%';
+  unit: 'ms' | 'µs' | 'msg/s' | 'turns/s' | 'MB' | 'kB' | '%';
   /** What the baseline is. */
   baselineName: string;
   baseline: number;
