@@ -96,6 +96,13 @@ export function parseSize(text: string): number | undefined {
   return size === undefined ? undefined : wholeOrUndefined(Math.round(Number(amount) * size));
 }
 
+/** Bytes rounded for people to read, with a space: `3.2 MiB`, `512 KiB`, `17 B` (free space, memory use). */
+export function describeSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KiB`;
+  return `${bytes} B`;
+}
+
 /** Writes bytes exactly in the biggest binary unit that holds them to two decimals: `8MiB`, `1.5KiB`, `1000B`. */
 export function formatSize(bytes: number): string {
   if (!Number.isFinite(bytes)) return String(bytes);

@@ -1,6 +1,7 @@
 // Whether a write failed for want of space, and the error a person reads then.
 import { ErrorCodes, haError } from '../../protocol';
-import { formatSize, freeBytes } from '../startup/facts';
+import { describeSize } from '../../protocol/units';
+import { freeBytes } from '../startup/facts';
 
 /** Below this much free space a turn does not start: its answer could not be stored. */
 export const TURN_MIN_FREE_BYTES = 256 * 1024;
@@ -14,7 +15,7 @@ export function isDiskFull(error: unknown): boolean {
 /** HA_ERR_DISK_FULL naming the store, the free space and what to do; `what` says what could not be done. */
 export function diskFullError(file: string, what: string) {
   const free = freeBytes(file);
-  const room = free === null ? 'its free space could not be read' : `${formatSize(free)} free`;
+  const room = free === null ? 'its free space could not be read' : `${describeSize(free)} free`;
   return haError(ErrorCodes.DiskFull, `${what}: the disk holding ${file} is full (${room}); free some space there, then send it again`, {
     path: file,
     freeBytes: free,

@@ -48,10 +48,3 @@ export function describeUid(uid: number): string {
 export function effectiveUid(): number {
   return typeof process.geteuid === 'function' ? process.geteuid() : 0;
 }
-
-/** 3.2 MiB, 512 KiB, 17 B. */
-export function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KiB`;
-  return `${bytes} B`;
-}

@@ -86,8 +86,3 @@ export function useLiveEvents(client: Client, names: readonly string[], onLive: 
   }, [client, names.join(' ')]);
   return live;
 }
-
-/** Puts values into a string's `{name}` marks. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}

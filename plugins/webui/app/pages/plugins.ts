@@ -7,17 +7,15 @@ import htm from 'htm';
 import type { LastExit, LogLine, PluginAction, PluginInfo, PluginStatus } from '../../../../protocol/admin';
 import type { PluginStateEvent } from '../../../../protocol/events';
 import type { Client } from '../connection';
-import { fill, useLiveEvents, type LiveEvent } from '../live-events';
+import type { T } from '../i18n';
+import type { PageProps } from '../router';
+import { describeSize } from '../../../../protocol/units';
+import { useLiveEvents, type LiveEvent } from '../live-events';
 import './plugins.css';
 
 const html = htm.bind(h);
 const EVENTS = ['plugin.*'];
 const LOG_LINES = 50;
-
-interface Props {
-  client: Client;
-  t(key: string): string;
-}
 
 /** A request that is answered, and when a newer one was asked meanwhile, asked once more. */
 function coalesced(run: () => Promise<void>): () => void {
@@ -42,7 +40,7 @@ function coalesced(run: () => Promise<void>): () => void {
   return go;
 }
 
-export default function PluginsPage({ client, t }: Props) {
+export default function PluginsPage({ client, t }: PageProps) {
   const [plugins, setPlugins] = useState<PluginStatus[] | null>(null);
   const [readAt, setReadAt] = useState(0);
   const [error, setError] = useState('');
@@ -113,7 +111,7 @@ interface RowProps {
   plugin: PluginStatus;
   readAt: number;
   client: Client;
-  t(key: string): string;
+  t: T;
   open: boolean;
   refreshKey: number;
   onToggle(): void;
@@ -146,7 +144,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
       <td role="cell" class="pid" data-label=${t('plugins.pid')}>${p.pid ?? '—'}</td>
       <td role="cell" data-label=${t('plugins.uptime')}>${uptime}</td>
       <td role="cell" data-label=${t('plugins.restarts')}>${p.restarts}</td>
-      <td role="cell" data-label=${t('plugins.rss')}>${p.rss_bytes === null ? '—' : formatBytes(p.rss_bytes)}</td>
+      <td role="cell" data-label=${t('plugins.rss')}>${p.rss_bytes === null ? '—' : describeSize(p.rss_bytes)}</td>
       <td role="cell" data-label=${t('plugins.cpu')}>${p.cpu_percent === null ? '—' : `${p.cpu_percent.toFixed(1)} %`}</td>
       <td role="cell" data-label=${t('plugins.lastExit')}>${describeExit(p.last_exit, t)}</td>
       <td role="cell" class="actions">
@@ -157,7 +155,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
         <button type="button" class="details-toggle" aria-expanded=${open} aria-controls=${detailsId} onClick=${onToggle}>
           ${open ? t('plugins.hideDetails') : t('plugins.details')}
         </button>
-        ${busy && html`<span class="busy" role="status">${fill(t('plugins.busy'), { action: t(`plugins.${busy}`), name: p.name })}</span>`}
+        ${busy && html`<span class="busy" role="status">${t('plugins.busy', { action: t(`plugins.${busy}`), name: p.name })}</span>`}
         ${error && html`<p class="error" role="alert">${error}</p>`}
       </td>
     </tr>
@@ -168,7 +166,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
 interface DetailsProps {
   name: string;
   client: Client;
-  t(key: string): string;
+  t: T;
   refreshKey: number;
 }
 
@@ -190,12 +188,12 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
   // Read when opened, and again on each plugin event while open.
   useEffect(read, [refreshKey]);
   return html`
-    <section class="details" aria-label=${fill(t('plugins.detailsOf'), { name })}>
+    <section class="details" aria-label=${t('plugins.detailsOf', { name })}>
       ${error && html`<p class="error" role="alert">${error}</p>`}
       ${info &&
       html`
         <p class="figures">
-          ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : formatBytes(info.rss_bytes)} · ${t('plugins.cpu')}:
+          ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : describeSize(info.rss_bytes)} · ${t('plugins.cpu')}:
           ${info.cpu_percent === null ? '—' : `${info.cpu_percent.toFixed(1)} %`} · ${t('plugins.permissions')}:
           ${info.permissions.length ? info.permissions.join(', ') : t('plugins.none')}
         </p>
@@ -222,10 +220,10 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
   `;
 }
 
-function describeExit(exit: LastExit | null, t: (key: string) => string): string {
+function describeExit(exit: LastExit | null, t: T): string {
   if (!exit) return '—';
-  const how = exit.signal ? fill(t('plugins.exitSignal'), { signal: exit.signal }) : exit.code === null ? '' : fill(t('plugins.exitCode'), { code: exit.code });
-  return [exit.reason, how, fill(t('plugins.ago'), { age: formatAge(Date.now() - exit.at) })].filter(Boolean).join(', ');
+  const how = exit.signal ? t('plugins.exitSignal', { signal: exit.signal }) : exit.code === null ? '' : t('plugins.exitCode', { code: exit.code });
+  return [exit.reason, how, t('plugins.ago', { age: formatAge(Date.now() - exit.at) })].filter(Boolean).join(', ');
 }
 
 /** 3 s, 4 min, 2 h 5 min, 3 d 4 h. */
@@ -239,7 +237,3 @@ function formatAge(ms: number): string {
   return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
-function formatBytes(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}

@@ -7,23 +7,18 @@ import htm from 'htm';
 import type { ConfigDef, ConfigEntry } from '../../../../protocol/config';
 import { formatDuration, formatSize } from '../../../../protocol/units';
 import type { Client } from '../connection';
-import { fill, useLiveEvents, type LiveEvent } from '../live-events';
+import type { T } from '../i18n';
+import type { PageProps } from '../router';
+import { useLiveEvents, type LiveEvent } from '../live-events';
 import './settings.css';
 
 const html = htm.bind(h);
 const EVENTS = ['config.changed'];
 const CORE = 'core';
 
-interface Props {
-  client: Client;
-  t(key: string): string;
-}
-
-type Translate = (key: string) => string;
-
 const entryId = (e: { scope: string; key: string }): string => `${e.scope}\u0000${e.key}`;
 
-export default function SettingsPage({ client, t }: Props) {
+export default function SettingsPage({ client, t }: PageProps) {
   const [entries, setEntries] = useState<ConfigEntry[] | null>(null);
   const [error, setError] = useState('');
   const load = (): void => {
@@ -66,7 +61,7 @@ function groupByScope(entries: ConfigEntry[]): [string, ConfigEntry[]][] {
   return [...groups.entries()].sort(([a], [b]) => (a === CORE ? -1 : b === CORE ? 1 : a.localeCompare(b)));
 }
 
-function ScopeGroup({ scope, entries, client, t }: { scope: string; entries: ConfigEntry[]; client: Client; t: Translate }) {
+function ScopeGroup({ scope, entries, client, t }: { scope: string; entries: ConfigEntry[]; client: Client; t: T }) {
   const categories = new Map<string, ConfigEntry[]>();
   for (const e of entries) {
     const category = e.def?.category ?? t('settings.general');
@@ -75,7 +70,7 @@ function ScopeGroup({ scope, entries, client, t }: { scope: string; entries: Con
   const headingId = `scope-${scope}`;
   return html`
     <section class="scope" aria-labelledby=${headingId}>
-      <h3 id=${headingId}>${scope === CORE ? t('settings.core') : fill(t('settings.plugin'), { name: scope })}</h3>
+      <h3 id=${headingId}>${scope === CORE ? t('settings.core') : t('settings.plugin', { name: scope })}</h3>
       ${[...categories.entries()].map(
         ([category, list]) => html`
           <section class="category" aria-label=${`${scope} ${category}`}>
@@ -111,7 +106,7 @@ interface Outcome {
   text: string;
 }
 
-function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: Translate }) {
+function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: T }) {
   const def = entry.def;
   const [draft, setDraft] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -166,23 +161,23 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
 }
 
 /** Default, range, restart and read-only notes, from the definition. */
-function facts(def: ConfigDef | undefined, entry: ConfigEntry, t: Translate): string[] {
+function facts(def: ConfigDef | undefined, entry: ConfigEntry, t: T): string[] {
   if (!def) return [t('settings.undeclared')];
   const out: string[] = [];
-  if (entry.omittedBytes !== undefined) out.push(fill(t('settings.tooBig'), { bytes: entry.omittedBytes }));
-  if (def.type !== 'password') out.push(def.default === undefined ? t('settings.noDefault') : fill(t('settings.default'), { value: shownDefault(def) }));
+  if (entry.omittedBytes !== undefined) out.push(t('settings.tooBig', { bytes: entry.omittedBytes }));
+  if (def.type !== 'password') out.push(def.default === undefined ? t('settings.noDefault') : t('settings.default', { value: shownDefault(def) }));
   if (def.type === 'int' || def.type === 'float') {
-    if (def.min !== undefined && def.max !== undefined) out.push(fill(t('settings.range'), { min: def.min, max: def.max }));
-    else if (def.min !== undefined) out.push(fill(t('settings.atLeast'), { min: def.min }));
-    else if (def.max !== undefined) out.push(fill(t('settings.atMost'), { max: def.max }));
+    if (def.min !== undefined && def.max !== undefined) out.push(t('settings.range', { min: def.min, max: def.max }));
+    else if (def.min !== undefined) out.push(t('settings.atLeast', { min: def.min }));
+    else if (def.max !== undefined) out.push(t('settings.atMost', { max: def.max }));
   }
   if (def.type === 'password') out.push(entry.isSet ? t('settings.passwordSet') : t('settings.passwordUnset'));
   if (def.restart) out.push(t('settings.restart'));
-  if (def.readOnly !== undefined) out.push(fill(t('settings.readOnly'), { why: def.readOnly }));
+  if (def.readOnly !== undefined) out.push(t('settings.readOnly', { why: def.readOnly }));
   return out;
 }
 
-function renderInput(def: ConfigDef | undefined, id: string, value: string, disabled: boolean, edit: (v: string) => void, t: Translate, entry: ConfigEntry) {
+function renderInput(def: ConfigDef | undefined, id: string, value: string, disabled: boolean, edit: (v: string) => void, t: T, entry: ConfigEntry) {
   const onInput = (e: Event): void => edit((e.currentTarget as HTMLInputElement).value);
   switch (def?.type) {
     case 'enum':
