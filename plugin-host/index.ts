@@ -11,5 +11,6 @@ export type {
   PluginIO,
   PluginLogger,
   StageHandler,
+  ToolCall,
   ToolDefinition,
 } from './sdk';

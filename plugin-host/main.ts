@@ -13,6 +13,7 @@ import {
   ShutdownRequest,
   StageInvokeRequest,
   ToolInvokeRequest,
+  ToolProgressNotification,
   type InitializeParams,
   type InitializeResult,
 } from '../protocol';
@@ -20,6 +21,7 @@ import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolat
 import { ConnectedPluginContext } from './connected-plugin-context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
+import { toolCall } from './tool-call';
 import type { PluginDefinition } from './sdk';
 
 const WIRE_FD = 3;
@@ -71,11 +73,18 @@ function main(): void {
     if (output && plugin?.output && context) plugin.output(output, context);
   });
 
-  connection.onRequest(ToolInvokeRequest.type, async (params) => {
+  connection.onRequest(ToolInvokeRequest.type, async (params, token) => {
     const tool = plugin?.tools?.[params.name];
     if (!tool || !context) throw new Error(`this plugin has no tool named ${params.name}`);
-    const result: unknown = await tool.run(params.args as never, context, params);
-    return { result };
+    const cancelled = new AbortController();
+    const watch = token.onCancellationRequested(() => cancelled.abort());
+    try {
+      const call = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(ToolProgressNotification.type, piece));
+      const result: unknown = await tool.run(params.args as never, context, call);
+      return { result };
+    } finally {
+      watch.dispose();
+    }
   });
 
   connection.onRequest(ClientInvokeRequest.type, async (params) => {

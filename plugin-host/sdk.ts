@@ -86,7 +86,15 @@ export interface ToolDefinition<Args = unknown> {
   parameters: Record<string, unknown>;
   /** Per-call deadline in ms. */
   timeoutMs?: number;
-  run(args: Args, ctx: PluginContext, call: ToolInvokeParams): unknown;
+  run(args: Args, ctx: PluginContext, call: ToolCall): unknown;
+}
+
+/** One running call of a tool, as its `run` sees it. */
+export interface ToolCall extends ToolInvokeParams {
+  /** Aborted when the call is cancelled: the turn was interrupted or ended, or its deadline passed. Stop at once. */
+  readonly signal: AbortSignal;
+  /** Shows a piece of the call's output to the person while it runs (not to the LLM); long pieces are split. */
+  progress(text: string): void;
 }
 
 /** A client method the plugin serves: clients reach it through the cli socket or the web page, routed by the kernel. */

@@ -1,5 +1,5 @@
 import { ANY_FIELD } from './fields';
-import { objectSchema, request } from './descriptor';
+import { notification, objectSchema, request } from './descriptor';
 
 /** A tool as a plugin declares it: the LLM sees name, description and the JSON Schema of its arguments. */
 export interface ToolDecl {
@@ -33,4 +33,19 @@ export interface ToolInvokeResult {
 export const ToolInvokeRequest = request<ToolInvokeParams, ToolInvokeResult>('tool/invoke', {
   params: objectSchema({ name: { type: 'string' }, args: ANY_FIELD, session: { type: 'string' }, callId: { type: 'string' } }, ['name', 'args']),
   permission: null,
+});
+
+/** Most characters one `tool/progress` may carry; a plugin sends a longer piece in several. */
+export const MAX_TOOL_PROGRESS_CHARS = 16_384;
+
+export interface ToolProgressParams {
+  /** The running call, as `tool/invoke` named it. */
+  callId: string;
+  /** A piece of the call's output for the person (a command's output as it comes); it does not reach the LLM. */
+  text: string;
+}
+/** plugin → kernel: a piece of a running tool call's output, shown to the person while the call runs. */
+export const ToolProgressNotification = notification<ToolProgressParams>('tool/progress', {
+  params: objectSchema({ callId: { type: 'string', minLength: 1 }, text: { type: 'string', maxLength: MAX_TOOL_PROGRESS_CHARS } }, ['callId', 'text']),
+  permission: 'tools',
 });
