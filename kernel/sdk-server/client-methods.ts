@@ -65,6 +65,9 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   const { method } = params;
   const serving = findServer(hosts, method);
   if (!serving) {
+    // A plugin that never started this run declared nothing yet; `webui/open` most likely belongs to `webui`.
+    const namesake = hosts.inStartOrder().find((p) => p.name === method.split('/')[0]);
+    if (namesake && namesake.state !== CALLABLE_STATE) throw unavailableServer(method, namesake);
     const served = servedMethods(hosts);
     const known = served.length > 0 ? `plugins serve ${served.join(', ')}` : 'no plugin serves any';
     throw haError(
@@ -77,15 +80,18 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   // The declaration is a descriptor like the kernel's own, admitted the same way.
   const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: decl.permission ? [decl.permission] : [] }, params.params);
   const channel = plugin.process?.channel;
-  if (plugin.state !== CALLABLE_STATE || !channel) {
-    throw haError(ErrorCodes.PluginUnavailable, `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`, {
-      method,
-      plugin: plugin.name,
-      state: plugin.state,
-    });
-  }
+  if (plugin.state !== CALLABLE_STATE || !channel) throw unavailableServer(method, plugin);
   const answer = await channel.request(ClientInvokeRequest.type, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
   return answer.result;
+}
+
+/** `webui/open is not available: plugin "webui" is disabled; enable it with homectl plugins enable webui`. */
+function unavailableServer(method: string, plugin: PluginSupervisor): Error {
+  return haError(ErrorCodes.PluginUnavailable, `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`, {
+    method,
+    plugin: plugin.name,
+    state: plugin.state,
+  });
 }
 
 /** The plugin serving `method`: the first ready one that declared it, else the first that did (to say its state). */

@@ -86,4 +86,10 @@ describe('plugin-served client methods through the cli socket', () => {
     await requestOnce(homed.socket, 'plugins/control', { name: PLUGIN, action: 'start' });
     assert.equal((await requestOnce<{ echo: string }>(homed.socket, 'served/echo', { text: 'back' })).echo, 'back');
   });
+
+  it('names a disabled plugin whose methods it cannot know yet: webui/open says how to enable webui', async () => {
+    const error = await answerError(homed.socket, 'webui/open');
+    assert.equal(error.errorName, 'HA_ERR_PLUGIN_UNAVAILABLE');
+    assert.match(error.message, /webui\/open is not available: plugin "webui" is disabled; enable it with homectl plugins enable webui/);
+  });
 });
