@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import type { OutputParams, ToolOutputEvent } from '../../../protocol';
+import { showSession } from '../../../kernel/agent/session-views';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { FAST_POLICY, startTestKernel, type TestKernel } from '../kernel-harness';
 import { waitFor } from '../../harness/wait';
@@ -57,6 +58,15 @@ describe('tool calls the person can see', () => {
     await waitFor(() => lines.find((l) => l.tools?.some((tool) => tool.name === 'chatty')), { what: 'the turn log line' });
     const line = lines.find((l) => l.tools?.some((tool) => tool.name === 'chatty'))!;
     assert.match(line.msg, /^turn ended after \d+ ms: chatty \d+ ms ok$/);
+    // The stored turn gives a client the same card after a reload: the call with its arguments, its result with how it went.
+    const entries = showSession(t.kernel.sessions.database, 's-progress')!.entries;
+    const asked = entries.find((e) => e.calls)!;
+    assert.deepEqual(asked.calls, [{ id: 'c1', name: 'chatty', args: '{"lines":3}' }]);
+    const answered = entries.find((e) => e.role === 'tool')!;
+    assert.equal(answered.callId, 'c1');
+    assert.match(answered.text, /"lines":3/);
+    assert.equal(answered.step?.outcome, 'ok');
+    assert.equal(answered.step?.ms, end.ms);
   });
 
   test('two sessions whose model gives the same call id: each call runs under an id of its own, each session sees only its own output', async () => {
