@@ -2,6 +2,8 @@
 // output as it came and result inside, always as text), built from live `tool` stream items or from stored turns.
 import { h } from 'preact';
 import htm from 'htm';
+import type { ToolCallOutcome, ToolOutputEvent } from '../../../../protocol/io';
+import type { SessionEntry } from '../../../../protocol/sessions';
 import type { T } from '../i18n';
 
 const html = htm.bind(h);
@@ -9,20 +11,8 @@ const html = htm.bind(h);
 /** Most characters of a running call's output a card keeps (the newest). */
 const MAX_CARD_OUTPUT = 64 * 1024;
 
-type Outcome = 'ok' | 'error' | 'denied' | 'cancelled';
-
 /** One step of a call, as a `tool` stream item carries it. */
-export interface ToolStep {
-  id: string;
-  name: string;
-  phase: 'start' | 'progress' | 'end';
-  args?: string;
-  text?: string;
-  result?: string;
-  outcome?: Outcome;
-  ms?: number;
-  denied?: string;
-}
+export type ToolStep = ToolOutputEvent;
 
 /** What a card shows. */
 export interface ToolCard {
@@ -31,20 +21,13 @@ export interface ToolCard {
   args: string;
   output: string;
   result?: string;
-  outcome?: Outcome;
+  outcome?: ToolCallOutcome;
   ms?: number;
   denied?: string;
 }
 
 /** A stored entry, as far as cards need it. */
-export interface StoredToolEntry {
-  role: string;
-  text: string;
-  tools?: string[];
-  calls?: { id: string; name: string; args: string }[];
-  callId?: string;
-  step?: { ms: number; outcome: Outcome; denied?: string };
-}
+export type StoredToolEntry = Pick<SessionEntry, 'role' | 'text' | 'tools' | 'calls' | 'callId' | 'step'>;
 
 /** The cards with one step applied: a start adds (or, rewritten by a guard, updates) its card. */
 export function applyStep(cards: readonly ToolCard[], step: ToolStep): ToolCard[] {
