@@ -57,15 +57,50 @@ export interface InterruptResult {
  */
 export const InterruptRequest = request<InterruptParams, InterruptResult>('io/interrupt', { params: interruptParams, permission: 'interrupt' });
 
-export const OUTPUT_KINDS = ['delta', 'done', 'error', 'notice'] as const;
+export const OUTPUT_KINDS = ['delta', 'done', 'error', 'notice', 'tool'] as const;
 export type OutputKind = (typeof OUTPUT_KINDS)[number];
+
+/** Most characters of a tool call's arguments or result shown to the person; the rest is cut with a marker. */
+export const MAX_TOOL_SHOWN_CHARS = 4096;
+
+/** Where a tool call is: begun, sending output as it runs, or over. */
+export type ToolPhase = 'start' | 'progress' | 'end';
+/** How a tool call ended: its result, a failure, a guard's refusal, or an interrupt. */
+export type ToolCallOutcome = 'ok' | 'error' | 'denied' | 'cancelled';
+
+/** One step of a tool call, for the person (never the LLM): kind `tool` outputs carry it. */
+export interface ToolOutputEvent {
+  /** The call, unique within its turn; start, progress and end of one call share it. */
+  id: string;
+  /** Tool name. */
+  name: string;
+  /** Which step this is. */
+  phase: ToolPhase;
+  /** Arguments as JSON, cut past MAX_TOOL_SHOWN_CHARS with a marker (`start`). */
+  args?: string;
+  /** A piece of the call's output as it runs (`progress`); pieces are joined and bounded by the kernel. */
+  text?: string;
+  /** The result the model reads, cut past MAX_TOOL_SHOWN_CHARS with a marker (`end`). */
+  result?: string;
+  /** How the call ended (`end`). */
+  outcome?: ToolCallOutcome;
+  /** Whether the result reports a failure (`end`). */
+  isError?: boolean;
+  /** How long the call ran, in ms (`end`). */
+  ms?: number;
+  /** Why a guard refused the call (`end` of a denied call). */
+  denied?: string;
+}
 
 export interface OutputParams {
   /** Input this output answers; absent for a turn no input of this plugin started (a timer firing). */
   inputId?: string;
   /** Conversation. */
   session: string;
-  /** `delta`: streamed text; `done`: the final answer; `error`: the turn failed; `notice`: a line for the person (tool use, interrupt). */
+  /**
+   * `delta`: streamed text; `done`: the final answer; `error`: the turn failed; `notice`: a line for the person
+   * (waiting, retrying); `tool`: a step of a tool call (in `tool`). A client ignores kinds it does not know.
+   */
   kind: OutputKind;
   /** Text of a delta, of the final answer, or of a notice. */
   text?: string;
@@ -82,6 +117,8 @@ export interface OutputParams {
    * message is sent in pieces, and the plugin host joins them before the plugin sees the output.
    */
   more?: boolean;
+  /** The tool call step when kind is `tool`. */
+  tool?: ToolOutputEvent;
 }
 /** kernel → plugin: output for a session whose input came from this plugin. */
 export const OutputNotification = notification<OutputParams>('io/output', {
@@ -96,6 +133,7 @@ export const OutputNotification = notification<OutputParams>('io/output', {
       interrupted: BOOLEAN_FIELD,
       skipped: BOOLEAN_FIELD,
       more: BOOLEAN_FIELD,
+      tool: { type: 'object' },
     },
     ['session', 'kind'],
   ),

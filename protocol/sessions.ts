@@ -1,5 +1,6 @@
 import { objectSchema, request } from './descriptor';
 import { BOOLEAN_FIELD, SESSION_FIELD, wholeNumberField } from './fields';
+import type { ToolCallOutcome } from './io';
 import { MAX_SESSION_ENTRIES } from './limits';
 
 /** One conversation, as `homectl sessions list` shows it. */
@@ -50,6 +51,12 @@ export interface SessionEntry {
   text: string;
   /** Tools the assistant called in this message. */
   tools?: string[];
+  /** The calls of an assistant message: id, tool name, arguments as JSON (cut past MAX_TOOL_SHOWN_CHARS). */
+  calls?: { id: string; name: string; args: string }[];
+  /** For a `tool` entry (its text is the result): the call it answers. */
+  callId?: string;
+  /** For a `tool` entry: how long its call ran and how it ended (absent for turns stored before this was kept). */
+  step?: { ms: number; outcome: ToolCallOutcome; denied?: string };
   /** How it ended short, if it did. */
   flag?: SessionEntryFlag;
   /** Why an input got no answer. */

@@ -9,6 +9,7 @@
  *
  * Every request gets exactly one result or one error.
  */
+import type { ToolOutputEvent } from './io';
 
 /** Methods the socket serves; admin ones map one to one onto kernel admin requests. */
 export const SocketMethods = {
@@ -111,11 +112,12 @@ export interface ChatSubscribeParams {
  * A `stream` item of chat/say and chat/subscribe.
  * - `missed`: a turn that finished while nobody listened (kept in the server's mailbox), sent first;
  * - `delta`, `notice`: a running answer's text and lines for the person;
+ * - `tool`: a step of a tool call (start, progress, end), in `tool`; a client ignores kinds it does not know;
  * - `done`, `error`: the end of a turn (chat/subscribe only; chat/say ends with its result or error).
  */
 export interface ChatStreamItem {
   /** What the item is. */
-  kind: 'missed' | 'delta' | 'notice' | 'done' | 'error';
+  kind: 'missed' | 'delta' | 'notice' | 'tool' | 'done' | 'error';
   /** Text of a delta or notice; the whole answer of `done` and of a `missed` answer. */
   text?: string;
   /** Error message of `error` (and of a `missed` turn that failed). */
@@ -126,6 +128,8 @@ export interface ChatStreamItem {
   interrupted?: boolean;
   /** When a `missed` turn finished (ms since epoch). */
   at?: number;
+  /** The tool call step of a `tool` item. */
+  tool?: ToolOutputEvent;
 }
 
 /** events/subscribe: which events to follow. */

@@ -11,6 +11,7 @@ import { Lanes, type LaneClass } from './lanes';
 import type { AgentPolicy } from './policy';
 import { cutOffNotice, recoverCutOffTurns, type CutOffTurn } from './recovery';
 import type { SessionStore, StoredMessage } from './sessions';
+import { describeToolCalls } from './tool-steps';
 import { Turn, type TurnDeps, type TurnOutcome } from './turn';
 
 export interface AgentDeps {
@@ -216,8 +217,10 @@ export class Agent implements AgentDoor {
           this.outputs.answer(input, { kind: 'delta', text });
         },
         notice: (text) => this.outputs.answer(input, { kind: 'notice', text }),
+        tool: (event) => this.outputs.answer(input, { kind: 'tool', tool: event }),
       },
     );
+    const startedAt = Date.now();
     this.turns.set(input.id, turn);
     try {
       if (journal) this.beginJournalled(input, journal);
@@ -232,10 +235,17 @@ export class Agent implements AgentDoor {
       checkpoint.stop();
       this.fail(input, error as Error);
     } finally {
+      if (!loopback) this.logTurn(input, turn, Date.now() - startedAt);
       this.turns.delete(input.id);
       this.lastBusyAt = Date.now();
       for (const text of turn.takeLeftoverInterrupts()) this.interruptSafely({ source: input.source, session: input.session, text, at: Date.now() });
     }
+  }
+
+  /** One line per finished turn: its session, duration and the tools it called (name, ms, outcome). */
+  private logTurn(input: InputEvent, turn: Turn, ms: number): void {
+    const tools = turn.toolCalls.map(({ name, ms: took, outcome }) => ({ name, ms: took, outcome }));
+    this.deps.log.info({ session: input.session, source: input.source, ms, tools }, `turn ended after ${ms} ms: ${describeToolCalls(turn.toolCalls)}`);
   }
 
   /** Marks the input running, after checking there is room to store its answer: a full disk fails it before the model is called. */

@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { SESSION_ENTRY_MAX_CHARS, type SessionEntry, type SessionEntryFlag, type SessionSummary, type SessionsShowResult } from '../../protocol';
 import { CONSOLIDATION_SOURCE } from '../io/io-manager';
+import { shownArgs } from './tool-steps';
 
 /** Characters of all entries in one sessions/show answer; older entries beyond it are left out and counted. */
 const SHOW_MAX_CHARS = 512 * 1024;
@@ -42,8 +43,8 @@ export function showSession(db: Database.Database, session: string, limit = 200)
   const summary = db.prepare(`${SUMMARY_SQL} WHERE ids.session = ?`).get(session) as SummaryRow | undefined;
   if (!summary) return undefined;
   const messages = db
-    .prepare('SELECT role, content, tool_calls AS toolCalls, flag, at, seq FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?')
-    .all(session, limit) as { role: SessionEntry['role']; content: string; toolCalls: string | null; flag: string | null; at: number; seq: number }[];
+    .prepare('SELECT role, content, tool_calls AS toolCalls, tool_call_id AS callId, tool_step AS step, flag, at, seq FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?')
+    .all(session, limit) as (MessageRow & { seq: number })[];
   const inputs = db
     .prepare("SELECT text, state, error, received_at AS at FROM inputs WHERE session = ? ORDER BY received_at DESC LIMIT ?")
     .all(session, limit) as { text: string; state: string; error: string | null; at: number }[];
@@ -79,9 +80,25 @@ function toSummary(row: SummaryRow): SessionSummary {
   };
 }
 
-function messageEntry(m: { role: SessionEntry['role']; content: string; toolCalls: string | null; flag: string | null; at: number }): SessionEntry {
+interface MessageRow {
+  role: SessionEntry['role'];
+  content: string;
+  toolCalls: string | null;
+  callId: string | null;
+  step: string | null;
+  flag: string | null;
+  at: number;
+}
+
+function messageEntry(m: MessageRow): SessionEntry {
   const entry: SessionEntry = { role: m.role, at: m.at, text: shorten(m.content) };
-  if (m.toolCalls) entry.tools = (JSON.parse(m.toolCalls) as { name: string }[]).map((call) => call.name);
+  if (m.toolCalls) {
+    const calls = JSON.parse(m.toolCalls) as { id: string; name: string; args: unknown }[];
+    entry.tools = calls.map((call) => call.name);
+    entry.calls = calls.map((call) => ({ id: call.id, name: call.name, args: shownArgs(call.args) }));
+  }
+  if (m.callId) entry.callId = m.callId;
+  if (m.step) entry.step = JSON.parse(m.step) as NonNullable<SessionEntry['step']>;
   if (m.flag) entry.flag = m.flag as SessionEntryFlag;
   return entry;
 }

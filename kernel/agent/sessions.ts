@@ -3,12 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LlmMessage, LlmToolCall } from '../llm/types';
 import { InputJournal } from './input-journal';
+import type { ToolStep } from './tool-steps';
 
 /** How a stored answer ended short: stopped by a person, cut off by homed stopping, or cut at the answer cap. */
 export type MessageFlag = 'interrupted' | 'cut_off' | 'capped';
 
-/** A message to store, with how it ended when it ended short. */
-export type StoredMessage = LlmMessage & { flag?: MessageFlag };
+/** A message to store, with how it ended when it ended short, and for a tool result how its call went. */
+export type StoredMessage = LlmMessage & { flag?: MessageFlag; step?: ToolStep };
 
 /** Conversations by session id, persisted so history survives a restart. */
 export class SessionStore {
@@ -36,9 +37,11 @@ export class SessionStore {
     `);
     const columns = this.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'flag')) this.db.exec('ALTER TABLE messages ADD COLUMN flag TEXT');
+    // A tool result's call: duration and outcome as JSON, for the cards a client shows of past turns.
+    if (!columns.some((c) => c.name === 'tool_step')) this.db.exec('ALTER TABLE messages ADD COLUMN tool_step TEXT');
     this.journal = new InputJournal(this.db);
     this.insertMessage = this.db.prepare(
-      'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at, flag) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at, flag, tool_step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.nextSeq = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session = ?');
     this.upsertSession = this.db.prepare(
@@ -123,7 +126,8 @@ export class SessionStore {
     const first = (this.nextSeq.get(session) as { seq: number }).seq + 1;
     let seq = first - 1;
     for (const m of messages) {
-      this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null);
+      const step = m.step ? JSON.stringify(m.step) : null;
+      this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null, step);
     }
     this.upsertSession.run(session, ownerPlugin ?? null, at, at);
     if (inputId !== undefined) this.journal.remove(inputId);

@@ -3,6 +3,7 @@ import { ToolInvokeRequest, type PluginState, type ToolDecl } from '../../protoc
 import type { LlmToolCall, LlmToolSpec } from '../llm/types';
 import type { PluginChannel } from '../supervisor/channel';
 import type { ChildRegistry } from './children';
+import { InFlightToolCalls } from './tool-calls';
 import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from './plugin-availability';
 
 /** A tool a plugin declared at its (last) handshake; the plugin may have stopped or crashed since. */
@@ -22,6 +23,8 @@ export interface ToolCallContext {
   signal: AbortSignal;
   /** The turn's sub-agents, for the kernel's child tools. */
   children: ChildRegistry;
+  /** Where the call's tool/progress pieces go (a plugin tool's output as it runs). */
+  progress?: (text: string) => void;
 }
 
 /** A tool the kernel itself provides (sub-agents). */
@@ -45,6 +48,8 @@ export class ToolRouter {
     private readonly pluginTools: () => PluginToolRef[],
     private readonly kernelTools: () => KernelTool[],
     private readonly defaultTimeoutMs: () => number,
+    /** Plugin calls running now, so their tool/progress finds its session. */
+    readonly inFlight: InFlightToolCalls = new InFlightToolCalls(),
   ) {}
 
   /**
@@ -80,16 +85,25 @@ export class ToolRouter {
     if (problem) return failure(`arguments for ${call.name} do not match its schema: ${problem}`);
     try {
       if (kernelTool) return { result: await kernelTool.run((call.args ?? {}) as Record<string, unknown>, ctx), isError: false };
-      const { channel, decl } = pluginTool!;
+      return await this.invokePlugin(pluginTool!, call, ctx);
+    } catch (error) {
+      return failure(`tool ${call.name} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Runs a plugin's tool under a call id unique among that plugin's running calls, taking its progress meanwhile. */
+  private async invokePlugin({ plugin, channel, decl }: PluginToolRef, call: LlmToolCall, ctx: ToolCallContext): Promise<ToolOutcome> {
+    const callId = this.inFlight.open(plugin, call.id, ctx.progress ?? (() => undefined));
+    try {
       const answer = await channel!.request(
         ToolInvokeRequest.type,
-        { name: call.name, args: call.args ?? {}, session: ctx.session, callId: call.id },
+        { name: call.name, args: call.args ?? {}, session: ctx.session, callId },
         decl.timeoutMs ?? this.defaultTimeoutMs(),
         ctx.signal,
       );
       return { result: answer.result, isError: answer.isError === true };
-    } catch (error) {
-      return failure(`tool ${call.name} failed: ${(error as Error).message}`);
+    } finally {
+      this.inFlight.close(plugin, callId);
     }
   }
 

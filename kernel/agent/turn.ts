@@ -1,10 +1,12 @@
-import type { StageName, StageSnapshot, ToolCall } from '../../protocol';
+import type { StageName, StageSnapshot, ToolCall, ToolOutputEvent } from '../../protocol';
 import type { LlmMessage, LlmRequest, LlmResult, LlmToolCall, StreamHooks } from '../llm/types';
 import { ChildRegistry } from './children';
 import { fromContext, fromWireCall, renderToolResult, toContext, toWireCall } from './messages';
 import type { AgentPolicy } from './policy';
 import type { StageHost, StageRun } from '../stages/stage-host';
-import type { ToolRouter } from './tool-router';
+import { ProgressRelay } from './progress-relay';
+import type { ToolOutcome, ToolRouter } from './tool-router';
+import { shownArgs, shownText, type ToolCallRecord, type ToolStep } from './tool-steps';
 
 /** What a turn needs: the stages, the tools, an LLM. */
 export interface TurnDeps {
@@ -22,7 +24,12 @@ export interface TurnDeps {
 export interface TurnSink {
   delta(text: string): void;
   notice(text: string): void;
+  /** A step of a tool call: its start, its output as it runs, its end. */
+  tool(event: ToolOutputEvent): void;
 }
+
+/** A message the turn adds to its session; a tool result carries how its call went. */
+export type TurnMessage = LlmMessage & { step?: ToolStep };
 
 export interface TurnOutcome {
   /** The answer (after before_output). */
@@ -32,7 +39,7 @@ export interface TurnOutcome {
   /** A before_output handler asked not to send it. */
   skipped: boolean;
   /** What this turn adds to the session's history. */
-  messages: LlmMessage[];
+  messages: TurnMessage[];
   /** The answer passed the policy's `maxAnswerChars` and was cut there. */
   capped: boolean;
 }
@@ -66,6 +73,10 @@ export class Turn {
   private streamed = 0;
   private capped = false;
   private restarts = 0;
+  /** The tool calls this turn ran (or had refused), in the order they ended. */
+  readonly toolCalls: ToolCallRecord[] = [];
+  /** Ids of this turn's tool calls so far: each call's steps are told under an id no other call of the turn has. */
+  private readonly callIds = new Set<string>();
 
   constructor(
     readonly setup: TurnSetup,
@@ -76,6 +87,7 @@ export class Turn {
       new Turn({ session: `${setup.session}/child`, text: task, history: [], depth, ...(brief ? { brief } : {}) }, deps, {
         delta: () => undefined,
         notice: () => undefined,
+        tool: () => undefined,
       }),
     );
   }
@@ -115,7 +127,7 @@ export class Turn {
 
   private async runRounds(): Promise<TurnOutcome> {
     const { session } = this.setup;
-    const added: LlmMessage[] = [];
+    const added: TurnMessage[] = [];
     const onInputRun = this.stage('on_input', { session, raw_message: this.setup.text });
     onInputRun.catch(() => undefined); // awaited below; should picking the history throw first, it is not left unhandled
     const history = typeof this.setup.history === 'function' ? this.setup.history() : this.setup.history;
@@ -180,10 +192,10 @@ export class Turn {
         break;
       }
       const results = await Promise.all(calls.map((call) => this.runToolCall(call)));
-      for (const [i, result] of results.entries()) {
-        const message: LlmMessage = { role: 'tool', toolCallId: calls[i]!.id, content: result };
+      for (const [i, { content, step }] of results.entries()) {
+        const message: LlmMessage = { role: 'tool', toolCallId: calls[i]!.id, content };
         prompt.push(message);
-        added.push(message);
+        added.push({ ...message, step });
       }
     }
     const out = await this.stage('before_output', { session, final_text: final });
@@ -253,19 +265,51 @@ export class Turn {
     return { messages, tools: this.setup.tools === false ? [] : this.deps.tools.specs() };
   }
 
-  private async runToolCall(call: LlmToolCall): Promise<string> {
+  /**
+   * One tool call: its guard, the call, its after_toolcall stage. The person sees a `start` at once (a second
+   * `start` of the same id when a guard rewrote the call), the call's output as it comes, and an `end` with the
+   * result, the duration and how it went.
+   */
+  private async runToolCall(call: LlmToolCall): Promise<{ content: string; step: ToolStep }> {
     const { session } = this.setup;
+    const id = this.uniqueCallId(call.id);
+    const startedAt = Date.now();
+    this.sink.tool({ id, name: call.name, phase: 'start', args: shownArgs(call.args) });
     const guard = await this.stage('before_toolcall', { session, tool_call: toWireCall(call) });
     if (guard.snapshot.deny) {
       const reason = guard.snapshot.deny_reason ?? 'a guard plugin denied it';
-      this.sink.notice(`[tool] ${call.name} denied: ${reason}`);
-      return renderToolResult({ error: `the call was denied: ${reason}` });
+      const content = renderToolResult({ error: `the call was denied: ${reason}` });
+      return { content, step: this.endToolCall(id, call.name, startedAt, content, { outcome: 'denied', denied: reason }) };
     }
     const chosen = guard.snapshot.tool_call ? fromWireCall(guard.snapshot.tool_call as ToolCall, call) : call;
-    this.sink.notice(`[tool] ${chosen.name}`);
-    const outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children });
+    if (chosen !== call) this.sink.tool({ id, name: chosen.name, phase: 'start', args: shownArgs(chosen.args) });
+    const relay = new ProgressRelay((text) => this.sink.tool({ id, name: chosen.name, phase: 'progress', text }));
+    let outcome: ToolOutcome;
+    try {
+      outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children, progress: (text) => relay.push(text) });
+    } finally {
+      relay.finish();
+    }
     const after = await this.stage('after_toolcall', { session, tool_call: toWireCall(chosen), tool_result: outcome.result });
-    return renderToolResult(after.snapshot.tool_result ?? outcome.result);
+    const content = renderToolResult(after.snapshot.tool_result ?? outcome.result);
+    const how = this.stopAll.signal.aborted ? 'cancelled' : outcome.isError ? 'error' : 'ok';
+    return { content, step: this.endToolCall(id, chosen.name, startedAt, content, { outcome: how }, outcome.isError) };
+  }
+
+  /** Tells the person a call ended and records it for the turn's log line. */
+  private endToolCall(id: string, name: string, startedAt: number, content: string, how: Omit<ToolStep, 'ms'>, isError = how.outcome !== 'ok'): ToolStep {
+    const step: ToolStep = { ms: Date.now() - startedAt, ...how };
+    this.toolCalls.push({ name, ...step });
+    this.sink.tool({ id, name, phase: 'end', result: shownText(content), isError, ...step });
+    return step;
+  }
+
+  /** The model's call id when this turn has not used it yet, else one made unique. */
+  private uniqueCallId(wanted: string): string {
+    let id = wanted || `call-${this.callIds.size + 1}`;
+    for (let n = 2; this.callIds.has(id); n++) id = `${wanted || 'call'}#${n}`;
+    this.callIds.add(id);
+    return id;
   }
 
   /** Path (b): interrupt texts reach the next LLM call as system messages. */

@@ -23,7 +23,7 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
   const { router } = plugins;
   const kernelTools = [...createChildTools(), ...createMemoryTools(recall.queries)];
   const stages = new StageHost((stage) => router.stageHandlers(stage), () => agentPolicy.current.stageTimeoutMs);
-  const tools = new ToolRouter(() => router.offeredTools(), () => kernelTools, () => agentPolicy.current.toolTimeoutMs);
+  const tools = new ToolRouter(() => router.offeredTools(), () => kernelTools, () => agentPolicy.current.toolTimeoutMs, plugins.services.toolCalls);
   const turn: TurnDeps = {
     stages,
     tools,

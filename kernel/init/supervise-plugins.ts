@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { KernelStatus } from '../../protocol';
 import type { SessionStore } from '../agent/sessions';
+import { InFlightToolCalls } from '../agent/tool-calls';
 import { CORE_SCOPE } from '../config';
 import { PackageAdmin } from '../packages/package-admin';
 import type { DataTree } from '../paths';
@@ -78,6 +79,7 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     recall: () => served.recall.queries,
     llm: () => served.llm,
     sessions: served.sessions,
+    toolCalls: new InFlightToolCalls(),
   };
   return { supervisor, packages, router: new PluginRouter(supervisor, log), services };
 }

@@ -2,6 +2,7 @@ import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import { ErrorCodes, haError, InterruptNotification, InterruptRequest, LogNotification, type InterruptResult } from '../../protocol';
 import type { RecallService } from '../recall/recall-service';
 import type { SessionStore } from '../agent/sessions';
+import type { InFlightToolCalls } from '../agent/tool-calls';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
@@ -16,6 +17,7 @@ import { bindMemoryMethods } from './memory-methods';
 import type { PackageAdmin } from '../packages/package-admin';
 import { bindPackageMethods } from './package-methods';
 import { bindSessionMethods } from './session-methods';
+import { bindToolMethods } from './tool-methods';
 
 /** The kernel services the SDK server exposes. */
 export interface KernelServices extends AdminServices {
@@ -29,6 +31,8 @@ export interface KernelServices extends AdminServices {
   llm: () => LlmService | undefined;
   /** Conversations, for sessions/list and sessions/show. */
   sessions: SessionStore;
+  /** Plugin tool calls running now, for tool/progress. */
+  toolCalls: InFlightToolCalls;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -46,6 +50,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindMemoryMethods(connection, caller, services.recall);
   bindLlmMethods(connection, caller, services.llm);
   bindSessionMethods(connection, caller, services.sessions);
+  bindToolMethods(connection, caller, services.toolCalls);
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
     const answer = interruptAnswers.get(params as object);

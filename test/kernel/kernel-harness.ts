@@ -32,7 +32,7 @@ export interface TestKernel {
 export async function startTestKernel(
   plugins: string[],
   policy: object = FAST_POLICY,
-  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string>; builtinDir?: string } = {},
+  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string>; builtinDir?: string; log?: KernelOptions['log'] } = {},
 ): Promise<TestKernel> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
@@ -40,7 +40,7 @@ export async function startTestKernel(
     dataDir,
     builtinDir: options.builtinDir ?? null,
     env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(policy), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
-    log: pino({ level: 'silent' }),
+    log: options.log ?? pino({ level: 'silent' }),
     ...(options.llm ? { llm: options.llm } : {}),
   });
   await kernel.start();

@@ -30,6 +30,8 @@ export function answerInput(io: PluginIO, router: ChatRouter, params: ChatSayPar
       if (abandoned) return;
       if (output.kind === 'delta' || output.kind === 'notice') {
         call.stream({ kind: output.kind, text: output.text ?? '' });
+      } else if (output.kind === 'tool') {
+        if (output.tool) call.stream({ kind: 'tool', tool: output.tool });
       } else if (output.kind === 'done') {
         settle();
         resolve({ text: output.text ?? '', interrupted: output.interrupted === true });

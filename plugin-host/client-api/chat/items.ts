@@ -13,6 +13,7 @@ export function toStreamItem(output: OutputParams): ChatStreamItem {
   if (output.error !== undefined) item.error = output.error;
   if (output.code !== undefined) item.code = output.code;
   if (output.interrupted !== undefined) item.interrupted = output.interrupted;
+  if (output.tool !== undefined) item.tool = output.tool;
   return item;
 }
 

@@ -30,22 +30,30 @@ export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: Kern
   );
 }
 
-/** Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes. */
+/** Each client's running chat/subscribe, by the client's signal (one per connection): ended by the client's next one. */
+const following = new WeakMap<AbortSignal, () => void>();
+
+/**
+ * Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes or
+ * subscribes again: a client follows one session at a time, so a page that switches conversation stops hearing
+ * the old one (its chat/subscribe is answered with null).
+ */
 function followSession(router: ChatRouter, session: string, call: SocketCall): Promise<null> {
   return new Promise((resolve) => {
     if (call.signal.aborted || call.notification) {
       resolve(null);
       return;
     }
+    following.get(call.signal)?.();
     for (const item of router.takeMissed(session)) call.stream(item);
     const unsubscribe = router.subscribe(session, (item) => call.stream(item));
-    call.signal.addEventListener(
-      'abort',
-      () => {
-        unsubscribe();
-        resolve(null);
-      },
-      { once: true },
-    );
+    const end = (): void => {
+      call.signal.removeEventListener('abort', end);
+      if (following.get(call.signal) === end) following.delete(call.signal);
+      unsubscribe();
+      resolve(null);
+    };
+    following.set(call.signal, end);
+    call.signal.addEventListener('abort', end, { once: true });
   });
 }

@@ -121,6 +121,7 @@ class InteractiveSession {
       answer: (t) => this.io.stdout.write(t),
       note: (line) => this.io.stdout.write(`${line}\n`),
       sameScreen: true,
+      dim: this.terminal,
     });
     let live = true;
     const stopped = new Promise<'stopped'>((resolve) => {

@@ -1,5 +1,6 @@
 // How waiter shows what homed streams: answer text as it comes, notes on lines of their own.
 import type { ChatSayResult, ChatStreamItem } from '../../../protocol';
+import { ToolLines } from './tool-lines';
 
 /** Where a printer writes: the answer's text, and whole lines of notes (tools used, missed turns). */
 export interface PrinterSinks {
@@ -7,14 +8,19 @@ export interface PrinterSinks {
   note(line: string): void;
   /** Whether notes share the answer's screen, so a note must start on a fresh line. */
   sameScreen: boolean;
+  /** Whether notes go to a terminal, where a running tool's output is dimmed. */
+  dim?: boolean;
 }
 
 /** Prints one answer: deltas as they arrive, notes between them, the final text if nothing streamed. */
 export class AnswerPrinter {
   private streamed = false;
   private midLine = false;
+  private readonly tools: ToolLines;
 
-  constructor(private readonly sinks: PrinterSinks) {}
+  constructor(private readonly sinks: PrinterSinks) {
+    this.tools = new ToolLines(sinks.dim === true);
+  }
 
   /** Shows one stream item of chat/say. */
   show(item: ChatStreamItem): void {
@@ -25,6 +31,8 @@ export class AnswerPrinter {
       this.noteLine(renderNotice(item.text ?? ''));
     } else if (item.kind === 'missed') {
       this.noteLine(renderMissed(item));
+    } else if (item.kind === 'tool' && item.tool) {
+      for (const line of this.tools.take(item.tool)) this.noteLine(line);
     }
   }
 

@@ -17,6 +17,7 @@ export async function runSay(args: WaiterArgs, io: WaiterIO): Promise<number> {
     answer: (text) => io.stdout.write(text),
     note: (line) => io.stderr.write(`${line}\n`),
     sameScreen: Boolean(io.stdout.isTTY && io.stderr.isTTY),
+    dim: Boolean(io.stderr.isTTY),
   });
   let interrupts = 0;
   const removeSigint = io.onSigint(() => {

@@ -61,7 +61,8 @@ describe('the agent', () => {
     assert.equal(final.text, 'The answer is 6. [checked]');
     const mine = (await outputs(t)).filter((o) => o.inputId === inputId);
     assert.equal(mine.filter((o) => o.kind === 'delta').map((o) => o.text).join(''), 'Let me add. The answer is 6.');
-    assert.equal(mine.filter((o) => o.kind === 'notice' && o.text === '[tool] add').length, 2);
+    const steps = mine.filter((o) => o.kind === 'tool' && o.tool?.name === 'add').map((o) => o.tool!.phase);
+    assert.deepEqual(steps, ['start', 'end', 'start', 'end'], 'each of the two add calls is told as it starts and ends');
     assert.equal(mine.filter((o) => o.kind === 'done' || o.kind === 'error').length, 1, 'exactly one final output');
     const requests = llm.calls.filter((c) => lastUser(c.request) === 'add 2+3');
     assert.equal(requests.length, 3);
@@ -173,7 +174,7 @@ describe('the agent with misbehaving stage and tool plugins', () => {
       assert.ok((t.kernel.stages.skipped.get('stage-crash') ?? 0) >= 1);
 
       const inputId = await send(t, 's2', 'use slow');
-      await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.text === '[tool] slow'), { what: 'the slow tool to be called' });
+      await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.tool?.name === 'slow' && o.tool.phase === 'start'), { what: 'the slow tool to be called' });
       process.kill(t.kernel.supervisor.get('calculator').status().pid!, 'SIGKILL');
       const answer = await finalOf(t, inputId);
       assert.equal(answer.kind, 'done');

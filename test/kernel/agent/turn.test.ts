@@ -1,7 +1,7 @@
 // Rung 1: a Turn and its sub-agents with a scripted LLM, no stage handlers but a guard, no plugin processes.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { StageInvokeRequest } from '../../../protocol';
+import { StageInvokeRequest, type ToolOutputEvent } from '../../../protocol';
 import { ChildRegistry } from '../../../kernel/agent/children';
 import { DEFAULT_AGENT_POLICY, type AgentPolicy } from '../../../kernel/agent/policy';
 import { ToolRouter, type KernelTool } from '../../../kernel/agent/tool-router';
@@ -32,8 +32,12 @@ function depsOf(llm: ScriptedLlm, options: { policy?: Partial<AgentPolicy>; tool
   };
 }
 
-function turnOf(deps: TurnDeps, text: string, sink = { deltas: [] as string[], notices: [] as string[] }): { turn: Turn; sink: typeof sink } {
-  const turn = new Turn({ session: 'cli:s', text, history: [], depth: 0 }, deps, { delta: (d) => sink.deltas.push(d), notice: (n) => sink.notices.push(n) });
+function turnOf(deps: TurnDeps, text: string, sink = { deltas: [] as string[], notices: [] as string[], tools: [] as ToolOutputEvent[] }): { turn: Turn; sink: typeof sink } {
+  const turn = new Turn({ session: 'cli:s', text, history: [], depth: 0 }, deps, {
+    delta: (d) => sink.deltas.push(d),
+    notice: (n) => sink.notices.push(n),
+    tool: (event) => sink.tools.push(event),
+  });
   return { turn, sink };
 }
 
@@ -48,7 +52,14 @@ test('a tool loop: the model asks for a tool, gets its result in the next round,
   assert.deepEqual(runs, ['hello']);
   assert.equal(llm.calls.length, 2);
   assert.deepEqual(outcome.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
-  assert.deepEqual(sink.notices, ['[tool] measure']);
+  assert.deepEqual(sink.notices, []);
+  assert.deepEqual(sink.tools.map((e) => [e.id, e.name, e.phase]), [['m1', 'measure', 'start'], ['m1', 'measure', 'end']]);
+  assert.equal(sink.tools[0]!.args, '{"text":"hello"}');
+  const end = sink.tools[1]!;
+  assert.deepEqual([end.outcome, end.isError, end.result], ['ok', false, '{"length":5}']);
+  assert.ok(typeof end.ms === 'number' && end.ms >= 0, 'the end says how long the call ran');
+  assert.deepEqual(turn.toolCalls.map((c) => [c.name, c.outcome]), [['measure', 'ok']]);
+  assert.deepEqual(outcome.messages[2]!.step?.outcome, 'ok', 'the stored result says how its call went');
   assert.deepEqual([outcome.interrupted, outcome.capped, outcome.skipped], [false, false, false]);
 });
 
@@ -119,7 +130,11 @@ test('a guard that denies a tool call keeps it from running; the model reads why
   const outcome = await turn.run();
   assert.deepEqual(runs, []);
   assert.match(outcome.text, /the call was denied: measuring is off today/);
-  assert.deepEqual(sink.notices, ['[tool] measure denied: measuring is off today']);
+  assert.deepEqual(sink.tools.map((e) => e.phase), ['start', 'end']);
+  const end = sink.tools[1]!;
+  assert.deepEqual([end.outcome, end.denied, end.isError], ['denied', 'measuring is off today', true]);
+  assert.match(end.result ?? '', /the call was denied: measuring is off today/);
+  assert.deepEqual(turn.toolCalls.map((c) => [c.name, c.outcome]), [['measure', 'denied']]);
 });
 
 test('sub-agents: no deeper than maxDepth, no more than maxRunning at once; cancelAll ends the running ones', async () => {
@@ -146,7 +161,7 @@ test('a sub-agent past its time limit is stopped and reported as timed out', asy
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const llm = new ScriptedLlm(() => ({ hold: new Promise<void>(() => undefined) }));
   const registry = new ChildRegistry(0, { maxDepth: 1, maxRunning: 1, timeoutMs: 5_000 }, (task, brief, depth) =>
-    new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(brief ? { brief } : {}) }, depsOf(llm), { delta: () => undefined, notice: () => undefined }),
+    new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(brief ? { brief } : {}) }, depsOf(llm), { delta: () => undefined, notice: () => undefined, tool: () => undefined }),
   );
   const child = registry.spawn('think forever', 'the facts');
   for (let i = 0; i < 1_000 && llm.calls.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -159,4 +174,39 @@ test('a sub-agent past its time limit is stopped and reported as timed out', asy
   assert.equal(child.state, 'timeout');
   assert.equal(child.error, 'did not finish within 5000 ms');
   assert.ok(llm.calls[0]!.abortedAt !== undefined, 'its model call was aborted');
+});
+
+test('calls of one turn that share an id (or have none) are told under ids of their own; each has its start and end', async () => {
+  const runs: string[] = [];
+  const llm = new ScriptedLlm((request) =>
+    toolResults(request).length === 0
+      ? { toolCalls: [{ id: 'same', name: 'measure', args: { text: 'a' } }, { id: 'same', name: 'measure', args: { text: 'bb' } }, { id: '', name: 'measure', args: { text: 'ccc' } }] }
+      : { text: 'done' },
+  );
+  const { turn, sink } = turnOf(depsOf(llm, { tools: [measureTool(runs)] }), 'measure three');
+  await turn.run();
+  const ids = [...new Set(sink.tools.map((e) => e.id))];
+  assert.equal(ids.length, 3, `three calls, three ids: ${ids.join(', ')}`);
+  assert.ok(ids.includes('same'));
+  for (const id of ids) assert.deepEqual(sink.tools.filter((e) => e.id === id).map((e) => e.phase), ['start', 'end']);
+});
+
+test('a call cut short by a stop ends as cancelled', async () => {
+  const started = gate();
+  const slow: KernelTool = {
+    spec: { name: 'slow', description: 'waits', parameters: { type: 'object' } },
+    run: (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        started.open();
+        ctx.signal.addEventListener('abort', () => reject(new Error('stopped')), { once: true });
+      }),
+  };
+  const llm = new ScriptedLlm((request) => (toolResults(request).length === 0 ? { toolCalls: [{ id: 's1', name: 'slow', args: {} }] } : { text: 'never' }));
+  const { turn, sink } = turnOf(depsOf(llm, { tools: [slow] }), 'wait');
+  const running = turn.run();
+  await started.promise;
+  turn.interrupt();
+  const outcome = await running;
+  assert.equal(outcome.interrupted, true);
+  assert.deepEqual(sink.tools.map((e) => [e.phase, e.outcome]), [['start', undefined], ['end', 'cancelled']]);
 });

@@ -1,7 +1,7 @@
 // Stands in for the kernel's agent behind the cli plugin's io channels: records io/input and
 // io/interrupt, answers each input by streaming a scripted reply into the real ChatRouter.
 import type { KernelClient, PluginContext } from '../../../plugin-host';
-import { InterruptRequest, type InputParams, type InterruptParams, type InterruptResult, type OutputParams } from '../../../protocol';
+import { InterruptRequest, type InputParams, type InterruptParams, type InterruptResult, type OutputParams, type ToolOutputEvent } from '../../../protocol';
 import type { ChatRouter } from '../../../plugin-host/client-api/chat/router';
 
 /** How the agent answers one message. */
@@ -10,6 +10,8 @@ export interface ScriptedReply {
   chunks?: string[];
   /** Notices sent before the first chunk. */
   notices?: string[];
+  /** Tool call steps sent after the notices, before the first chunk. */
+  tools?: ToolOutputEvent[];
   /** Wait before each chunk. */
   delayMs?: number;
   /** Ends the turn with this error instead of `done`. */
@@ -87,6 +89,7 @@ export class ScriptedAgent {
     try {
       await tick(0);
       for (const notice of reply.notices ?? []) send({ kind: 'notice', text: notice });
+      for (const tool of reply.tools ?? []) send({ kind: 'tool', tool });
       for (const chunk of reply.chunks ?? []) {
         await tick(reply.delayMs ?? 0);
         if (stopped) break;

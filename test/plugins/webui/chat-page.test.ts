@@ -85,6 +85,31 @@ describe('the Chat page in chromium', { skip }, () => {
     await history().locator(`.message.${handed.role}`).getByText('the kettle timer fired').waitFor();
   });
 
+  it('shows a tool call as a card that opens to its arguments and result, and the same card after a reload', async () => {
+    const { page } = tab;
+    llm.enqueue({ toolCalls: [{ id: 'call_water', name: 'timer_set', args: { message: 'water the plants', delay: '1h' } }] }, { text: 'I set a timer.' });
+    await page.getByLabel('Message').fill('Remind me to water the plants');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await history().locator('.message.assistant').getByText('I set a timer.').waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    const { entries } = await requestOnce<{ entries: { role: string; text: string; callId?: string }[] }>(harness.live.homed.socket, SocketMethods.SessionsShow, { session: SESSION });
+    const stored = entries.find((e) => e.role === 'tool' && e.callId === 'call_water') ?? assert.fail(`no stored result: ${JSON.stringify(entries)}`);
+    const checkCard = async (): Promise<void> => {
+      const card = history().locator('.tool-card').filter({ hasText: 'timer_set' }).last();
+      await card.locator('.tool-state').getByText('done').waitFor();
+      assert.match((await card.locator('summary').textContent()) ?? '', /timer_set\s*done\s*\d+ ms/);
+      assert.equal(await card.locator('.tool-args').isVisible(), false, 'a card starts closed');
+      await card.locator('summary').click();
+      assert.equal(await card.locator('.tool-args').textContent(), '{"message":"water the plants","delay":"1h"}');
+      assert.equal(await card.locator('.tool-result').textContent(), stored.text);
+    };
+    await checkCard();
+    await page.reload();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+    await checkCard();
+    await harness.screenshot(page, 'chat-tool-card');
+  });
+
   it('says "Reconnecting…" while the webui process is gone and comes back with the conversation intact', async () => {
     const { page, errors } = tab;
     // Keep the port across the restart, so the page's origin stays the same.

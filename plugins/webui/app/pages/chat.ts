@@ -1,13 +1,15 @@
 // The Chat page: the house's conversations (sessions/list), the chosen one's history (sessions/show), a message box,
 // the answer streaming in as Markdown, Stop (chat/interrupt as a request), and turns nobody here started
 // (chat/subscribe: a timer, another client's interrupt text) appearing live. The history is read again on every
-// (re)connection, so a lost connection leaves the conversation as homed has it.
+// (re)connection, so a lost connection leaves the conversation as homed has it. Tool calls show as cards
+// (chat-tools.ts), live from `tool` stream items and, for stored turns, from the calls and results kept.
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import type { PageProps } from '../router';
 import { renderMarkdown } from '../markdown';
 import type { T } from '../i18n';
+import { applyStep, storedCards, ToolCardView, type StoredToolEntry, type ToolCard, type ToolStep } from './chat-tools';
 
 const html = htm.bind(h);
 
@@ -17,25 +19,27 @@ const STORED_SESSION = 'homeagent.chat.session';
 
 type Flag = 'interrupted' | 'cut_off' | 'capped' | 'failed' | 'dropped' | 'waiting' | 'running';
 
-interface Entry {
+interface Entry extends StoredToolEntry {
   role: 'user' | 'assistant' | 'tool' | 'system';
   text: string;
-  tools?: string[];
   flag?: Flag;
   error?: string;
 }
 
 interface StreamItem {
-  kind: 'missed' | 'delta' | 'notice' | 'done' | 'error';
+  kind: 'missed' | 'delta' | 'notice' | 'tool' | 'done' | 'error';
   text?: string;
   error?: string;
   interrupted?: boolean;
+  tool?: ToolStep;
 }
 
 /** A message on screen: stored, or one of a turn still streaming. */
 interface Shown extends Entry {
   key: string;
   notices?: string[];
+  /** Its tool calls, one card each. */
+  cards?: ToolCard[];
   live?: boolean;
   /** A turn of this page still running: kept when the history is read again meanwhile. */
   pending?: boolean;
@@ -59,16 +63,32 @@ function sayFlag(t: T, entry: Entry): string {
   }
 }
 
+/** A live message with one stream item applied: text added, a notice kept, or a tool card started, fed or ended. */
+function withItem(message: Shown, item: StreamItem): Shown {
+  if (item.kind === 'delta') return { ...message, text: message.text + (item.text ?? '') };
+  if (item.kind === 'notice') return { ...message, notices: [...(message.notices ?? []), item.text ?? ''] };
+  if (item.kind === 'tool' && item.tool) return { ...message, cards: applyStep(message.cards ?? [], item.tool) };
+  return message;
+}
+
+/** Stored entries as messages: tool results go into the cards of the message that made the calls. */
+function fromHistory(entries: Entry[]): Shown[] {
+  return entries.flatMap((entry, i) => {
+    if (entry.role === 'tool') return [];
+    const cards = entry.calls || entry.tools ? storedCards(entry, entries.slice(i + 1)) : [];
+    return [shown(entry, cards.length > 0 ? { cards } : {})];
+  });
+}
+
 function Message({ message, t }: { message: Shown; t: T }) {
-  const tools = [...(message.tools ?? []), ...(message.notices ?? []).filter((n) => n.startsWith('[tool] ')).map((n) => n.slice(7))];
-  const notices = (message.notices ?? []).filter((n) => !n.startsWith('[tool] '));
+  const notices = message.notices ?? [];
+  const cards = message.cards ?? [];
   const flag = sayFlag(t, message);
   return html`
     <li class="message ${message.role}${message.live ? ' live' : ''}">
       <span class="who">${t(`chat.role.${message.role}`)}</span>
       ${notices.map((notice) => html`<p class="notice">${notice}</p>`)}
-      ${tools.length > 0 &&
-      html`<details class="tools"><summary>${t('chat.tools', { count: tools.length })}</summary><ul>${tools.map((tool) => html`<li><code>${tool}</code></li>`)}</ul></details>`}
+      ${cards.map((card) => html`<${ToolCardView} key=${card.id} card=${card} live=${message.live === true} t=${t} />`)}
       ${message.role === 'assistant'
         ? html`<div class="text markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(message.text) }}></div>`
         : html`<p class="text">${message.text}</p>`}
@@ -101,7 +121,7 @@ export default function Chat({ client, t }: PageProps) {
   const loadHistory = async (name: string): Promise<void> => {
     const shownHistory = await client.request<{ entries: Entry[]; omitted: number }>('sessions/show', { session: name }).catch(() => ({ entries: [], omitted: 0 }));
     if (following.current !== name) return;
-    const stored = shownHistory.entries.filter((e) => e.role !== 'tool').map((e) => shown(e));
+    const stored = fromHistory(shownHistory.entries);
     setMessages((now) => [...stored, ...now.filter((m) => m.pending)]);
     setOmitted(shownHistory.omitted);
   };
@@ -122,17 +142,15 @@ export default function Chat({ client, t }: PageProps) {
       .request('chat/subscribe', { session }, (raw) => {
         if (following.current !== session) return;
         const item = raw as StreamItem;
-        if (item.kind === 'delta' || item.kind === 'notice') {
+        if (item.kind === 'delta' || item.kind === 'notice' || item.kind === 'tool') {
           setMessages((now) => {
             const at = now.findIndex((m) => m.key === liveKey);
             if (at < 0) {
-              const added = shown({ role: 'assistant', text: item.kind === 'delta' ? (item.text ?? '') : '' }, { live: true, notices: item.kind === 'notice' ? [item.text ?? ''] : [] });
+              const added = withItem(shown({ role: 'assistant', text: '' }, { live: true, notices: [] }), item);
               liveKey = added.key;
               return [...now, added];
             }
-            const current = now[at] as Shown;
-            const next = item.kind === 'delta' ? { ...current, text: current.text + (item.text ?? '') } : { ...current, notices: [...(current.notices ?? []), item.text ?? ''] };
-            return [...now.slice(0, at), next, ...now.slice(at + 1)];
+            return [...now.slice(0, at), withItem(now[at] as Shown, item), ...now.slice(at + 1)];
           });
         } else {
           // A turn ended (or one finished while nobody listened): the stored history has it whole, with its question.
@@ -160,9 +178,7 @@ export default function Chat({ client, t }: PageProps) {
     setMessages((now) => [...now, question, answer]);
     try {
       const result = await client.request<{ text: string; interrupted: boolean }>('chat/say', { session, text }, (raw) => {
-        const item = raw as StreamItem;
-        if (item.kind === 'delta') update((m) => ({ ...m, text: m.text + (item.text ?? '') }));
-        else if (item.kind === 'notice') update((m) => ({ ...m, notices: [...(m.notices ?? []), item.text ?? ''] }));
+        update((m) => withItem(m, raw as StreamItem));
       });
       update((m) => {
         const done: Shown = { ...m, text: result.text || m.text, live: false };

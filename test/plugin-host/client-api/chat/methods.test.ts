@@ -278,6 +278,24 @@ describe('chat/subscribe and the mailbox', () => {
     ]);
   });
 
+  it('follows one session per client: a second chat/subscribe ends the first, which stops streaming; other clients keep theirs', async (t) => {
+    const r = await rig(t);
+    const page = await r.connect();
+    const other = await r.connect();
+    const seen: ChatStreamItem[] = [];
+    const first = page.request('chat/subscribe', { session: 'web:a' }, { onStream: (item) => seen.push(item as ChatStreamItem) });
+    void other.request('chat/subscribe', { session: 'web:a' }).catch(() => undefined);
+    await waitFor(() => r.router.followers('web:a') === 2, { what: 'both subscriptions' });
+    void page.request('chat/subscribe', { session: 'web:b' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
+    assert.equal(await first, null, 'the first subscription was answered');
+    await waitFor(() => r.router.followers('web:b') === 1, { what: 'the new subscription' });
+    assert.equal(r.router.followers('web:a'), 1, "the other client's subscription stays");
+    r.router.deliver({ session: 'web:a', kind: 'done', text: 'for a' });
+    r.router.deliver({ session: 'web:b', kind: 'tool', tool: { id: 'c', name: 'exec', phase: 'start', args: '{}' } });
+    await waitFor(() => seen.length >= 1, { what: 'the item for b' });
+    assert.deepEqual(seen, [{ kind: 'tool', tool: { id: 'c', name: 'exec', phase: 'start', args: '{}' } }]);
+  });
+
   it('goes back to the mailbox once the subscriber disconnects', async (t) => {
     const r = await rig(t);
     const raw = await connectRaw(r.path);

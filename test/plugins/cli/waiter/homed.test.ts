@@ -51,8 +51,8 @@ describe('waiter against a real homed', () => {
     const remind = await say('remind me in a second to take the bread out');
     assert.equal(remind.code, 0, remind.stderr);
     assert.equal(remind.stdout, 'I will remind you.\n');
-    assert.match(remind.stderr, /· \[tool\] timer_set/);
-    assert.match(remind.stderr, /· \[tool\] timer_list/);
+    assert.match(remind.stderr, /^\[tool\] timer_set \{.*\} → ok \d+ ms$/m);
+    assert.match(remind.stderr, /^\[tool\] timer_list → ok \d+ ms$/m);
     // Three rounds: the timer_list result the LLM got lists the timer the first round set.
     assert.match(JSON.stringify(llm.requests[3]?.body), /take the bread out/);
 

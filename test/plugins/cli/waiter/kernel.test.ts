@@ -64,7 +64,7 @@ describe('waiter through the real cli and timer plugins', () => {
     const remind = await say('remind me in a second to take the bread out', session);
     assert.equal(remind.code, 0, remind.stderr);
     assert.equal(remind.stdout, 'I will remind you.\n');
-    assert.match(remind.stderr, /^· \[tool\] timer_set\n$/);
+    assert.match(remind.stderr, /^\[tool\] timer_set \{"message":"take the bread out","delay":"1s"\} → ok \d+ ms\n$/);
     await waitFor(() => llm.calls.some((c) => lastUser(c.request).includes('[timer] take the bread out') && c.endedAt), {
       what: 'the timer turn',
       timeoutMs: 15_000,

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AnswerPrinter, formatWhen, renderMissed, renderOutcome } from '../../../../plugins/cli/waiter/render';
+import { ToolLines } from '../../../../plugins/cli/waiter/tool-lines';
 
 function printer(sameScreen: boolean) {
   const out: string[] = [];
@@ -46,4 +47,26 @@ test('missed turns and outcomes read as sentences', () => {
   assert.equal(formatWhen(at, at + 3 * 86_400_000), 'Jan 1 14:05');
   assert.equal(renderOutcome({ kind: 'error', error: 'no provider', code: 'HA_ERR_LLM_UNAVAILABLE' }), 'error: no provider (HA_ERR_LLM_UNAVAILABLE)');
   assert.equal(renderOutcome({ kind: 'done', text: 'Once upon', interrupted: true }), 'Once upon (interrupted)');
+});
+
+test('tool lines: progress by whole lines (dimmed on a terminal), the last part at the end, long arguments cut, calls kept apart', () => {
+  const lines = new ToolLines(true);
+  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'start', args: JSON.stringify({ command: 'x'.repeat(200) }) }), []);
+  assert.deepEqual(lines.take({ id: 'b', name: 'web_fetch', phase: 'start', args: '{"url":"http://h/"}' }), []);
+  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'progress', text: 'one\ntw' }), ['\u001b[2m  exec │ one\u001b[22m']);
+  assert.deepEqual(lines.take({ id: 'b', name: 'web_fetch', phase: 'end', outcome: 'error', isError: true, ms: 40 }), ['[tool] web_fetch {"url":"http://h/"} → error 40 ms']);
+  const end = lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'cancelled', ms: 7 });
+  assert.equal(end[0], '\u001b[2m  exec │ tw\u001b[22m');
+  assert.match(end[1]!, /^\[tool\] exec \{"command":"x{108}… → cancelled 7 ms$/);
+});
+
+test('a printer shows tool steps as note lines and keeps them off the answer', () => {
+  const split = printer(false);
+  split.p.show({ kind: 'delta', text: 'Checking.' });
+  split.p.show({ kind: 'tool', tool: { id: 'c', name: 'pid', phase: 'start', args: '{}' } });
+  split.p.show({ kind: 'tool', tool: { id: 'c', name: 'pid', phase: 'end', outcome: 'ok', ms: 1 } });
+  split.p.show({ kind: 'mystery' as 'notice', text: 'a kind this waiter does not know' });
+  split.p.finish(null);
+  assert.equal(split.out.join(''), 'Checking.\n');
+  assert.deepEqual(split.notes, ['[tool] pid → ok 1 ms']);
 });

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { leaveStaleSocket, makeTempDir, waitFor } from '../../../harness/homed';
 import { runWaiter, spawnWaiter } from '../../../harness/waiter';
+import type { ScriptedReply } from '../scripted-agent';
 import { startChatServer } from './chat-server';
 
 describe('waiter -say', () => {
@@ -42,6 +43,28 @@ describe('waiter -say', () => {
     assert.equal(code, 0, stderr);
     assert.equal(stdout, 'Timer set.\n');
     assert.match(stderr, /^\[\d\d:\d\d, while you were away\] Take the bread out!\n· \[tool\] timer_set\n$/);
+  });
+
+  it('shows each tool call on stderr: its output as it came, prefixed, then one line with arguments, outcome and time', async (t) => {
+    const tools: ScriptedReply['tools'] = [
+      { id: 'c1', name: 'exec', phase: 'start', args: '{"command":"ls"}' },
+      { id: 'c1', name: 'exec', phase: 'progress', text: 'a.txt\nb.t' },
+      { id: 'c1', name: 'exec', phase: 'progress', text: 'xt\n' },
+      { id: 'c1', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, result: '{"exitCode":0}' },
+      { id: 'c2', name: 'exec', phase: 'start', args: '{"command":"rm -r old"}' },
+      { id: 'c2', name: 'exec', phase: 'end', outcome: 'denied', denied: 'the owner said no', ms: 3 },
+    ];
+    const chat = await startChatServer(t, () => ({ tools, chunks: ['Listed.'] }));
+    const { code, stdout, stderr } = await runWaiter(['--socket', chat.socket, '-say', 'list files']);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, 'Listed.\n', 'stdout holds the answer only');
+    assert.equal(stderr, [
+      '  exec │ a.txt',
+      '  exec │ b.txt',
+      '[tool] exec {"command":"ls"} → ok 12 ms',
+      '[tool] exec {"command":"rm -r old"} → denied: the owner said no (3 ms)',
+      '',
+    ].join('\n'));
   });
 
   it('exits 1 with the daemon\'s message and error name when the turn fails', async (t) => {

@@ -1,0 +1,46 @@
+// How waiter shows tool calls on stderr: a running call's output as it comes, each line prefixed with the tool's
+// name (dimmed on a terminal), and one line when the call ends: `[tool] exec {"command":"ls"} → ok 12 ms`.
+import type { ToolOutputEvent } from '../../../protocol';
+
+/** Characters of a call's arguments on its end line; the rest is cut with `…`. */
+const MAX_ARGS_ON_LINE = 120;
+
+/** Turns tool steps into whole lines for stderr, keeping each running call's unfinished line until it ends. */
+export class ToolLines {
+  private readonly partial = new Map<string, string>();
+  private readonly args = new Map<string, string>();
+
+  constructor(private readonly dim: boolean) {}
+
+  /** The lines to print for one step (none for a start or a progress piece without a line end). */
+  take(event: ToolOutputEvent): string[] {
+    if (event.phase === 'start') {
+      this.args.set(event.id, event.args ?? '');
+      return [];
+    }
+    if (event.phase === 'progress') {
+      const text = (this.partial.get(event.id) ?? '') + (event.text ?? '');
+      const lines = text.split('\n');
+      this.partial.set(event.id, lines.pop() ?? '');
+      return lines.map((line) => this.progressLine(event.name, line));
+    }
+    const rest = this.partial.get(event.id);
+    const args = this.args.get(event.id) ?? event.args ?? '';
+    this.partial.delete(event.id);
+    this.args.delete(event.id);
+    return [...(rest ? [this.progressLine(event.name, rest)] : []), renderToolEnd(event, args)];
+  }
+
+  private progressLine(name: string, line: string): string {
+    const text = `  ${name} │ ${line}`;
+    return this.dim ? `\u001b[2m${text}\u001b[22m` : text;
+  }
+}
+
+/** `[tool] exec {"command":"ls"} → ok 12 ms`, or `→ denied: <reason> (3 ms)`. */
+export function renderToolEnd(event: ToolOutputEvent, args: string): string {
+  const shown = args.length > MAX_ARGS_ON_LINE ? `${args.slice(0, MAX_ARGS_ON_LINE)}…` : args;
+  const ms = `${event.ms ?? 0} ms`;
+  const how = event.outcome === 'denied' ? `denied: ${event.denied ?? 'no reason given'} (${ms})` : `${event.outcome ?? (event.isError ? 'error' : 'ok')} ${ms}`;
+  return `[tool] ${event.name}${shown && shown !== '{}' ? ` ${shown}` : ''} → ${how}`;
+}
