@@ -62,7 +62,7 @@ export function isBinary(bytes: Buffer): boolean {
   const head = bytes.subarray(0, SNIFF_BYTES);
   if (head.includes(0)) return true;
   try {
-    new TextDecoder('utf-8', { fatal: true }).decode(cutAtCharBoundary(head, bytes.length > SNIFF_BYTES));
+    new TextDecoder('utf-8', { fatal: true }).decode(cutAtCharBoundary(head, bytes.length >= SNIFF_BYTES));
     return false;
   } catch {
     return true;
