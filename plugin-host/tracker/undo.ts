@@ -3,6 +3,7 @@
 // directories' own modes and owners deepest first (a read-only directory is made so after its files are back).
 // Each file comes back through a temporary file renamed over it, so a path is never half written; a failure midway
 // stops with the paths already restored named, and the set stays "not undone" so `--force` can finish it.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol/errors';
@@ -85,14 +86,13 @@ function restorePath(target: string, before: FileState, now: FileState, blobs: B
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  const tmp = path.join(path.dirname(target), `.undo-${process.pid}-${path.basename(target)}`);
-  fs.rmSync(tmp, { force: true });
+  const tmp = path.join(path.dirname(target), `.undo-${process.pid}-${randomBytes(4).toString('hex')}-${path.basename(target)}`);
   try {
     if (before.kind === 'symlink') {
       fs.symlinkSync(before.target, tmp);
       if (process.getuid?.() === 0) fs.lchownSync(tmp, before.uid, before.gid);
     } else if (before.kind === 'file') {
-      fs.writeFileSync(tmp, blobs.read(before.sha256 ?? ''), { mode: 0o600 });
+      fs.writeFileSync(tmp, blobs.read(before.sha256 ?? ''), { mode: 0o600, flag: 'wx' });
       setOwnerAndMode(tmp, before);
       fs.utimesSync(tmp, new Date(), new Date(before.mtimeMs));
     }
