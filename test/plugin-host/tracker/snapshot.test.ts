@@ -4,16 +4,21 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { ChangeStore, diffSnapshots, snapshotRoots } from '../../../plugin-host/tracker';
+
+/** A change store and a root path (not created) in a temp dir removed after the test. */
+function openTemp(t: TestContext): { store: ChangeStore; root: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-snap-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const store = ChangeStore.open(path.join(dir, 'data'));
+  t.after(() => store.close());
+  return { store, root: path.join(dir, 'root') };
+}
 
 describe('snapshot mode', () => {
   it('finds written, created, deleted, mode-changed and relinked paths in a tree, records them, and undo restores the tree', async (t) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-snap-'));
-    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const store = ChangeStore.open(path.join(dir, 'data'));
-    t.after(() => store.close());
-    const root = path.join(dir, 'root');
+    const { store, root } = openTemp(t);
     const p = (rel: string): string => path.join(root, rel);
     fs.mkdirSync(p('src/lib'), { recursive: true });
     for (let i = 0; i < 200; i++) fs.writeFileSync(p(`src/lib/m${i}.ts`), `export const v${i} = ${i};\n`);
@@ -52,11 +57,7 @@ describe('snapshot mode', () => {
   });
 
   it('an unchanged file is not read again: the index vouches for it while its stat is the same', async (t) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tracker-index-'));
-    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const store = ChangeStore.open(path.join(dir, 'data'));
-    t.after(() => store.close());
-    const root = path.join(dir, 'root');
+    const { store, root } = openTemp(t);
     fs.mkdirSync(root);
     const file = path.join(root, 'f');
     fs.writeFileSync(file, 'indexed');
