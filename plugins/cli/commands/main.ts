@@ -9,6 +9,7 @@ import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
 import { sessionCommands } from './sessions';
 import { webuiCommands } from './webui';
+import { changesCommands } from './changes';
 import { statusCommand } from './status';
 import { UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
@@ -25,7 +26,7 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];

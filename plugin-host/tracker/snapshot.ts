@@ -1,0 +1,100 @@
+// The snapshot mode (no privilege needed): walk the roots before and after a tool call and compare. A stat index in
+// changes.db (path → size, mtime, inode, ctime, hash) means a walk reads and keeps only files whose stat changed
+// since the index saw them; the rest cost one lstat each.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ChangeEntry, FileState } from '../../protocol/changes';
+import { isCode, sameState } from './file-state';
+import type { ChangeStore } from './store';
+
+/** The states of every path under some roots at one moment. */
+export interface Snapshot {
+  roots: string[];
+  states: Map<string, FileState>;
+}
+
+/** Limits of a walk. */
+export interface SnapshotOptions {
+  /** Absolute paths not walked (nor anything under them). */
+  exclude?: string[];
+  /** Most paths one walk takes before it fails (a root too big to snapshot; default 200,000). */
+  maxPaths?: number;
+}
+
+interface IndexRow {
+  size: number;
+  mtime_ms: number;
+  ino: number;
+  ctime_ms: number;
+  sha256: string;
+}
+
+/** Walks the roots (each an absolute directory; a missing one is empty) and takes every path's state. */
+export async function snapshotRoots(store: ChangeStore, roots: string[], options: SnapshotOptions = {}): Promise<Snapshot> {
+  const exclude = new Set(options.exclude ?? []);
+  const maxPaths = options.maxPaths ?? 200_000;
+  const states = new Map<string, FileState>();
+  const lookup = store.database.prepare('SELECT size, mtime_ms, ino, ctime_ms, sha256 FROM stat_index WHERE path = ?');
+  const upsert = store.database.prepare('INSERT OR REPLACE INTO stat_index (path, size, mtime_ms, ino, ctime_ms, sha256) VALUES (?, ?, ?, ?, ?, ?)');
+  const pending: unknown[][] = [];
+  const take = (p: string, state: FileState): void => {
+    if (states.size >= maxPaths) throw new Error(`the roots hold more than ${maxPaths} paths; the snapshot mode cannot track a tree this big (narrow the roots)`);
+    states.set(p, state);
+  };
+  const visit = (p: string): boolean => {
+    let stat: fs.Stats;
+    try {
+      stat = fs.lstatSync(p);
+    } catch (error) {
+      if (isCode(error, 'ENOENT')) return false;
+      throw error;
+    }
+    if (!stat.isFile()) {
+      if (stat.isDirectory() || stat.isSymbolicLink()) take(p, store.stateOf(p));
+      return stat.isDirectory();
+    }
+    const row = lookup.get(p) as IndexRow | undefined;
+    if (row && row.size === stat.size && row.mtime_ms === stat.mtimeMs && row.ino === stat.ino && row.ctime_ms === stat.ctimeMs && store.blobs.has(row.sha256)) {
+      take(p, { kind: 'file', size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, uid: stat.uid, gid: stat.gid, sha256: row.sha256 });
+      return false;
+    }
+    const state = store.stateOf(p);
+    take(p, state);
+    if (state.kind === 'file' && state.sha256 !== null) pending.push([p, stat.size, stat.mtimeMs, stat.ino, stat.ctimeMs, state.sha256]);
+    return false;
+  };
+  for (const root of roots) {
+    if (!path.isAbsolute(root)) throw new Error(`a snapshot root must be an absolute path, not ${JSON.stringify(root)}`);
+    const dirs = visit(root) ? [root] : [];
+    while (dirs.length > 0) {
+      const dir = dirs.pop() as string;
+      for (const name of await readdirOrEmpty(dir)) {
+        const child = path.join(dir, name);
+        if (!exclude.has(child) && visit(child)) dirs.push(child);
+      }
+    }
+  }
+  store.database.transaction(() => pending.forEach((args) => upsert.run(...args))).immediate();
+  return { roots: [...roots], states };
+}
+
+/** The entries that differ between two snapshots of the same roots, parents before children. */
+export function diffSnapshots(before: Snapshot, after: Snapshot): ChangeEntry[] {
+  const paths = new Set([...before.states.keys(), ...after.states.keys()]);
+  const entries: ChangeEntry[] = [];
+  for (const p of [...paths].sort()) {
+    const was = before.states.get(p) ?? { kind: 'absent' as const };
+    const now = after.states.get(p) ?? { kind: 'absent' as const };
+    if (!sameState(was, now)) entries.push({ path: p, before: was, after: now });
+  }
+  return entries;
+}
+
+async function readdirOrEmpty(dir: string): Promise<string[]> {
+  try {
+    return await fs.promises.readdir(dir);
+  } catch (error) {
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return [];
+    throw error;
+  }
+}

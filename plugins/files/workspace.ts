@@ -1,0 +1,25 @@
+// What every files tool needs: the allowed roots (read from the `roots` setting on each call, so a change applies at
+// once) and the change store.
+import type { PluginContext } from '../../plugin-host';
+import { ChangeStore, loadRoots, resolveInRoots } from '../../plugin-host/tracker';
+
+/** The plugin's state once active. */
+export interface Workspace {
+  /** The change store under the data dir. */
+  store: ChangeStore;
+  /** The allowed roots now, real and created. */
+  roots(): Promise<string[]>;
+  /** Resolves a tool's path inside the roots (see resolveInRoots). */
+  resolve(input: string, options?: { forWrite?: boolean }): Promise<string>;
+}
+
+/** Opens the change store and reads the roots through the plugin's settings. */
+export function openWorkspace(ctx: PluginContext): Workspace {
+  const store = ChangeStore.open(ctx.paths.data);
+  const roots = async (): Promise<string[]> => loadRoots(await ctx.config.get('roots'), ctx.paths.data);
+  return {
+    store,
+    roots,
+    resolve: async (input, options = {}) => resolveInRoots(input, await roots(), options),
+  };
+}
