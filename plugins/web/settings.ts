@@ -17,15 +17,15 @@ export interface WebSettings {
   searchUrl: string;
 }
 
-/** The defaults, as the manifest declares them (used when a value is missing or of the wrong type). */
-export const DEFAULT_SETTINGS: WebSettings = {
-  maxBytes: 5 * 1024 * 1024,
-  timeoutMs: 20_000,
-  maxChars: 20_000,
-  maxCharsLimit: 100_000,
-  allowPrivate: [],
-  searchUrl: '',
-};
+/** The defaults by key, as plugin.json declares them (used where a value is missing or not a positive number). */
+export const DEFAULTS = {
+  [SETTING.maxBytes]: 5 * 1024 * 1024,
+  [SETTING.timeout]: 20_000,
+  [SETTING.maxChars]: 20_000,
+  [SETTING.maxCharsLimit]: 100_000,
+  [SETTING.allowPrivate]: [],
+  [SETTING.searchUrl]: '',
+} as const;
 
 /** Reads every setting of the plugin at once. */
 export async function readSettings(config: PluginConfig): Promise<WebSettings> {
@@ -35,16 +35,16 @@ export async function readSettings(config: PluginConfig): Promise<WebSettings> {
 
 /** Builds the settings from stored values (the kernel already checked their types against the manifest). */
 export function settingsFrom(value: (key: string) => unknown): WebSettings {
-  const num = (key: string, fallback: number): number => {
+  const num = (key: keyof typeof DEFAULTS & string): number => {
     const v = value(key);
-    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : fallback;
+    return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : (DEFAULTS[key] as number);
   };
   const searchUrl = value(SETTING.searchUrl);
   return {
-    maxBytes: num(SETTING.maxBytes, DEFAULT_SETTINGS.maxBytes),
-    timeoutMs: num(SETTING.timeout, DEFAULT_SETTINGS.timeoutMs),
-    maxChars: num(SETTING.maxChars, DEFAULT_SETTINGS.maxChars),
-    maxCharsLimit: num(SETTING.maxCharsLimit, DEFAULT_SETTINGS.maxCharsLimit),
+    maxBytes: num(SETTING.maxBytes),
+    timeoutMs: num(SETTING.timeout),
+    maxChars: num(SETTING.maxChars),
+    maxCharsLimit: num(SETTING.maxCharsLimit),
     allowPrivate: parseAllowList(value(SETTING.allowPrivate)),
     searchUrl: typeof searchUrl === 'string' ? searchUrl.trim() : '',
   };
