@@ -6,7 +6,6 @@ import { RefusedAddressError } from './address-policy';
 import { parseContentType, decodeText, looksBinary, refuseType } from './content';
 import { startDeadline } from './deadline';
 import { checkLiteralHost, guardedLookup } from './guarded-lookup';
-import { htmlTitle, htmlToReadableText } from './html-text';
 import { openHop } from './http-hop';
 import { WEB_POLICY, type WebPolicy } from './policy';
 import { readBody } from './read-body';
@@ -55,7 +54,8 @@ export async function webFetch(args: FetchArgs, settings: WebSettings, cancel: A
     const body = await readBody(response, settings.maxBytes, deadline.signal);
     if (type.kind === 'unknown' && looksBinary(body.data)) throw refuseType(url.href, '', response.headers['content-length']);
     const raw = decodeText(body.data, type);
-    const full = type.kind === 'html' ? htmlToReadableText(raw, url.href) : raw;
+    const html = type.kind === 'html' ? loadHtmlText() : undefined;
+    const full = html ? html.htmlToReadableText(raw, url.href) : raw;
     const limit = Math.min(args.max_chars ?? settings.maxChars, settings.maxCharsLimit);
     const text = cutText(full, limit);
     return {
@@ -63,7 +63,7 @@ export async function webFetch(args: FetchArgs, settings: WebSettings, cancel: A
       final_url: url.href,
       status: response.statusCode ?? 0,
       content_type: type.mime,
-      title: type.kind === 'html' ? htmlTitle(raw) : '',
+      title: html ? html.htmlTitle(raw) : '',
       text,
       truncated: body.truncated || text.length < full.length,
       bytes: body.bytes,
@@ -117,6 +117,11 @@ export function parseHttpUrl(text: string, lead: string): URL {
     throw new Error(`${lead} an http or https URL; ${url.href} is ${url.protocol.slice(0, -1)}`);
   }
   return url;
+}
+
+// html-to-text and its parser are loaded with the first HTML page, not at start: an idle plugin stays smaller.
+function loadHtmlText(): typeof import('./html-text') {
+  return require('./html-text') as typeof import('./html-text');
 }
 
 // Cuts at `limit` characters without splitting a surrogate pair.
