@@ -30,6 +30,7 @@ export function openHop(request: HopRequest): Promise<http.IncomingMessage> {
       headers: { 'user-agent': request.userAgent, accept: request.accept, 'accept-encoding': ACCEPT_ENCODING },
     });
     req.once('response', resolve);
-    req.once('error', reject);
+    // Kept for the request's whole life: an abort or a closed socket after the headers errs here too.
+    req.on('error', reject);
   });
 }
