@@ -58,7 +58,7 @@ describe('homectl against a running homed', () => {
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
     // cli, files, pluginmgr and timer (built-in) and secret-keeper (the fixture).
-    assert.match(human.stdout, /5 ready \/ 5 enabled \/ 6 known/);
+    assert.match(human.stdout, /6 ready \/ 6 enabled \/ 7 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;
