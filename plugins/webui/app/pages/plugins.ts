@@ -10,6 +10,7 @@ import type { Client } from '../connection';
 import type { T } from '../i18n';
 import type { PageProps } from '../router';
 import { describeSize } from '../../../../protocol/units';
+import { coalesced } from '../coalesced';
 import { useLiveEvents, type LiveEvent } from '../live-events';
 import { PackageUpload } from '../package-upload';
 import './plugins.css';
@@ -17,29 +18,6 @@ import './plugins.css';
 const html = htm.bind(h);
 const EVENTS = ['plugin.*'];
 const LOG_LINES = 50;
-
-/** A request that is answered, and when a newer one was asked meanwhile, asked once more. */
-function coalesced(run: () => Promise<void>): () => void {
-  let running = false;
-  let again = false;
-  const go = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    run()
-      .catch(() => undefined)
-      .finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          go();
-        }
-      });
-  };
-  return go;
-}
 
 export default function PluginsPage({ client, t }: PageProps) {
   const [plugins, setPlugins] = useState<PluginStatus[] | null>(null);
