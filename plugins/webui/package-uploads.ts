@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PluginsInstallRequest, PluginsListRequest, type PluginsInstallResult, type WebuiPackageInstalled, type WebuiPackageSummary } from '../../protocol';
+import { formatDurationBrief } from '../../protocol/units';
 import type { KernelClient } from '../../plugin-host';
 
 /** How long an upload waits for Install, and how many may wait at once. */
@@ -46,7 +47,8 @@ export interface PackageUploadDeps {
 
 export class PackageUploads {
   private readonly waiting = new Map<string, Waiting>();
-  private readonly root: string;
+  /** The folder the waiting uploads are in, one folder each. */
+  readonly root: string;
   private readonly policy: { keepMs: number; maxWaiting: number };
   private readonly now: () => number;
 
@@ -131,7 +133,7 @@ export class PackageUploads {
   private take(owner: string, id: string): Waiting {
     const upload = this.waiting.get(id);
     if (!upload || upload.owner !== owner) {
-      throw new PackageUploadError(404, 'this upload is gone: it was installed, cancelled or older than 10 minutes; upload the file again');
+      throw new PackageUploadError(404, `this upload is gone: it was installed, cancelled or kept past ${formatDurationBrief(this.policy.keepMs)}; upload the file again`);
     }
     clearTimeout(upload.timer);
     this.waiting.delete(id);
