@@ -13,6 +13,8 @@ export const KernelEvents = {
   /** Every change of a plugin's state (starting, ready, stopping, backoff, failed…); data: PluginStateEvent. */
   PluginState: 'plugin.state',
   ConfigChanged: 'config.changed',
+  /** A file of the knowledge folder was indexed (or found unreadable), re-indexed or dropped; data: KnowledgeChangedEvent. */
+  KnowledgeChanged: 'knowledge.changed',
   KernelReady: 'kernel.ready',
   KernelStopping: 'kernel.stopping',
 } as const;
@@ -29,8 +31,16 @@ export interface PluginStateEvent {
   pid: number | null;
 }
 
+/** The data of a `knowledge.changed` event: `knowledge/list` tells the file's state now. */
+export interface KnowledgeChangedEvent {
+  /** The file's name inside the knowledge folder. */
+  file: string;
+  /** What happened to it. */
+  kind: 'added' | 'updated' | 'removed';
+}
+
 /** Prefixes reserved for the kernel: a plugin's own events are published as `<plugin>.<name>`. */
-export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.'] as const;
+export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.', 'knowledge.'] as const;
 
 /** A name a plugin publishes under (delivered as `<plugin>.<name>`). */
 const EVENT_NAME_FIELD: JsonSchema = { type: 'string', pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$', description: 'an event name (lower-case letters, digits, _ . -; at most 128)' };

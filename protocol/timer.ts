@@ -3,6 +3,21 @@
 /** Their wire names. */
 export const TimerMethods = { List: 'timer/list', Set: 'timer/set', Cancel: 'timer/cancel' } as const;
 
+/** Events the timer plugin publishes (under its own name), each with a TimerEventData. */
+export const TimerEvents = { Set: 'timer.set', Fired: 'timer.fired', Cancelled: 'timer.cancelled' } as const;
+
+/** What a timer event carries: the timer as it was set, fired or cancelled. */
+export interface TimerEventData {
+  /** Its id. */
+  id: string;
+  /** What it reminds of. */
+  message: string;
+  /** The conversation its reminder goes to. */
+  session: string;
+  /** When it fires next (a repeating timer that fired: its next time), ISO 8601 UTC. */
+  fires_at: string;
+}
+
 /** A timer as clients see it. */
 export interface TimerView {
   /** Short id, e.g. `t-3fa9c1`, for timer/cancel. */

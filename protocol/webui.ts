@@ -35,3 +35,54 @@ export interface WebuiRevokeResult {
   /** Sessions ended. */
   revoked: number;
 }
+
+/**
+ * The web page's package routes (HTTP, not client methods): `POST` a .hmap's bytes to this path (`?name=FILE`,
+ * `Content-Type: application/octet-stream`) to have it checked and described; then `POST {path}/{id}/install`
+ * installs it, `DELETE {path}/{id}` drops it.
+ */
+export const WEBUI_PACKAGES_PATH = '/api/packages';
+
+/** An uploaded package as the kernel checked it, shown to the person before they confirm. */
+export interface WebuiPackageSummary {
+  /** The upload's id, for install and delete. */
+  id: string;
+  /** The plugin's name. */
+  name: string;
+  /** Its version. */
+  version: string;
+  /** Its author, when the manifest names one. */
+  author?: string;
+  /** Its description, when the manifest has one. */
+  description?: string;
+  /** `js`, `lua` or `skill`. */
+  kind: string;
+  /** The permissions it asks for. */
+  permissions: string[];
+  /** SHA-256 of the file, hex: what is installed must still have it. */
+  sha256: string;
+  /** The file's size. */
+  bytes: number;
+  /** Files in it. */
+  files: number;
+  /** Their uncompressed size together. */
+  unpackedBytes: number;
+  /** The version installed now, or null when this would be a new plugin. */
+  installedVersion: string | null;
+  /** Where it would get no uid of its own: why. */
+  runsAsHomedUser?: string;
+  /** When the upload is deleted unless installed (ms since the epoch). */
+  expiresAt: number;
+}
+
+/** The answer of an install: the plugin as it is now. */
+export interface WebuiPackageInstalled {
+  /** The plugin's name. */
+  name: string;
+  /** The version installed. */
+  version: string;
+  /** The version it replaced, when it was an upgrade. */
+  upgradedFrom?: string;
+  /** Its state right after the install. */
+  state: string;
+}

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { KernelEvents } from '../../protocol';
 import { loadAgentPolicy, type AgentPolicy } from '../agent/policy';
 import { SessionStore } from '../agent/sessions';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
@@ -34,6 +35,7 @@ export function openAgentParts(tree: DataTree, settings: Settings, infra: Infras
     readCore: (key) => config.getValue(CORE_SCOPE, key),
     env,
     log: infra.log,
+    knowledgeChanged: (change) => infra.bus.publish(KernelEvents.KnowledgeChanged, 'kernel', change),
   });
   return { agentPolicy: followAgentPolicy(config), sessions, recall };
 }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { Logger } from 'pino';
 import type { CorePaths } from '../config';
 import type { IOManager } from '../io/io-manager';
-import { KnowledgeBase, knowledgePolicyOverride } from '../knowledge';
+import { KnowledgeBase, knowledgePolicyOverride, type KnowledgeChange } from '../knowledge';
 import { MemoryStore } from '../memory';
 import { ConsolidationLoop } from './consolidation/consolidation-loop';
 import { Verdicts } from './consolidation/verdicts';
@@ -32,6 +32,8 @@ export interface RecallDeps {
   readCore(key: string): unknown;
   env: NodeJS.ProcessEnv;
   log: Logger;
+  /** Told of each file the knowledge base took in, updated or dropped (the kernel publishes it as an event). */
+  knowledgeChanged?(change: KnowledgeChange): void;
 }
 
 /** Memory and knowledge, their queries and the loops that fill and tidy them. */
@@ -110,6 +112,8 @@ export class Recall {
         log: this.deps.log.child({ subsystem: 'knowledge' }),
         policy: knowledgePolicyOverride(this.deps.env),
       });
+      const told = this.deps.knowledgeChanged;
+      if (told) knowledge.onChange(told);
       this.queries.attachKnowledge(knowledge);
     } catch (error) {
       this.deps.log.error(`the knowledge base could not be opened; the agent runs without it: ${(error as Error).message}`);

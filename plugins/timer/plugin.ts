@@ -7,7 +7,8 @@
 import type { PluginContext, PluginDefinition } from '../../plugin-host';
 import { formatDurationBrief } from '../../protocol/units';
 import { TIMER_POLICY, type TimerPolicy } from './policy';
-import { TimerScheduler, systemClock, type Clock, type Firing } from './scheduler';
+import { TimerScheduler, systemClock, type Clock, type Firing, type TimerChange } from './scheduler';
+import type { TimerEventData } from '../../protocol/timer';
 import { readStoredTimers, type Timer } from './timers';
 import { createTimerTools } from './tools';
 import { createTimerClientMethods } from './client-methods';
@@ -40,6 +41,7 @@ export function createTimerPlugin(policy: TimerPolicy = TIMER_POLICY, clock: Clo
         },
         onSaveError: (error) => ctx.log.error('cannot save the timers', { error: String(error) }),
         onFireError: (firing, error) => ctx.log.error('a timer failed to fire', { id: firing.timer.id, error: String(error) }),
+        changed: (kind, timer) => publishChange(ctx, kind, timer),
         policy,
         clock,
       });
@@ -53,6 +55,12 @@ export function createTimerPlugin(policy: TimerPolicy = TIMER_POLICY, clock: Clo
     tools: createTimerTools(active, policy, () => clock.now()),
     clientMethods: createTimerClientMethods(active, policy, () => clock.now()),
   };
+}
+
+/** `timer.set`, `timer.fired`, `timer.cancelled`: pages showing the timers follow these instead of asking again. */
+function publishChange(ctx: PluginContext, kind: TimerChange, timer: Timer): void {
+  const data: TimerEventData = { id: timer.id, message: timer.message, session: timer.session, fires_at: timer.fires_at };
+  ctx.events.publish(kind, data);
 }
 
 function fire(ctx: PluginContext, firing: Firing, policy: TimerPolicy): void {

@@ -30,9 +30,14 @@ export interface SchedulerDeps {
   onSaveError(error: unknown): void;
   /** A firing that threw (the timer still counts as fired). */
   onFireError?(firing: Firing, error: unknown): void;
+  /** Told after a timer was set (and saved), fired, or cancelled. */
+  changed?(kind: TimerChange, timer: Timer): void;
   policy: TimerPolicy;
   clock?: Clock;
 }
+
+/** What happened to a timer. */
+export type TimerChange = 'set' | 'fired' | 'cancelled';
 
 /** The timers of one plugin process. */
 export class TimerScheduler {
@@ -76,6 +81,7 @@ export class TimerScheduler {
       this.arm();
       throw error;
     }
+    this.tell('set', timer);
   }
 
   /** Removes a timer and persists the change; answers it, or undefined when there is none with that id. */
@@ -85,6 +91,7 @@ export class TimerScheduler {
     this.timers.delete(id);
     this.arm();
     await this.save();
+    this.tell('cancelled', timer);
     return timer;
   }
 
@@ -115,6 +122,7 @@ export class TimerScheduler {
       this.fireOne({ timer, lateMs: now - firesAt(timer) });
       if (timer.repeat_ms === undefined) this.timers.delete(timer.id);
       else this.timers.set(timer.id, { ...timer, fires_at: iso(nextAfter(firesAt(timer), timer.repeat_ms, now)) });
+      this.tell('fired', this.timers.get(timer.id) ?? timer);
     }
     this.arm();
     // Saved after firing: a crash in between fires the timer again at start rather than losing it.
@@ -127,6 +135,15 @@ export class TimerScheduler {
       this.deps.fire(firing);
     } catch (error) {
       this.deps.onFireError?.(firing, error);
+    }
+  }
+
+  // A listener that throws must not undo what it is told of.
+  private tell(kind: TimerChange, timer: Timer): void {
+    try {
+      this.deps.changed?.(kind, timer);
+    } catch {
+      // the listener's failure is its own
     }
   }
 

@@ -12,11 +12,19 @@ import { removePortFile, writePortFile } from './port-file';
 import { buildWebServer } from './server';
 import { readWebSettings, type BindMode } from './settings';
 import { knowledgeUploader } from './upload';
+import { PackageUploads } from './package-uploads';
 
 let server: FastifyInstance | undefined;
 let router: ChatRouter | undefined;
 let logins: LoginStore | undefined;
 let hosts: HostPolicy | undefined;
+let packages: PackageUploads | undefined;
+
+/** The installer's archive limit, which a package upload may not pass. */
+const INSTALLER_ARCHIVE_KEY = 'core.packages.max_archive_mb';
+const MIB = 1024 * 1024;
+/** Its default, for when the setting cannot be read. */
+const DEFAULT_INSTALL_ARCHIVE_BYTES = 32 * MIB;
 
 /** Reads the settings and the built page, opens the login store, and listens. */
 async function activate(ctx: PluginContext): Promise<void> {
@@ -24,6 +32,8 @@ async function activate(ctx: PluginContext): Promise<void> {
   const assets = loadAssets();
   logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'));
   hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http');
+  packages = new PackageUploads({ kernel: ctx.kernel, pluginData: ctx.paths.pluginData });
+  packages.prepare();
   const client = createClientMethods(ctx);
   router = client.router;
   server = await buildWebServer({
@@ -32,6 +42,7 @@ async function activate(ctx: PluginContext): Promise<void> {
     hosts,
     openSession: (transport) => openClientSession(transport, { methods: client.methods, log: ctx.log, serverName: 'webui plugin', forward: client.forward }),
     knowledgeUpload: knowledgeUploader(ctx.kernel, ctx.paths.pluginData),
+    packages: { uploads: packages, maxBytes: () => installerArchiveLimit(ctx) },
     ...(settings.tls ? { tls: settings.tls } : {}),
   });
   const port = await listen(server, settings.port, settings.bind);
@@ -46,8 +57,16 @@ async function deactivate(ctx: PluginContext): Promise<void> {
   server = undefined;
   removePortFile(ctx.paths.run);
   await running?.close();
+  packages?.close();
+  packages = undefined;
   logins?.close();
   logins = undefined;
+}
+
+/** The installer's own package size cap, read at each upload (a change applies to the next one). */
+async function installerArchiveLimit(ctx: PluginContext): Promise<number> {
+  const mb = await ctx.config.get(INSTALLER_ARCHIVE_KEY, 'core');
+  return typeof mb === 'number' && Number.isSafeInteger(mb) && mb > 0 ? mb * MIB : DEFAULT_INSTALL_ARCHIVE_BYTES;
 }
 
 /** Loopback: 127.0.0.1 only. LAN: every address, IPv6 and IPv4 (IPv4 alone where IPv6 is off). */

@@ -13,6 +13,7 @@ import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sess
 import type { TlsFiles } from './settings';
 import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
 import { MAX_UPLOAD_BYTES, type KnowledgeUpload } from './upload';
+import { registerPackageRoutes, type PackageRouteDeps } from './package-routes';
 import { MAX_KNOWLEDGE_NAME_CHARS } from '../../protocol/limits';
 
 /** Sign-in attempts allowed per address and window. */
@@ -35,6 +36,8 @@ export interface WebServerOptions {
   knowledgeUpload?: KnowledgeUpload;
   /** The largest upload accepted (default MAX_UPLOAD_BYTES). */
   maxUploadBytes?: number;
+  /** Packages uploaded from the Plugins page (/api/packages); without it those routes do not exist. */
+  packages?: PackageRouteDeps;
 }
 
 declare module 'fastify' {
@@ -72,6 +75,7 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
   });
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const route of webRoutes(options, secure)) app.route(route);
+  if (options.packages) await registerPackageRoutes(app, options.packages);
   return app;
 }
 

@@ -153,3 +153,34 @@ test('nextAfter skips every missed occurrence', () => {
   assert.equal(nextAfter(100, 10, 100), 110);
   assert.equal(nextAfter(100, 10, 135), 140);
 });
+
+test('tells each change: set once saved, fired (a repeat with its next time), cancelled; not a set whose save failed', async () => {
+  const clock = new FakeClock();
+  const told: string[] = [];
+  let failSave = false;
+  const scheduler = new TimerScheduler({
+    fire: () => undefined,
+    save: async () => {
+      if (failSave) throw new Error('disk full');
+    },
+    onSaveError: () => undefined,
+    changed: (kind, t) => told.push(`${kind} ${t.id} ${t.fires_at}`),
+    policy: TIMER_POLICY,
+    clock,
+  });
+  scheduler.start([]);
+  const start = clock.t;
+  await scheduler.add(timer('once', start + MINUTE));
+  await scheduler.add(timer('daily', start + 2 * MINUTE, DAY));
+  clock.advance(2 * MINUTE);
+  await scheduler.cancel('daily');
+  failSave = true;
+  await assert.rejects(scheduler.add(timer('lost', start + 5 * MINUTE)), /disk full/);
+  assert.deepEqual(told, [
+    `set once ${iso(start + MINUTE)}`,
+    `set daily ${iso(start + 2 * MINUTE)}`,
+    `fired once ${iso(start + MINUTE)}`,
+    `fired daily ${iso(start + 2 * MINUTE + DAY)}`,
+    `cancelled daily ${iso(start + 2 * MINUTE + DAY)}`,
+  ]);
+});

@@ -10,8 +10,19 @@ import { fakeProviderEnv, type StartOptions } from '../../harness/homed';
 import { startLiveWebui, type LiveWebui } from './live';
 
 export const CHROMIUM = '/usr/bin/chromium';
+/** A name the browser resolves to 127.0.0.1 (and nothing else does): a page reached by it sends a forged Host. */
+export const FORGED_HOST = 'evil.example';
 // playwright adds --headless itself (headless is its default) and drops a --headless passed here.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  `--host-resolver-rules=MAP ${FORGED_HOST} 127.0.0.1`,
+];
 
 /** `describe(…, { skip })`: false when chromium is there, else why the browser tests cannot run. */
 export const skip: string | false = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;

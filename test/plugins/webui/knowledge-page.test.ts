@@ -4,36 +4,16 @@
 // a browser not signed in, with a clear message; 375 px.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as http from 'node:http';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
 import { MAX_UPLOAD_BYTES } from '../../../plugins/webui/upload';
 import { SocketMethods, type KnowledgeFile } from '../../../protocol';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
+import { postAnnounced } from './post-announced';
 
 const NAME = 'garden-notes.md';
 const MARKDOWN = '# Garden\n\n## Watering\n\nThe tomato beds need water every second evening in July.\n';
-
-/**
- * A POST that announces `length` bytes and sends none of them: the server must refuse it by its Content-Length
- * alone, before reading a byte (a refusal that needed the body would never come, and the test would time out).
- */
-function postAnnounced(url: string, headers: Record<string, string>, length: number): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(length) } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (c: Buffer) => chunks.push(c));
-      response.on('end', () => {
-        request.destroy();
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
-      });
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.flushHeaders();
-  });
-}
 
 describe('the Knowledge page in chromium', { skip }, () => {
   let harness: BrowserHarness;

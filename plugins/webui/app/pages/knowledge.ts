@@ -1,29 +1,40 @@
 // The Knowledge page: the knowledge folder's files with their state (indexed, or why not), search with each hit's
 // file § heading, upload (the file's bytes to /api/knowledge/upload, which adds it by knowledge/add), removal after
-// a confirmation, and reindexing.
+// a confirmation, and reindexing. The list follows the kernel's knowledge.changed events: a file added, indexed,
+// refused or removed anywhere (homectl, the folder itself) shows without a reload.
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import htm from 'htm';
+import { KernelEvents } from '../../../../protocol/events';
 import type { KnowledgeFile, KnowledgeHit } from '../../../../protocol/knowledge';
+import { coalesced } from '../coalesced';
+import { useLiveEvents, type LiveEvent } from '../live-events';
 import type { PageProps } from '../router';
 import './memory.css';
 
 const html = htm.bind(h);
 const SEARCH_LIMIT = 10;
+const EVENTS = [KernelEvents.KnowledgeChanged];
 
 export default function KnowledgePage({ client, t }: PageProps) {
   const [files, setFiles] = useState<KnowledgeFile[] | null>(null);
   const [error, setError] = useState('');
   const [note, setNote] = useState('');
-  const load = async (): Promise<void> => {
-    try {
-      setFiles((await client.request<{ files: KnowledgeFile[] }>('knowledge/list')).files);
-      setError('');
-    } catch (e) {
-      setError((e as Error).message);
-    }
+  const [load] = useState(() =>
+    coalesced(async () => {
+      try {
+        setFiles((await client.request<{ files: KnowledgeFile[] }>('knowledge/list')).files);
+        setError('');
+      } catch (e) {
+        setError((e as Error).message);
+      }
+    }),
+  );
+  // Only the kernel publishes knowledge.changed; a plugin named "knowledge" could publish the same name.
+  const onEvent = (event: LiveEvent): void => {
+    if (event.source === 'kernel') load();
   };
-  useEffect(() => void load(), []);
+  const live = useLiveEvents(client, EVENTS, load, onEvent);
   const reindex = (): void => {
     setNote(t('knowledge.reindexing'));
     client
@@ -35,6 +46,7 @@ export default function KnowledgePage({ client, t }: PageProps) {
   return html`
     <section class="knowledge" aria-labelledby="knowledge-title">
       <h2 id="knowledge-title">${t('knowledge.title')}</h2>
+      <p class="live-note" role="status">${live ? t('knowledge.live') : t('knowledge.notLive')}</p>
       <${Upload} t=${t} onDone=${load} />
       <${KnowledgeSearch} client=${client} t=${t} />
       <section aria-labelledby="knowledge-files-title">

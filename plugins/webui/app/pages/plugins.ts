@@ -10,35 +10,14 @@ import type { Client } from '../connection';
 import type { T } from '../i18n';
 import type { PageProps } from '../router';
 import { describeSize } from '../../../../protocol/units';
+import { coalesced } from '../coalesced';
 import { useLiveEvents, type LiveEvent } from '../live-events';
+import { PackageUpload } from '../package-upload';
 import './plugins.css';
 
 const html = htm.bind(h);
 const EVENTS = ['plugin.*'];
 const LOG_LINES = 50;
-
-/** A request that is answered, and when a newer one was asked meanwhile, asked once more. */
-function coalesced(run: () => Promise<void>): () => void {
-  let running = false;
-  let again = false;
-  const go = (): void => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    run()
-      .catch(() => undefined)
-      .finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          go();
-        }
-      });
-  };
-  return go;
-}
 
 export default function PluginsPage({ client, t }: PageProps) {
   const [plugins, setPlugins] = useState<PluginStatus[] | null>(null);
@@ -73,6 +52,7 @@ export default function PluginsPage({ client, t }: PageProps) {
       <h2 id="plugins-title">${t('plugins.title')}</h2>
       <p class="live-note" role="status">${live ? t('plugins.live') : t('plugins.notLive')}</p>
       ${error && html`<p class="error" role="alert">${error}</p>`}
+      <${PackageUpload} t=${t} onInstalled=${load} />
       ${plugins === null
         ? html`<p>${t('plugins.loading')}</p>`
         : plugins.length === 0
@@ -121,6 +101,7 @@ interface RowProps {
 function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, onDone }: RowProps) {
   const [busy, setBusy] = useState<PluginAction | null>(null);
   const [error, setError] = useState('');
+  const [removing, setRemoving] = useState(false);
   const running = p.pid !== null;
   const act = (action: PluginAction): void => {
     setBusy(action);
@@ -155,12 +136,49 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
         <button type="button" class="details-toggle" aria-expanded=${open} aria-controls=${detailsId} onClick=${onToggle}>
           ${open ? t('plugins.hideDetails') : t('plugins.details')}
         </button>
+        ${p.kind !== 'builtin' && !removing && html`<button type="button" class="danger" onClick=${() => setRemoving(true)}>${t('plugins.remove')}</button>`}
+        ${removing && html`<${RemoveConfirm} name=${p.name} client=${client} t=${t} onClose=${() => setRemoving(false)} onDone=${onDone} />`}
         ${busy && html`<span class="busy" role="status">${t('plugins.busy', { action: t(`plugins.${busy}`), name: p.name })}</span>`}
         ${error && html`<p class="error" role="alert">${error}</p>`}
       </td>
     </tr>
     ${open && html`<tr role="row" class="plugin-details" id=${detailsId}><td role="cell" colspan="9"><${PluginDetails} name=${p.name} client=${client} t=${t} refreshKey=${refreshKey} /></td></tr>`}
   `;
+}
+
+interface RemoveProps {
+  name: string;
+  client: Client;
+  t: T;
+  onClose(): void;
+  onDone(): void;
+}
+
+/** Asks before plugins/remove; its data folder and settings go too only when ticked. */
+function RemoveConfirm({ name, client, t, onClose, onDone }: RemoveProps) {
+  const [purge, setPurge] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const remove = (): void => {
+    setBusy(true);
+    client
+      .request('plugins/remove', { name, purge })
+      .then(() => {
+        onClose();
+        onDone();
+      })
+      .catch((e: Error) => {
+        setError(e.message);
+        setBusy(false);
+      });
+  };
+  return html`<div class="confirm" role="group" aria-label=${t('plugins.confirmRemove', { name })}>
+    <span>${t('plugins.confirmRemove', { name })}</span>
+    <label class="switch"><input type="checkbox" checked=${purge} onChange=${(e: Event) => setPurge((e.target as HTMLInputElement).checked)} /> ${t('plugins.purge')}</label>
+    <button type="button" class="danger" disabled=${busy} onClick=${remove}>${t('plugins.yesRemove')}</button>
+    <button type="button" disabled=${busy} onClick=${onClose}>${t('plugins.keep')}</button>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+  </div>`;
 }
 
 interface DetailsProps {

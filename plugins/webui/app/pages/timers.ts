@@ -1,22 +1,21 @@
 // The Timers page: the timer plugin's timers (what, when, repeat), each cancelled after a confirmation, and the
-// kernel's status. Nothing is asked for on a clock: the timers are read when the page opens, after a cancel, and once
-// when the nearest one is due (it fires, or moves on if it repeats); the status when the page opens and on each
-// plugin event (plugins ready/enabled change with them), and both again on Refresh.
+// kernel's status. Nothing is asked for on a clock: the timers are read when the page opens and on each of the timer
+// plugin's events (a timer set, fired or cancelled, by anyone); the status when the page opens and on each plugin
+// event (plugins ready/enabled change with them), and both again on Refresh.
 import { h } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { KernelStatus } from '../../../../protocol/admin';
-import type { TimerListResult, TimerView } from '../../../../protocol/timer';
+import { TimerEvents, type TimerListResult, type TimerView } from '../../../../protocol/timer';
 import type { PageProps } from '../router';
-import { useLiveEvents } from '../live-events';
+import { coalesced } from '../coalesced';
+import { useLiveEvents, type LiveEvent } from '../live-events';
 import './timers.css';
 
 const html = htm.bind(h);
-const EVENTS = ['plugin.*'];
-/** Past the nearest timer's time, read the list again after this much (its firing has been saved by then). */
-const AFTER_DUE_MS = 1500;
-/** The longest a single wait for a due timer is armed (setTimeout's limit is 2^31 ms). */
-const MAX_WAIT_MS = 2 ** 31 - 1;
+const EVENTS = ['plugin.*', ...Object.values(TimerEvents)];
+/** The plugin whose events name timers: another plugin's events of the same names are not its. */
+const TIMER_PLUGIN = 'timer';
 
 export default function TimersPage({ client, t }: PageProps) {
   const [timers, setTimers] = useState<TimerView[] | null>(null);
@@ -26,15 +25,17 @@ export default function TimersPage({ client, t }: PageProps) {
   const [confirming, setConfirming] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const readTimers = (): void => {
-    client.request<TimerListResult>('timer/list').then(
-      (r) => {
-        setTimers(r.timers);
-        setTimersError('');
-      },
-      (e: Error) => setTimersError(e.message),
-    );
-  };
+  const [readTimers] = useState(() =>
+    coalesced(() =>
+      client.request<TimerListResult>('timer/list').then(
+        (r) => {
+          setTimers(r.timers);
+          setTimersError('');
+        },
+        (e: Error) => setTimersError(e.message),
+      ),
+    ),
+  );
   const readStatus = (): void => {
     client.request<KernelStatus>('kernel/status').then(
       (s) => {
@@ -48,16 +49,11 @@ export default function TimersPage({ client, t }: PageProps) {
     readTimers();
     readStatus();
   };
-  const live = useLiveEvents(client, EVENTS, readAll, readStatus);
-
-  // One wait for the nearest timer, armed again whenever the list changes.
-  const nearest = timers?.[0]?.fires_at;
-  useEffect(() => {
-    if (!nearest) return;
-    const wait = Math.min(Math.max(0, Date.parse(nearest) - Date.now()) + AFTER_DUE_MS, MAX_WAIT_MS);
-    const handle = setTimeout(readTimers, wait);
-    return () => clearTimeout(handle);
-  }, [nearest]);
+  const onEvent = (event: LiveEvent): void => {
+    if (event.name.startsWith('plugin.')) readStatus();
+    else if (event.source === TIMER_PLUGIN) readTimers();
+  };
+  const live = useLiveEvents(client, EVENTS, readAll, onEvent);
 
   const cancel = (id: string): void => {
     setBusy(id);

@@ -3,6 +3,8 @@ import { defineStrings } from '../i18n';
 
 export default defineStrings({
   en: {
+    'knowledge.live': 'Live: files appear and change state as homed indexes them.',
+    'knowledge.notLive': 'Not live: waiting for the connection to homed.',
     'knowledge.title': 'Knowledge',
     'knowledge.files': 'Files',
     'knowledge.loading': 'Loading files…',
@@ -35,6 +37,8 @@ export default defineStrings({
     'knowledge.line': 'line {line}',
   },
   zh: {
+    'knowledge.live': '实时：homed 索引文件时，文件及其状态会立即显示。',
+    'knowledge.notLive': '未连接：正在等待与 homed 的连接。',
     'knowledge.title': '知识库',
     'knowledge.files': '文件',
     'knowledge.loading': '正在读取文件…',
