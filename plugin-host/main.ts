@@ -82,6 +82,9 @@ function main(): void {
       const call = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(ToolProgressNotification.type, piece));
       const result: unknown = await tool.run(params.args as never, context, call);
       return { result };
+    } catch (error) {
+      // A tool that throws failed: the LLM reads its message, not the wire's wrapping of it.
+      return { result: { error: `tool ${params.name} failed: ${(error as Error).message}` }, isError: true };
     } finally {
       watch.dispose();
     }
