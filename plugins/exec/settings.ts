@@ -3,6 +3,7 @@
 // plugins share one list; its default, `<data>/workspace`, when the files plugin is absent or the list is empty.
 import * as fs from 'node:fs';
 import type { PluginContext } from '../../plugin-host';
+import { ErrorCodes } from '../../protocol/errors';
 import { loadRoots } from '../../plugin-host/tracker';
 import { EXEC_POLICY, type ExecPolicy } from './policy';
 
@@ -44,7 +45,7 @@ async function readFilesRoots(ctx: PluginContext): Promise<unknown> {
     return await ctx.config.get('roots', 'files');
   } catch (error) {
     // No files plugin (its table is unknown): the default roots.
-    if (/unknown|not found|no such/i.test(String(error))) return undefined;
+    if ((error as { code?: unknown }).code === ErrorCodes.NotFound) return undefined;
     throw error;
   }
 }
