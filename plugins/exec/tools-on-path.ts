@@ -1,24 +1,24 @@
-// Finding an executable on PATH (util-linux unshare, mount, setpriv, prlimit), once per name.
+// Finding an executable (util-linux unshare, mount, setpriv, prlimit) on PATH or in the usual system folders.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
 const found = new Map<string, string | null>();
 
-/** The executable's path, or null. */
+/** The executable's path, or null; looked up once per name. */
 export function findTool(name: string): string | null {
-  const cached = found.get(name);
-  if (cached !== undefined) return cached;
-  let result: string | null = null;
-  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(':').concat(['/usr/sbin', '/sbin', '/usr/bin', '/bin'])) {
-    const candidate = path.join(dir || '.', name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      result = candidate;
-      break;
-    } catch {
-      // not here
-    }
+  if (!found.has(name)) {
+    const dirs = [...(process.env['PATH'] ?? '').split(':').filter((dir) => dir !== ''), ...SYSTEM_DIRS];
+    found.set(name, dirs.map((dir) => path.join(dir, name)).find(isExecutable) ?? null);
   }
-  found.set(name, result);
-  return result;
+  return found.get(name) ?? null;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }

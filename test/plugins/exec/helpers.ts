@@ -11,6 +11,8 @@ import type { ExecArgs } from '../../../plugins/exec/args';
 import { EXEC_UID } from '../../../plugins/exec/policy';
 import type { ChangeStore } from '../../../plugin-host/tracker';
 
+export { pidsWithCmdline as processesWith } from '../../kernel/proc';
+
 export const isRoot = typeof process.geteuid === 'function' && process.geteuid() === 0;
 export { EXEC_UID };
 
@@ -63,22 +65,6 @@ export function execBench(t: TestContext, tracking: 'overlay' | 'snapshot', sett
       return { result, progress };
     },
   };
-}
-
-/** Pids of live (not zombie) processes whose command line contains `marker`. */
-export function processesWith(marker: string): number[] {
-  const found: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
-      const state = /\) (\S)/.exec(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1];
-      if (cmdline.includes(marker) && state !== 'Z') found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
 }
 
 /** Live processes owned by a uid. */
