@@ -41,6 +41,11 @@ function parentOf(pid: string): number | null {
   }
 }
 
+/** SIGKILLs the group led by `pid`. */
+export function killGroup(pid: number): void {
+  signal(-pid);
+}
+
 /** SIGKILLs the group led by `pid` and every descendant of `pid`. */
 export function killTree(pid: number): void {
   const descendants = descendantsOf(pid);

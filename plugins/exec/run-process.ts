@@ -2,7 +2,7 @@
 // kills the whole tree at once. The command leads its own process group; when it exits, what it left
 // running in the background is killed too, so a call never outlives its command.
 import { spawn } from 'node:child_process';
-import { killTree } from './process-tree';
+import { killGroup, killTree } from './process-tree';
 
 /** What to start: a file with its arguments, run in `cwd` with exactly `env`. */
 export interface SpawnSpec {
@@ -17,6 +17,11 @@ export interface RunOptions {
   timeoutMs: number;
   /** Each piece of stdout or stderr, in the order it arrives. */
   onOutput(chunk: Buffer): void;
+  /**
+   * The command's tree is all in its process group (the sandbox: the group holds the pid namespace's init, whose
+   * death ends every process in it), so no walk of /proc is needed to find descendants that left the group.
+   */
+  groupHoldsTree?: boolean;
   /** Each line the command writes to file descriptor 3 (the sandbox's set-up reports there). */
   onControl?(line: string): void;
 }
@@ -49,7 +54,8 @@ export function runProcess(spec: SpawnSpec, options: RunOptions): Promise<RunOut
       if (killed || child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
       killed = why;
       killedAt = performance.now();
-      killTree(child.pid);
+      if (options.groupHoldsTree) killGroup(child.pid);
+      else killTree(child.pid);
     };
     const onAbort = (): void => kill('cancelled');
     const timer = setTimeout(() => kill('timeout'), options.timeoutMs);

@@ -64,6 +64,7 @@ export async function runInSandbox(run: SandboxRun, store: ChangeStore, options:
     { file: spec.file, args: spec.args, cwd: '/', env: run.env },
     {
       ...options,
+      groupHoldsTree: true,
       onOutput: (chunk) => (readyAt === null ? setupErrors.push(chunk) : options.onOutput(chunk)),
       onControl: (line) => {
         if (line === 'ready') readyAt = performance.now();

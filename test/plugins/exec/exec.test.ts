@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { waitFor } from '../../harness/wait';
-import { EXEC_UID, execBench, isRoot, processesWith } from './helpers';
+import { EXEC_UID, execBench, isRoot, isRunning, processesWith } from './helpers';
 
 const MODES = isRoot ? (['overlay', 'snapshot'] as const) : (['snapshot'] as const);
 
@@ -64,11 +64,14 @@ for (const mode of MODES) {
       const marker = `${100 + Math.floor(Math.random() * 1000) / 1000}`;
       const abort = new AbortController();
       const running = bench.exec({ command: `sleep ${marker} & sleep ${marker} & (sleep ${marker}; true) & echo started; wait` }, { signal: abort.signal });
-      await waitFor(() => processesWith(`sleep\0${marker}`).length >= 3, { what: 'three sleeps running', timeoutMs: 20_000 });
+      const sleeps = await waitFor(() => {
+        const pids = processesWith(`sleep\0${marker}`);
+        return pids.length >= 3 && pids;
+      }, { what: 'three sleeps running', timeoutMs: 20_000 });
       const abortedAt = performance.now();
       abort.abort();
       // Polled without yielding: the kill is sent inside abort(), the processes die in the kernel meanwhile.
-      while (processesWith(`sleep\0${marker}`).length > 0 && performance.now() - abortedAt < 5000);
+      while (sleeps.some(isRunning) && performance.now() - abortedAt < 5000);
       const tookMs = performance.now() - abortedAt;
       const { result } = await running;
       assert.equal(result.killed, 'cancelled');

