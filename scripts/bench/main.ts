@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import { benchAgent } from './agent';
 import { benchContext } from './context';
 import { benchCrash } from './crash';
+import { benchExec } from './exec';
 import { benchGraph } from './graph';
 import { benchKnowledge } from './knowledge';
 import { benchLanes } from './lanes';
@@ -19,7 +20,7 @@ import { benchStartup } from './startup';
 import { msSince } from './stats';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec'] as const;
 
 let broken = 0;
 
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
   if (chosen.has('knowledge')) rows.push(...((await step('7 knowledge', () => benchKnowledge())) ?? []));
   if (chosen.has('graph')) rows.push(...((await step('8 memory graph', () => benchGraph())) ?? []));
   if (chosen.has('webui')) rows.push(...((await step('webui', () => benchWebui())) ?? []));
+  if (chosen.has('exec')) rows.push(...((await step('exec', () => benchExec())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

@@ -57,8 +57,8 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // cli, files, pluginmgr and timer (built-in) and secret-keeper (the fixture).
-    assert.match(human.stdout, /6 ready \/ 6 enabled \/ 7 known/);
+    // cli, exec, files, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
+    assert.match(human.stdout, /7 ready \/ 7 enabled \/ 8 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;

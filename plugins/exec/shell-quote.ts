@@ -1,0 +1,6 @@
+// Quoting for /bin/sh: one word, taken literally.
+
+/** `it's` → `'it'\''s'`. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
