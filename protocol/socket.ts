@@ -44,6 +44,12 @@ export const SocketMethods = {
   EventsSubscribe: 'events/subscribe',
 } as const;
 
+/**
+ * Notification `{"method":"$/cancel","params":{"id":ID}}`: the client no longer wants request ID (a chat/subscribe of a
+ * page that was left). The request's method is told at once; it still answers once, with what it has.
+ */
+export const SOCKET_CANCEL_METHOD = '$/cancel';
+
 /** A line a client sends. */
 export interface SocketRequest {
   /** Present on requests, absent on notifications. */

@@ -29,8 +29,10 @@ export interface SocketCall {
   stream(item: unknown): void;
   /** Whether the call is a notification: nothing it streams or returns reaches the client. */
   notification: boolean;
-  /** Aborted when the client disconnects. */
+  /** Aborted when the client disconnects or cancels this request (`$/cancel`). */
   signal: AbortSignal;
+  /** The same object for every call of one connection: who is calling, for state a client keeps across calls. */
+  client: object;
 }
 
 /** One method the socket serves. */

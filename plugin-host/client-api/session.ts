@@ -1,6 +1,6 @@
 // One client of the client protocol, whatever carries its lines: takes request lines, runs them from the
 // method table with a cap on how many run at once, and writes one answer per request through its transport.
-import { ErrorCodes, SocketErrorCodes, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
+import { ErrorCodes, SOCKET_CANCEL_METHOD, SocketErrorCodes, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
 import type { PluginLogger } from '../sdk';
 import { SocketFailure, toSocketError } from './errors';
 import type { MethodTable, SocketCall } from './methods';
@@ -76,7 +76,7 @@ export function openClientSession(transport: ClientTransport, deps: ClientSessio
     closed = true;
     transport.end();
   };
-  const line: LineContext = { deps, signal: gone.signal, send, hangUp };
+  const line: LineContext = { deps, signal: gone.signal, client: {}, running: new Map(), send, hangUp };
 
   /** Starts waiting lines while places are free and the peer keeps up, then tells the transport where things stand. */
   function pump(): void {
@@ -96,6 +96,8 @@ export function openClientSession(transport: ClientTransport, deps: ClientSessio
   return {
     receive(text) {
       if (closed) return;
+      // A cancel does not wait behind the calls it may be meant to end.
+      if (text.includes(SOCKET_CANCEL_METHOD) && cancelNow(text, line)) return;
       backlog.push(text);
       pump();
     },
@@ -119,7 +121,12 @@ export function openClientSession(transport: ClientTransport, deps: ClientSessio
 
 interface LineContext {
   deps: ClientSessionDeps;
+  /** Aborted when the client is gone. */
   signal: AbortSignal;
+  /** This connection's identity for its calls (SocketCall.client). */
+  client: object;
+  /** Requests running now by id, each with its own abort, for `$/cancel`. */
+  running: Map<number | string, AbortController>;
   send(answer: SocketResponse): void;
   hangUp(): void;
 }
@@ -133,6 +140,10 @@ async function handleLine(line: string, ctx: LineContext): Promise<void> {
     ctx.send({ id: recoverId(line), error: toSocketError(error, ctx.deps.serverName) });
     return;
   }
+  if (request.method === SOCKET_CANCEL_METHOD) {
+    cancelRequest(request, ctx);
+    return;
+  }
   const refusal = ctx.deps.refuse?.(request.method);
   if (refusal) {
     ctx.send({ id: request.id ?? null, error: toSocketError(refusal) });
@@ -142,15 +153,44 @@ async function handleLine(line: string, ctx: LineContext): Promise<void> {
   await runRequest(request, ctx);
 }
 
+/** Carries out a `$/cancel` line at once; false for any other line (it takes its turn). */
+function cancelNow(text: string, ctx: LineContext): boolean {
+  let request: SocketRequest;
+  try {
+    request = parseRequestLine(text);
+  } catch {
+    return false;
+  }
+  if (request.method !== SOCKET_CANCEL_METHOD) return false;
+  cancelRequest(request, ctx);
+  return true;
+}
+
+/** `$/cancel {id}`: aborts that running request of this client; an id that is not running is let be (it may just have ended). */
+function cancelRequest(request: SocketRequest, ctx: LineContext): void {
+  const id = request.params?.['id'];
+  if (typeof id !== 'number' && typeof id !== 'string') {
+    if (request.id !== undefined) ctx.send({ id: request.id, error: toSocketError(new SocketFailure(SocketErrorCodes.InvalidRequest, `${SOCKET_CANCEL_METHOD} needs params.id, the id of a request of yours that is running`)) });
+    return;
+  }
+  ctx.running.get(id)?.abort();
+  if (request.id !== undefined) ctx.send({ id: request.id, result: null });
+}
+
 async function runRequest(request: SocketRequest, ctx: LineContext): Promise<void> {
-  const { deps, signal, send } = ctx;
+  const { deps, send } = ctx;
   const id = request.id;
   const isNotification = id === undefined;
+  // Each request has its own abort: the client's leaving or its `$/cancel` ends it.
+  const own = new AbortController();
+  const signal = AbortSignal.any([ctx.signal, own.signal]);
+  if (!isNotification) ctx.running.set(id, own);
   const call: SocketCall = {
     stream: (item) => {
       if (!isNotification && !signal.aborted) send({ id, stream: item });
     },
     signal,
+    client: ctx.client,
     notification: isNotification,
   };
   try {
@@ -161,6 +201,8 @@ async function runRequest(request: SocketRequest, ctx: LineContext): Promise<voi
     const answer = toSocketError(error, deps.serverName);
     if (isNotification) deps.log.warn('client notification failed', { method: request.method, error: answer.message });
     else send({ id, error: answer });
+  } finally {
+    if (!isNotification && ctx.running.get(id) === own) ctx.running.delete(id);
   }
 }
 

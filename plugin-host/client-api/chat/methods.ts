@@ -30,8 +30,8 @@ export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: Kern
   );
 }
 
-/** Each client's running chat/subscribe, by the client's signal (one per connection): ended by the client's next one. */
-const following = new WeakMap<AbortSignal, () => void>();
+/** Each client's running chat/subscribe, by connection: ended by the client's next one. */
+const following = new WeakMap<object, () => void>();
 
 /**
  * Streams the session's missed turns, then its live outputs no chat/say waits for, until the client goes or
@@ -44,16 +44,16 @@ function followSession(router: ChatRouter, session: string, call: SocketCall): P
       resolve(null);
       return;
     }
-    following.get(call.signal)?.();
+    following.get(call.client)?.();
     for (const item of router.takeMissed(session)) call.stream(item);
     const unsubscribe = router.subscribe(session, (item) => call.stream(item));
     const end = (): void => {
       call.signal.removeEventListener('abort', end);
-      if (following.get(call.signal) === end) following.delete(call.signal);
+      if (following.get(call.client) === end) following.delete(call.client);
       unsubscribe();
       resolve(null);
     };
-    following.set(call.signal, end);
+    following.set(call.client, end);
     call.signal.addEventListener('abort', end, { once: true });
   });
 }

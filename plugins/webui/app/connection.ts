@@ -1,6 +1,8 @@
 // One WebSocket to homed's client protocol (the socket's, protocol/socket.ts): JSON lines as messages, answers and
 // stream items matched by id. It reconnects by itself, backing off, and tells its listeners each change of state.
 
+import { SOCKET_CANCEL_METHOD } from '../../../protocol/socket';
+
 /** Where the connection is: the first try, open, or lost and trying again. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
 
@@ -16,8 +18,11 @@ export class ClientError extends Error {
 
 /** What every page gets: requests to homed, and the connection's state. */
 export interface Client {
-  /** Sends a request; `onStream` gets its stream items; resolves with its result (rejects with its error, or when the connection is lost). */
-  request<R = unknown>(method: string, params?: Record<string, unknown>, onStream?: (item: unknown) => void): Promise<R>;
+  /**
+   * Sends a request; `onStream` gets its stream items; resolves with its result (rejects with its error, or when the
+   * connection is lost). Aborting `signal` tells the server the request is no longer wanted (`$/cancel`).
+   */
+  request<R = unknown>(method: string, params?: Record<string, unknown>, onStream?: (item: unknown) => void, signal?: AbortSignal): Promise<R>;
   readonly state: ConnectionState;
   /** Calls `listener` on every change of state; returns what stops it. */
   onState(listener: (state: ConnectionState) => void): () => void;
@@ -87,15 +92,26 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
 
   open();
   return {
-    request<R>(method: string, params: Record<string, unknown> = {}, onStream?: (item: unknown) => void): Promise<R> {
+    request<R>(method: string, params: Record<string, unknown> = {}, onStream?: (item: unknown) => void, signal?: AbortSignal): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         if (socket.readyState !== WebSocket.OPEN) {
           reject(new ClientError('not connected to homed', 'HA_ERR_DISCONNECTED'));
           return;
         }
         const id = nextId++;
+        const sentOn = socket;
         waiting.set(id, { resolve: resolve as (result: unknown) => void, reject, onStream });
-        socket.send(JSON.stringify({ id, method, params }));
+        sentOn.send(JSON.stringify({ id, method, params }));
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const call = waiting.get(id);
+            if (!call || sentOn.readyState !== WebSocket.OPEN) return;
+            call.onStream = undefined;
+            sentOn.send(JSON.stringify({ method: SOCKET_CANCEL_METHOD, params: { id } }));
+          },
+          { once: true },
+        );
       });
     },
     get state() {

@@ -125,6 +125,26 @@ describe('client session', () => {
     assert.deepEqual(transport.lines, []);
   });
 
+  it('$/cancel ends one running request at once, even past the in-flight cap; the others run on', async () => {
+    const transport = new MemoryTransport();
+    const g = gate();
+    const session = open(transport, { methods: g.table });
+    for (let id = 1; id <= MAX_IN_FLIGHT + 1; id++) session.receive(line(id, 'test/wait'));
+    await g.startedCount(MAX_IN_FLIGHT);
+    session.receive(line(undefined, '$/cancel', { id: 2 }));
+    assert.deepEqual(g.started.map((call) => call.signal.aborted).slice(0, 3), [false, true, false]);
+    assert.equal(g.started[0]?.client, g.started[1]?.client, 'calls of one connection share its identity');
+    session.receive(line(500, '$/cancel', { id: 'nothing-runs' }));
+    session.receive(line(501, '$/cancel', {}));
+    await transport.written(2);
+    assert.deepEqual(transport.lines[0], { id: 500, result: null });
+    assert.equal(transport.lines[1]?.id, 501);
+    assert.match(transport.lines[1]?.error?.message ?? '', /\$\/cancel needs params\.id/);
+    g.release(MAX_IN_FLIGHT + 1);
+    await transport.written(2 + MAX_IN_FLIGHT + 1);
+    assert.equal(transport.lines.filter((l) => l.result !== undefined && l.id !== 500).length, MAX_IN_FLIGHT + 1, 'every request, cancelled or not, is answered once');
+  });
+
   it('answers a request and not a notification; a failing notification is logged, not answered', async () => {
     const transport = new MemoryTransport();
     const warned: string[] = [];

@@ -138,6 +138,7 @@ export default function Chat({ client, t }: PageProps) {
     );
     void loadHistory(session);
     let liveKey: string | undefined;
+    const leaving = new AbortController();
     client
       .request('chat/subscribe', { session }, (raw) => {
         if (following.current !== session) return;
@@ -157,8 +158,10 @@ export default function Chat({ client, t }: PageProps) {
           liveKey = undefined;
           void loadHistory(session);
         }
-      })
+      }, leaving.signal)
       .catch(() => undefined);
+    // Another conversation, or another page: the server stops streaming this one.
+    return () => leaving.abort();
   }, [connected, session]);
 
   useEffect(() => {
