@@ -14,8 +14,8 @@ const GONE: ReadonlySet<PluginState> = new Set<PluginState>(['stopping', 'stoppe
 export function openAsks(bus: EventBus, io: IOManager, sessions: SessionStore, supervisor: Supervisor, router: PluginRouter): AskRegistry {
   const asks = new AskRegistry({
     route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
-    show: (route, session, text) => {
-      const output: OutputEvent = { target: route.target, session, kind: 'notice', text, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
+    show: (route, view, text) => {
+      const output: OutputEvent = { target: route.target, session: view.session, kind: 'notice', text, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
       // A full output channel means a burst larger than it: deliver at once rather than drop the question.
       if (!io.emit(output)) router.deliver(output);
     },

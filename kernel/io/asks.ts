@@ -17,8 +17,8 @@ export interface AskRoute {
 export interface AskDeps {
   /** The session's client, or why nobody can be asked. */
   route(session: string): AskRoute | { nobody: string };
-  /** Shows the question in the client's chat stream. */
-  show(route: AskRoute, session: string, text: string): void;
+  /** Shows the question in the client's chat stream: `text` for a person, `view` for a client that renders questions. */
+  show(route: AskRoute, view: PendingAsk, text: string): void;
   publish(name: string, data: unknown): void;
   now?(): number;
 }
@@ -70,7 +70,7 @@ export class AskRegistry {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(view.id, question);
       this.deps.publish(ApprovalEvents.Asked, view);
-      this.deps.show(route, view.session, showText(view, params.timeoutMs));
+      this.deps.show(route, view, showText(view, params.timeoutMs));
     });
   }
 

@@ -57,14 +57,14 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // cli, pluginmgr and timer (built-in) and secret-keeper (the fixture).
-    assert.match(human.stdout, /4 ready \/ 4 enabled \/ 5 known/);
+    // approvals, cli, pluginmgr and timer (built-in) and secret-keeper (the fixture).
+    assert.match(human.stdout, /5 ready \/ 5 enabled \/ 6 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;
     assert.equal(status.pid, homed.pid);
     assert.equal(status.dataDir, homed.dataDir);
-    assert.deepEqual(status.plugins, { ready: 4, enabled: 4, total: 5 });
+    assert.deepEqual(status.plugins, { ready: 5, enabled: 5, total: 6 });
   });
 
   it('config set core.log.level warn, then get reads it back', async () => {
