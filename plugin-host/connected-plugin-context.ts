@@ -1,4 +1,4 @@
-import type { MessageConnection } from 'vscode-jsonrpc';
+import { CancellationTokenSource, type MessageConnection, type RequestType } from 'vscode-jsonrpc';
 import {
   ConfigGetRequest,
   ConfigListRequest,
@@ -65,7 +65,7 @@ export class ConnectedPluginContext implements PluginContext {
   };
 
   readonly kernel: PluginContext['kernel'] = {
-    request: (type, params) => this.connection.sendRequest(type, params),
+    request: (type, params, signal) => (signal ? sendCancellable(this.connection, type, params, signal) : this.connection.sendRequest(type, params)),
     notify: (type, params) => void this.connection.sendNotification(type, params),
   };
 
@@ -95,6 +95,18 @@ export class ConnectedPluginContext implements PluginContext {
       void this.connection.sendNotification(LogNotification.type, { level, msg: `${line.slice(0, 200)} … (its fields were too big to send)` });
     }
   }
+}
+
+/** Sends a request that an abort of `signal` cancels: the kernel gets $/cancelRequest and the promise rejects. */
+function sendCancellable<P, R>(connection: MessageConnection, type: RequestType<P, R, void>, params: P, signal: AbortSignal): Promise<R> {
+  if (signal.aborted) return Promise.reject(new Error(`${type.method} was cancelled before it was sent`));
+  const source = new CancellationTokenSource();
+  const cancel = (): void => source.cancel();
+  signal.addEventListener('abort', cancel, { once: true });
+  return connection.sendRequest(type, params, source.token).finally(() => {
+    signal.removeEventListener('abort', cancel);
+    source.dispose();
+  });
 }
 
 function withScope<T extends object>(params: T, scope: string | undefined): T & { scope?: string } {

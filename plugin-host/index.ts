@@ -10,6 +10,7 @@ export type {
   PluginEvents,
   PluginIO,
   PluginLogger,
+  StageCall,
   StageHandler,
   ToolCall,
   ToolDefinition,

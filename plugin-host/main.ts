@@ -98,10 +98,16 @@ function main(): void {
     return { result: result ?? null };
   });
 
-  connection.onRequest(StageInvokeRequest.type, async (params) => {
+  connection.onRequest(StageInvokeRequest.type, async (params, token) => {
     const handler = plugin?.stages?.[params.stage];
     if (!handler || !context) return null;
-    return (await handler(params.snapshot, context)) ?? null;
+    const cancelled = new AbortController();
+    const watch = token.onCancellationRequested(() => cancelled.abort());
+    try {
+      return (await handler(params.snapshot, context, { signal: cancelled.signal })) ?? null;
+    } finally {
+      watch.dispose();
+    }
   });
 
   connection.listen();
@@ -121,6 +127,7 @@ function describePlugin(plugin: PluginDefinition): InitializeResult {
       ...(tool.timeoutMs === undefined ? {} : { timeoutMs: tool.timeoutMs }),
     })),
     stages: Object.keys(plugin.stages ?? {}) as InitializeResult['stages'],
+    ...(plugin.stageTimeouts ? { stageTimeouts: plugin.stageTimeouts } : {}),
     subscriptions: Object.keys(plugin.events ?? {}),
     config: plugin.config ?? [],
     ...(plugin.clientMethods ? { clientMethods: describeClientMethods(plugin.clientMethods) } : {}),

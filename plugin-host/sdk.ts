@@ -60,7 +60,8 @@ export interface PluginIO {
 
 /** Typed access to any kernel method from `protocol/` (the kernel checks the permission). */
 export interface KernelClient {
-  request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
+  /** Sends a request; an abort of `signal` cancels it ($/cancelRequest) and rejects it. */
+  request<P, R>(type: RequestType<P, R, void>, params: P, signal?: AbortSignal): Promise<R>;
   notify<P>(type: NotificationType<P>, params: P): void;
 }
 
@@ -109,7 +110,12 @@ export interface ClientMethodDefinition<Params = unknown> {
   run(params: Params, ctx: PluginContext): unknown;
 }
 
-export type StageHandler = (snapshot: StageSnapshot, ctx: PluginContext) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
+/** What a stage handler gets besides the snapshot: `signal` aborts when the kernel gives up on it (a Stop, its deadline). */
+export interface StageCall {
+  readonly signal: AbortSignal;
+}
+
+export type StageHandler = (snapshot: StageSnapshot, ctx: PluginContext, call: StageCall) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
 
 /** Everything a plugin is: data plus handlers. */
 export interface PluginDefinition {
@@ -119,6 +125,8 @@ export interface PluginDefinition {
   deactivate?(ctx: PluginContext): void | Promise<void>;
   tools?: Record<string, ToolDefinition<never>>;
   stages?: Partial<Record<StageName, StageHandler>>;
+  /** A longer deadline (ms) for a stage handler than the kernel's core.agent.stage_timeout, e.g. a guard that asks a person (at most 15 min). */
+  stageTimeouts?: Partial<Record<StageName, number>>;
   /** Event handlers by name or `prefix.*` pattern. */
   events?: Record<string, (event: EventDeliverParams, ctx: PluginContext) => void>;
   /** Output of the agent for inputs this plugin sent (and for turns of sessions it brought). */

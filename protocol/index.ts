@@ -23,3 +23,4 @@ export * from './socket-api';
 export * from './client-methods';
 export * from './webui';
 export * from './timer';
+export * from './approvals';

@@ -41,6 +41,11 @@ export interface InitializeResult {
   tools: ToolDecl[];
   /** Stages it handles. */
   stages: StageName[];
+  /**
+   * A longer deadline (ms) for its handler of a stage than the kernel's core.agent.stage_timeout, e.g. a guard that
+   * asks a person; bounded by MAX_STAGE_TIMEOUT_MS. A stage not named keeps the kernel's deadline.
+   */
+  stageTimeouts?: Partial<Record<StageName, number>>;
   /** Event names (or `prefix.*`) it subscribes to. */
   subscriptions: string[];
   /** Settings it declares beyond its manifest's. */

@@ -14,6 +14,7 @@ export const PERMISSIONS = [
   'knowledge',
   'llm',
   'net', // network access (sandboxed plugins)
+  'ask', // put questions to the person of a session (approval/ask)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -4,6 +4,7 @@
 import { objectSchema, type JsonSchema, type RequestDescriptor } from './descriptor';
 import { INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
 import { KernelStatusRequest, PluginsControlRequest, PluginsInfoRequest, PluginsInstallRequest, PluginsListRequest, PluginsLogsRequest, PluginsRemoveRequest } from './admin';
+import { AnswerRequest, PendingRequest } from './approvals';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest } from './config';
 import { EVENT_PATTERN_FIELD } from './events';
 import type { InterruptResult } from './io';
@@ -82,4 +83,6 @@ export const SocketApi = {
     SocketMethods.EventsSubscribe,
     objectSchema({ names: { type: 'array', minItems: 1, maxItems: MAX_CLIENT_EVENT_NAMES, items: EVENT_PATTERN_FIELD } }, ['names']),
   ),
+  ApprovalAnswer: forwarded(AnswerRequest),
+  ApprovalPending: forwarded(PendingRequest),
 } as const satisfies Record<keyof typeof SocketMethods, SocketDescriptor<unknown, unknown>>;

@@ -42,6 +42,10 @@ export const SocketMethods = {
   ChatSubscribe: 'chat/subscribe',
   /** Request that lasts until the client disconnects: streams the kernel's events (plugin states, config changes…). */
   EventsSubscribe: 'events/subscribe',
+  /** Request: answers a question the kernel put to a session's person (any client may answer). */
+  ApprovalAnswer: 'approval/answer',
+  /** Request: the questions waiting for an answer. */
+  ApprovalPending: 'approval/pending',
 } as const;
 
 /**

@@ -37,6 +37,9 @@ export const STAGES = [
 ] as const;
 
 export type StageName = (typeof STAGES)[number]['name'];
+
+/** The longest deadline a plugin may declare for its handler of a stage (InitializeResult.stageTimeouts): 15 min. */
+export const MAX_STAGE_TIMEOUT_MS = 900_000;
 export const STAGE_NAMES: readonly StageName[] = STAGES.map((s) => s.name);
 
 /** What every handler of a stage sees: the same snapshot. */

@@ -8,6 +8,7 @@ import { StageHost } from '../stages/stage-host';
 import type { AgentParts } from './open-agent-parts';
 import type { KernelLlm } from './open-providers';
 import type { Infrastructure } from './start-infrastructure';
+import { withDeclaredDeadlines } from './stage-deadlines';
 import type { SupervisedPlugins } from './supervise-plugins';
 
 /** The agent and what each of its turns runs through: the stage pipeline and the tool router. */
@@ -22,7 +23,8 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
   const { agentPolicy, sessions, recall } = parts;
   const { router } = plugins;
   const kernelTools = [...createChildTools(), ...createMemoryTools(recall.queries)];
-  const stages = new StageHost((stage) => router.stageHandlers(stage), () => agentPolicy.current.stageTimeoutMs);
+  const declarationOf = (plugin: string) => plugins.supervisor.plugins.get(plugin)?.declaration;
+  const stages = new StageHost((stage) => withDeclaredDeadlines(stage, router.stageHandlers(stage), declarationOf), () => agentPolicy.current.stageTimeoutMs);
   const tools = new ToolRouter(() => router.offeredTools(), () => kernelTools, () => agentPolicy.current.toolTimeoutMs, plugins.services.toolCalls);
   const turn: TurnDeps = {
     stages,

@@ -13,6 +13,7 @@ import { PluginRouter } from '../supervisor/plugin-router';
 import { Supervisor } from '../supervisor/supervisor';
 import type { FoundPlugins } from './find-plugins';
 import type { KernelLlm } from './open-providers';
+import { openAsks } from './open-asks';
 import type { Settings } from './open-settings';
 import type { Infrastructure } from './start-infrastructure';
 import { KERNEL_VERSION } from './version';
@@ -69,6 +70,7 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
   );
   for (const [name, reason] of found.refused) supervisor.refuse(name, reason);
   const packages = new PackageAdmin({ supervisor, config, pluginDir: settings.paths.pluginDir, pluginDataDir, kernelVersion: KERNEL_VERSION });
+  const router = new PluginRouter(supervisor, log);
   const services: KernelServices = {
     config,
     bus,
@@ -80,6 +82,7 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     llm: () => served.llm,
     sessions: served.sessions,
     toolCalls: new InFlightToolCalls(),
+    asks: openAsks(bus, infra.io, served.sessions, supervisor, router),
   };
-  return { supervisor, packages, router: new PluginRouter(supervisor, log), services };
+  return { supervisor, packages, router, services };
 }

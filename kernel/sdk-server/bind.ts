@@ -6,7 +6,9 @@ import type { InFlightToolCalls } from '../agent/tool-calls';
 import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
+import type { AskRegistry } from '../io/asks';
 import { bindAdminMethods, type AdminServices } from './admin-methods';
+import { bindApprovalMethods } from './approval-methods';
 import { admitCall, bindNotification, type SdkCaller } from './binder';
 import { bindClientMethods } from './client-methods';
 import { bindConfigMethods } from './config-methods';
@@ -33,6 +35,8 @@ export interface KernelServices extends AdminServices {
   sessions: SessionStore;
   /** Plugin tool calls running now, for tool/progress. */
   toolCalls: InFlightToolCalls;
+  /** Questions put to a session's person, for approval/ask, approval/answer and approval/pending. */
+  asks: AskRegistry;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -51,6 +55,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindLlmMethods(connection, caller, services.llm);
   bindSessionMethods(connection, caller, services.sessions);
   bindToolMethods(connection, caller, services.toolCalls);
+  bindApprovalMethods(connection, caller, services.asks);
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
     const answer = interruptAnswers.get(params as object);

@@ -110,7 +110,8 @@ function servedMethods(hosts: ClientMethodHosts): string[] {
   return [...names].sort();
 }
 
-function abortSignalOf(token: CancellationToken): AbortSignal {
+/** An AbortSignal that aborts when the caller cancels its request ($/cancelRequest). */
+export function abortSignalOf(token: CancellationToken): AbortSignal {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
   else token.onCancellationRequested(() => controller.abort());

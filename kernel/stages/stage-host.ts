@@ -1,4 +1,4 @@
-import { STAGE_PATCH_FIELDS, STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import { MAX_STAGE_TIMEOUT_MS, STAGE_PATCH_FIELDS, STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
 import { schemaProblem } from '../../protocol/schema-check';
 import { flushQueuedWrites } from '../../protocol/wire';
 import type { PluginChannel } from '../supervisor/channel';
@@ -12,14 +12,16 @@ export interface StageHandlerRef {
   channel: PluginChannel | undefined;
   /** The plugin's state now: only a `ready` plugin is called; any other is `unavailable` at once (a guard: deny). */
   state(): PluginState;
+  /** Its own deadline for this stage, when it declared a longer one than the kernel's (a guard that asks a person). */
+  timeoutMs?: number;
 }
 
 /** What became of one handler: a timeout is a value, not an exception that unwinds the turn. */
 export interface StageOutcome {
   plugin: string;
   stage: StageName;
-  /** `unavailable`: the plugin was not ready, so it was not called. */
-  status: 'ok' | 'timeout' | 'error' | 'unavailable';
+  /** `unavailable`: the plugin was not ready, so it was not called; `cancelled`: the run's signal aborted (a Stop). */
+  status: 'ok' | 'timeout' | 'error' | 'unavailable' | 'cancelled';
   ms: number;
   error?: string;
   /** For `unavailable`: the state the plugin was in. */
@@ -46,11 +48,15 @@ export class StageHost {
     private readonly deadlineMs: () => number,
   ) {}
 
-  async run(stage: StageName, snapshot: StageSnapshot): Promise<StageRun> {
+  /**
+   * Runs the stage's handlers. Each waits the kernel's deadline, or its own longer one when it declared one; an abort
+   * of `signal` cancels every handler still working (a guard's missing answer then denies, failing closed).
+   */
+  async run(stage: StageName, snapshot: StageSnapshot, signal?: AbortSignal): Promise<StageRun> {
     const handlers = this.handlersOf(stage).sort((a, b) => a.priority - b.priority || (a.plugin < b.plugin ? -1 : a.plugin > b.plugin ? 1 : 0));
     if (handlers.length === 0) return { snapshot: { ...snapshot }, outcomes: [] };
     const deadline = this.deadlineMs();
-    const pending = Promise.all(handlers.map((handler) => this.invoke(handler, stage, snapshot, deadline)));
+    const pending = Promise.all(handlers.map((handler) => this.invoke(handler, stage, snapshot, handlerDeadline(handler, deadline), signal)));
     // The requests leave now rather than at the end of the tick: the caller may work while the handlers do.
     flushQueuedWrites();
     const answers = await pending;
@@ -76,6 +82,7 @@ export class StageHost {
     stage: StageName,
     snapshot: StageSnapshot,
     deadline: number,
+    signal: AbortSignal | undefined,
   ): Promise<{ outcome: StageOutcome; patch: StagePatch | null }> {
     // A plugin that is not ready would only let the stage wait out its deadline.
     const state = handler.state();
@@ -84,16 +91,24 @@ export class StageHost {
     }
     const started = Date.now();
     try {
-      const patch = await handler.channel.request(StageInvokeRequest.type, { stage, snapshot }, deadline);
+      const patch = await handler.channel.request(StageInvokeRequest.type, { stage, snapshot }, deadline, signal);
       return { outcome: { plugin: handler.plugin, stage, status: 'ok', ms: Date.now() - started }, patch };
     } catch (error) {
       const timedOut = (error as { data?: { timedOut?: boolean } }).data?.timedOut === true;
+      const status = timedOut ? 'timeout' : signal?.aborted ? 'cancelled' : 'error';
       return {
-        outcome: { plugin: handler.plugin, stage, status: timedOut ? 'timeout' : 'error', ms: Date.now() - started, error: (error as Error).message },
+        outcome: { plugin: handler.plugin, stage, status, ms: Date.now() - started, error: (error as Error).message },
         patch: null,
       };
     }
   }
+}
+
+/** The kernel's deadline, or the handler's own when it declared a longer one (never past MAX_STAGE_TIMEOUT_MS). */
+function handlerDeadline(handler: StageHandlerRef, kernelDeadline: number): number {
+  const own = handler.timeoutMs;
+  if (own === undefined || !Number.isFinite(own) || own <= kernelDeadline) return kernelDeadline;
+  return Math.min(own, MAX_STAGE_TIMEOUT_MS);
 }
 
 /** Why a fail-closed stage denied: its guard was not ready, or did not answer in time or at all. */
@@ -101,6 +116,7 @@ function denyReason(outcome: StageOutcome): string {
   if (outcome.status === 'unavailable' && outcome.state) {
     return `guard ${describeState(outcome.plugin, outcome.state)}, so it cannot check this call: denied, failing closed; ${adviceFor(outcome.plugin, outcome.state)}`;
   }
+  if (outcome.status === 'cancelled') return `the call was stopped while guard plugin "${outcome.plugin}" was checking it; denied`;
   return `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
 }
 

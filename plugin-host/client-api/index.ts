@@ -2,6 +2,7 @@
 // web page), the router that hands the agent's output to the chat calls waiting for it, and client sessions.
 import { ClientCallRequest } from '../../protocol';
 import type { KernelClient, PluginContext } from '../sdk';
+import { createApprovalMethods } from './approval-methods';
 import { createChatMethods } from './chat/methods';
 import { ChatRouter } from './chat/router';
 import { createEventMethods, EventFanout } from './event-methods';
@@ -34,6 +35,7 @@ export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' |
       ...createMemoryMethods(ctx.kernel),
       ...createChatMethods(ctx.io, router, ctx.kernel),
       ...createEventMethods(new EventFanout(ctx.events)),
+      ...createApprovalMethods(ctx.kernel),
     },
     router,
     forward: forwardToPlugins(ctx.kernel),

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
 import { LocateUsageError, locateSocket } from '../locate';
+import { approvalsCommands } from './approvals';
 import { configCommands } from './config';
 import { knowledgeCommands } from './knowledge';
 import { memoryCommands } from './memory';
@@ -26,7 +27,7 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];

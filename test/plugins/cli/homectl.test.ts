@@ -57,8 +57,8 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // cli, exec, files, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
-    assert.match(human.stdout, /7 ready \/ 7 enabled \/ 8 known/);
+    // approvals, cli, exec, files, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
+    assert.match(human.stdout, /8 ready \/ 8 enabled \/ 9 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ConfigEntry, PluginInfo, PluginStatus } from '../../../protocol';
 import { packPlugin } from '../../../scripts/pack/pack';
 import { startFakeLlmFor } from '../../fake-llm/server';
+import { allowTools } from '../../harness/approvals';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { snapshot, validFiles, zipBuffer } from '../../kernel/packages/helpers';
@@ -198,6 +199,7 @@ describe('an installed plugin serves the agent', () => {
     const installed = await runHomectl(['plugins', 'install', await packGood(work, '1.0.0'), '--yes'], { dataDir: homed.dataDir });
     assert.equal(installed.code, 0, installed.stderr);
     const pid = (JSON.parse((await runHomectl(['plugins', 'list', '--json'], { dataDir: homed.dataDir })).stdout) as PluginStatus[]).find((p) => p.name === 'good')?.pid;
+    await allowTools(homed.socket, ['echo']);
     llm.enqueue({ toolCalls: [{ name: 'echo', args: { word: 'installed-echo' } }] }, { text: 'done' });
     const said = await runWaiter(['-data', homed.dataDir, '--session', 'cli:install', '-say', 'echo something']);
     assert.equal(said.code, 0, said.stderr);

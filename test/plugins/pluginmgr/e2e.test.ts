@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
+import { allowTools } from '../../harness/approvals';
 import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { call, packFixture, readApi, serveFile, startPackageServer, type Api, type PackageServer } from './helpers';
@@ -57,6 +58,7 @@ describe('a Lua and a JS plugin through the HTTP API and the agent', () => {
       env: fakeProviderEnv(llm),
     });
     api = readApi(homed.dataDir);
+    await allowTools(homed.socket, ['dice_roll', 'weather_report']);
     work = makeTempDir('pluginmgr-e2e-');
     for (const name of ['dice-lua-v1', 'dice-lua-v2', 'weather-js-v1', 'weather-js-v2']) packages[name] = await packFixture(name, work);
     server = await startPackageServer({

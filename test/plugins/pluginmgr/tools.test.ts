@@ -11,6 +11,8 @@ import pino from 'pino';
 import { Kernel } from '../../../kernel/kernel';
 import type { LlmRequest } from '../../../kernel/llm/types';
 import { packPlugin } from '../../../scripts/pack/pack';
+import { socketInDataDir } from '../../../plugins/cli/locate';
+import { allowTools } from '../../harness/approvals';
 import { runWaiter } from '../../harness/waiter';
 import { ScriptedLlm, lastUser, toolResults, type ScriptedAnswer } from '../../kernel/agent/scripted-llm';
 import { FAST_POLICY, REPO_ROOT } from '../../kernel/kernel-harness';
@@ -58,6 +60,7 @@ describe('the plugin_* tools, called by the agent', () => {
       llm,
     });
     await kernel.start();
+    await allowTools(socketInDataDir(dataDir), ['plugin_install', 'plugin_remove']);
   });
   after(async () => {
     await kernel?.stop();

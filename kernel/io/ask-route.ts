@@ -1,0 +1,34 @@
+// Where a question about a session goes: to the plugin whose client sent the message the session is answering now
+// (its chat call waits for the turn's output, so the client is there), else to the session's owner plugin.
+import type Database from 'better-sqlite3';
+import type { PluginState } from '../../protocol';
+import type { AskRoute } from './asks';
+
+/** What routing reads: the conversations' database (its journal of inputs) and the plugins' states. */
+export interface AskRouteDeps {
+  /** agent.db, whose `inputs` table journals each person's message until its turn is stored. */
+  database: Database.Database;
+  /** The plugin that last brought a person's input to the session. */
+  ownerPluginOf(session: string): string | undefined;
+  /** A plugin's state, or undefined when there is no such plugin. */
+  stateOf(plugin: string): PluginState | undefined;
+}
+
+/** Builds the router of questions over the conversations and the plugins. */
+export function askRouter(deps: AskRouteDeps): (session: string) => AskRoute | { nobody: string } {
+  const running = deps.database.prepare(
+    "SELECT source, input_id AS inputId FROM inputs WHERE session = ? AND via = 'input' AND state = 'running' ORDER BY received_at DESC, rowid DESC LIMIT 1",
+  );
+  return (session) => {
+    const input = running.get(session) as { source: string; inputId: string | null } | undefined;
+    const target = input?.source ?? deps.ownerPluginOf(session);
+    if (target === undefined) {
+      return { nobody: `nobody can be asked: no person's message is being answered in session "${session}" and no plugin owns it` };
+    }
+    const state = deps.stateOf(target);
+    if (state !== 'ready') {
+      return { nobody: `nobody can be asked: plugin "${target}", which serves session "${session}", is ${state ?? 'not installed'}` };
+    }
+    return input?.inputId ? { target, inputId: input.inputId } : { target };
+  };
+}

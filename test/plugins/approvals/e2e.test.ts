@@ -1,0 +1,205 @@
+// Approvals end to end: a real homed with the approvals guard, the calculator fixture's `add` (an unknown tool, so
+// it asks), the fake LLM scripting the tool call, a real socket client that says something and another that
+// answers the question: yes, no, always, nothing; a session nobody can be asked in; the guard SIGKILLed mid-question.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { HomedClient, requestOnce } from '../../../plugins/cli/client';
+import {
+  ApprovalEvents,
+  SocketMethods,
+  type AnsweredAsk,
+  type ApprovalsListResult,
+  type ChatStreamItem,
+  type EventsStreamItem,
+  type PendingAsk,
+  type PendingResult,
+  type PluginInfo,
+} from '../../../protocol';
+import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
+import { fakeProviderEnv, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+
+type EventItem = Extract<EventsStreamItem, { kind: 'event' }>;
+
+/** Long enough for a 2-core machine to show and answer a question; the "nothing" case waits it out once. */
+const QUESTION_TIMEOUT_MS = 4_000;
+
+describe('approvals through a real homed and a socket client', () => {
+  let llm: FakeLlm;
+  let homed: HomedHandle;
+  let watcher: HomedClient;
+  const events: EventItem[] = [];
+
+  before(async () => {
+    llm = await startFakeLlm();
+    homed = await startHomed({ plugins: ['calculator'], env: fakeProviderEnv(llm) });
+    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
+    watcher = await HomedClient.connect(homed.socket);
+    let live = false;
+    watcher
+      .request(SocketMethods.EventsSubscribe, { names: ['approval.*'] }, {
+        onStream: (item) => {
+          const it = item as EventsStreamItem;
+          if (it.kind === 'subscribed') live = true;
+          else events.push(it);
+        },
+      })
+      .catch(() => undefined);
+    await waitFor(() => live, { what: 'the approval events to be followed' });
+  });
+  after(async () => {
+    watcher?.close();
+    await homed?.cleanup();
+    await llm?.close();
+  });
+
+  /** Says `text` in `session` on a connection of its own; resolves with the answer and every item streamed. */
+  async function say(session: string, text: string): Promise<{ text: string; items: ChatStreamItem[] }> {
+    const client = await HomedClient.connect(homed.socket);
+    const items: ChatStreamItem[] = [];
+    try {
+      const result = await client.request<{ text: string }>(SocketMethods.ChatSay, { session, text }, { onStream: (item) => items.push(item as ChatStreamItem), timeoutMs: 60_000 });
+      return { text: result.text, items };
+    } finally {
+      client.close();
+    }
+  }
+
+  const asked = (session: string): PendingAsk[] => events.filter((e) => e.name === ApprovalEvents.Asked && (e.data as PendingAsk).session === session).map((e) => e.data as PendingAsk);
+  const answered = (session: string): AnsweredAsk[] => events.filter((e) => e.name === ApprovalEvents.Answered && (e.data as AnsweredAsk).session === session).map((e) => e.data as AnsweredAsk);
+  const nextQuestion = (session: string, count = 1): Promise<PendingAsk> =>
+    waitFor(() => asked(session)[count - 1], { what: `question ${count} of ${session}`, timeoutMs: 20_000 });
+  const answer = (id: string, choice: string): Promise<unknown> => requestOnce(homed.socket, SocketMethods.ApprovalAnswer, { id, choice });
+  /** The tool result the model got in the request after the tool call (its last tool message): its `error` when it has one. */
+  const toolResultSent = (request: number): string => {
+    const body = llm.requests[request]?.body as { messages?: { role: string; content: string }[] } | undefined;
+    const content = body?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+    try {
+      const parsed = JSON.parse(content) as { error?: unknown };
+      return typeof parsed.error === 'string' ? parsed.error : content;
+    } catch {
+      return content;
+    }
+  };
+  const addCall = (a: number, b: number) => ({ toolCalls: [{ name: 'add', args: { a, b } }] });
+
+  it('yes: the question reaches the chat stream and the event, the answer runs the call', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(2, 3), { text: 'It is 5.' });
+    const saying = say('cli:yes', 'what is 2 + 3?');
+    const question = await nextQuestion('cli:yes');
+    assert.equal(question.question, 'Allow add {"a":2,"b":3}?');
+    assert.deepEqual(question.choices, ['yes', 'no', 'always']);
+    assert.equal(question.asker, 'approvals');
+    assert.equal(question.shownVia, 'cli');
+    const pending = await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, { session: 'cli:yes' });
+    assert.deepEqual(pending.pending.map((q) => q.id), [question.id]);
+    await answer(question.id, 'yes');
+    const said = await saying;
+    assert.equal(said.text, 'It is 5.');
+    assert.ok(said.items.some((i) => i.kind === 'notice' && i.text?.includes(`[approval] Allow add {"a":2,"b":3}?`) && i.text.includes(question.id)), JSON.stringify(said.items));
+    assert.match(toolResultSent(first + 1), /"sum":5/);
+    assert.deepEqual(answered('cli:yes').map((a) => [a.choice, a.by, a.via]), [['yes', 'person', 'cli']]);
+  });
+
+  it('no: the call is denied and the model is told the person said no', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(1, 1), { text: 'I was not allowed.' });
+    const saying = say('cli:no', 'add 1 and 1');
+    await answer((await nextQuestion('cli:no')).id, 'no');
+    const said = await saying;
+    assert.equal(said.text, 'I was not allowed.');
+    assert.match(toolResultSent(first + 1), /denied: the person answered no \(through cli\); it was not run/);
+    assert.ok(said.items.some((i) => i.kind === 'notice' && /\[tool\] add denied/.test(i.text ?? '')));
+  });
+
+  it('a wrong answer is refused with the choices, and the question keeps waiting', async () => {
+    llm.enqueue(addCall(4, 4), { text: 'Done.' });
+    const saying = say('cli:wrong', 'add 4 and 4');
+    const question = await nextQuestion('cli:wrong');
+    await assert.rejects(answer(question.id, 'maybe'), /"maybe" is not an answer to question q-[0-9a-f]{8}; answer one of yes, no, always/);
+    await assert.rejects(answer('q-00000000', 'yes'), /no question "q-00000000" is waiting/);
+    await answer(question.id, 'yes');
+    assert.equal((await saying).text, 'Done.');
+  });
+
+  it('always: the call runs, a rule is added, and the next identical call runs without asking', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(7, 8), { text: 'Fifteen.' });
+    const saying = say('cli:always', 'add 7 and 8');
+    await answer((await nextQuestion('cli:always')).id, 'always');
+    assert.equal((await saying).text, 'Fifteen.');
+    assert.match(toolResultSent(first + 1), /"sum":15/);
+
+    llm.enqueue(addCall(7, 8), { text: 'Fifteen again.' });
+    assert.equal((await say('cli:always', 'once more')).text, 'Fifteen again.');
+    assert.equal(asked('cli:always').length, 1, 'the second call was not asked about');
+    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', {});
+    assert.deepEqual(listed.rules.map((r) => [r.tool, r.action, r.added_by, r.prefix ?? r.command ?? r.glob ?? r.path ?? null]), [['add', 'allow', 'always', null]]);
+    // Revoked, the tool asks again.
+    const rule = listed.rules[0]!;
+    const revoked = await runHomectl(['approvals', 'revoke', rule.id], { socket: homed.socket });
+    assert.equal(revoked.code, 0, revoked.stderr);
+    llm.enqueue(addCall(7, 8), { text: 'Asked again.' });
+    const third = say('cli:always', 'and again');
+    await answer((await nextQuestion('cli:always', 2)).id, 'yes');
+    assert.equal((await third).text, 'Asked again.');
+  });
+
+  it('nothing: past approvals:timeout the call is denied', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(5, 5), { text: 'Nobody answered.' });
+    const started = Date.now();
+    const said = await say('cli:silent', 'add 5 and 5');
+    assert.equal(said.text, 'Nobody answered.');
+    assert.ok(Date.now() - started >= QUESTION_TIMEOUT_MS, 'it waited for the answer until the timeout');
+    assert.match(toolResultSent(first + 1), /denied: nobody answered within 4 s; denied/);
+    assert.deepEqual(answered('cli:silent').map((a) => [a.choice, a.by]), [['no', 'timeout']]);
+  });
+
+  it('a turn no person waits on, in a session no plugin owns: denied at once, nobody asked', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(6, 6), { text: 'ok' });
+    await requestOnce(homed.socket, SocketMethods.ChatInterrupt, { session: 'cli:nobody', text: 'add 6 and 6' });
+    await llm.waitForRequests(first + 2, 20_000);
+    assert.match(toolResultSent(first + 1), /denied: nobody can be asked: no person's message is being answered in session "cli:nobody" and no plugin owns it; denied/);
+    assert.equal(asked('cli:nobody').length, 0);
+    assert.deepEqual(answered('cli:nobody').map((a) => [a.choice, a.by]), [['no', 'no-client']]);
+  });
+
+  it('homectl approvals list shows each decision: by whom, the args, the outcome', async () => {
+    const listed = await runHomectl(['approvals', 'list', '--json', '--limit', '100'], { socket: homed.socket });
+    assert.equal(listed.code, 0, listed.stderr);
+    const { decisions } = JSON.parse(listed.stdout) as ApprovalsListResult;
+    const of = (session: string) => decisions.filter((d) => d.session === session).map((d) => [d.tool, d.args, d.decision, d.by]).reverse();
+    assert.deepEqual(of('cli:yes'), [['add', '{"a":2,"b":3}', 'allow', 'person']]);
+    assert.deepEqual(of('cli:no'), [['add', '{"a":1,"b":1}', 'deny', 'person']]);
+    assert.deepEqual(of('cli:always'), [
+      ['add', '{"a":7,"b":8}', 'allow', 'person'],
+      ['add', '{"a":7,"b":8}', 'allow', 'rule'],
+      ['add', '{"a":7,"b":8}', 'allow', 'person'],
+    ]);
+    assert.deepEqual(of('cli:silent'), [['add', '{"a":5,"b":5}', 'deny', 'timeout']]);
+    assert.deepEqual(of('cli:nobody'), [['add', '{"a":6,"b":6}', 'deny', 'no-client']]);
+    const table = await runHomectl(['approvals', 'list', '--session', 'cli:silent'], { socket: homed.socket });
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /no rules/);
+    assert.match(table.stdout, /cli:silent +add +deny +timeout +\{"a":5,"b":5\} +nobody answered within 4 s; denied/);
+  });
+
+  it('the guard SIGKILLed while its question waits: the call is denied and the question withdrawn', async () => {
+    const first = llm.requests.length;
+    llm.enqueue(addCall(9, 9), { text: 'The guard went away.' });
+    const saying = say('cli:crash', 'add 9 and 9');
+    const question = await nextQuestion('cli:crash');
+    const { plugin } = await requestOnce<{ plugin: PluginInfo }>(homed.socket, SocketMethods.PluginsInfo, { name: 'approvals' });
+    assert.ok(plugin.pid);
+    process.kill(plugin.pid, 'SIGKILL');
+    await waitFor(() => !pidAlive(plugin.pid as number), { what: 'the approvals plugin to die' });
+    const said = await saying;
+    assert.equal(said.text, 'The guard went away.');
+    assert.match(toolResultSent(first + 1), /denied: guard plugin "approvals" did not answer .*denied, failing closed/);
+    assert.deepEqual(answered('cli:crash').map((a) => [a.id, a.choice, a.by]), [[question.id, 'no', 'withdrawn']]);
+    assert.deepEqual((await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, {})).pending, []);
+    await assert.rejects(answer(question.id, 'yes'), /no question .* is waiting/);
+  });
+});
