@@ -119,6 +119,22 @@ export interface OutputParams {
   more?: boolean;
   /** The tool call step when kind is `tool`. */
   tool?: ToolOutputEvent;
+  /**
+   * A question put to the person (an approval), on a `notice` whose text says it in words and how to answer: a
+   * client that can ask shows it and answers with `approval/answer {id, choice}`.
+   */
+  ask?: OutputAsk;
+}
+
+/** A question in a chat stream. */
+export interface OutputAsk {
+  /** Id to answer it with (`approval/answer`). */
+  id: string;
+  question: string;
+  /** The words an answer may be, e.g. yes, no, always. */
+  choices: string[];
+  /** When it is settled `no` unless answered, ISO 8601 UTC. */
+  expiresAt: string;
 }
 /** kernel → plugin: output for a session whose input came from this plugin. */
 export const OutputNotification = notification<OutputParams>('io/output', {
@@ -134,6 +150,7 @@ export const OutputNotification = notification<OutputParams>('io/output', {
       skipped: BOOLEAN_FIELD,
       more: BOOLEAN_FIELD,
       tool: { type: 'object' },
+      ask: { type: 'object' },
     },
     ['session', 'kind'],
   ),

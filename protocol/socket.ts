@@ -9,7 +9,7 @@
  *
  * Every request gets exactly one result or one error.
  */
-import type { ToolOutputEvent } from './io';
+import type { OutputAsk, ToolOutputEvent } from './io';
 
 /** Methods the socket serves; admin ones map one to one onto kernel admin requests. */
 export const SocketMethods = {
@@ -140,6 +140,8 @@ export interface ChatStreamItem {
   at?: number;
   /** The tool call step of a `tool` item. */
   tool?: ToolOutputEvent;
+  /** A question put to the person, on a `notice` (OutputParams.ask). */
+  ask?: OutputAsk;
 }
 
 /** events/subscribe: which events to follow. */

@@ -327,7 +327,8 @@ export class Turn {
     return { role: 'system', content: base + sub };
   }
 
+  /** A stage of this turn; a Stop cancels its handlers (a guard's question to the person is withdrawn). */
   private stage(stage: StageName, snapshot: StageSnapshot): Promise<StageRun> {
-    return this.deps.stages.run(stage, snapshot);
+    return this.deps.stages.run(stage, snapshot, this.stopAll.signal);
   }
 }

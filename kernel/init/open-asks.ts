@@ -15,7 +15,8 @@ export function openAsks(bus: EventBus, io: IOManager, sessions: SessionStore, s
   const asks = new AskRegistry({
     route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
     show: (route, view, text) => {
-      const output: OutputEvent = { target: route.target, session: view.session, kind: 'notice', text, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
+      const ask = { id: view.id, question: view.question, choices: view.choices, expiresAt: view.expiresAt };
+      const output: OutputEvent = { target: route.target, session: view.session, kind: 'notice', text, ask, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
       // A full output channel means a burst larger than it: deliver at once rather than drop the question.
       if (!io.emit(output)) router.deliver(output);
     },

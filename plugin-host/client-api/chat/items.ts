@@ -14,6 +14,7 @@ export function toStreamItem(output: OutputParams): ChatStreamItem {
   if (output.code !== undefined) item.code = output.code;
   if (output.interrupted !== undefined) item.interrupted = output.interrupted;
   if (output.tool !== undefined) item.tool = output.tool;
+  if (output.ask !== undefined) item.ask = output.ask;
   return item;
 }
 
