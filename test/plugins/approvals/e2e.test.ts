@@ -109,7 +109,7 @@ describe('approvals through a real homed and a socket client', () => {
     const said = await saying;
     assert.equal(said.text, 'I was not allowed.');
     assert.match(toolResultSent(first + 1), /denied: the person answered no \(through cli\); it was not run/);
-    assert.ok(said.items.some((i) => i.kind === 'notice' && /\[tool\] add denied/.test(i.text ?? '')));
+    assert.ok(said.items.some((i) => i.kind === 'tool' && i.tool?.name === 'add' && i.tool.phase === 'end' && /the person answered no/.test(i.tool.denied ?? '')), JSON.stringify(said.items));
   });
 
   it('a wrong answer is refused with the choices, and the question keeps waiting', async () => {

@@ -64,7 +64,7 @@ describe('homectl against a running homed', () => {
     const status = JSON.parse(json.stdout) as KernelStatus;
     assert.equal(status.pid, homed.pid);
     assert.equal(status.dataDir, homed.dataDir);
-    assert.deepEqual(status.plugins, { ready: 5, enabled: 5, total: 6 });
+    assert.deepEqual(status.plugins, { ready: 8, enabled: 8, total: 9 });
   });
 
   it('config set core.log.level warn, then get reads it back', async () => {

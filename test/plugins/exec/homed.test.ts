@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { startFakeLlmFor } from '../../fake-llm/server';
+import { allowTools } from '../../harness/approvals';
 import { fakeProviderEnv, startHomed } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 
@@ -18,6 +19,8 @@ describe('exec through homed', () => {
     const llm = await startFakeLlmFor(t);
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
+    // Asked about by default; the approvals' own tests cover the asking.
+    await allowTools(homed.socket, ['exec']);
     llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'echo hello > note.txt && cat note.txt' } }] }, { text: 'done' });
     const said = await runWaiter(['-data', homed.dataDir, '--session', 'cli:exec', '-say', 'write a note']);
     assert.equal(said.code, 0, said.stderr);

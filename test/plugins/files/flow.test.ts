@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { startFakeLlmFor, type FakeLlm } from '../../fake-llm/server';
+import { allowTools } from '../../harness/approvals';
 import { fakeProviderEnv, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 
@@ -29,6 +30,8 @@ describe('files plugin through homed', () => {
     const llm = await startFakeLlmFor(t);
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
+    // Asked about by default; the approvals' own tests cover the asking.
+    await allowTools(homed.socket, ['write_file', 'edit_file']);
     const workspace = path.join(homed.dataDir, 'workspace');
     fs.mkdirSync(workspace, { recursive: true });
     const notes = path.join(workspace, 'notes.txt');

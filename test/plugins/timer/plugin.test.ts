@@ -104,7 +104,13 @@ describe('the timer plugin', () => {
       ['timer_set', { message: 'x', at: '2001-01-01T00:00:00Z' }, /is in the past/],
       ['timer_cancel', { id: 't-000000' }, /there is no timer with id "t-000000"; timer_list shows the timers/],
     ];
-    for (const [name, args, message] of refusals) await assert.rejects(tool(k, name, args), message, `${name} ${JSON.stringify(args)}`);
+    for (const [name, args, message] of refusals) {
+      const proc = k.kernel.supervisor.get('timer').process;
+      assert.ok(proc, 'the timer plugin runs');
+      const answer = await proc.channel.request(ToolInvokeRequest.type, { name, args, session: 'cli:tester', callId: 'call_1' });
+      assert.equal(answer.isError, true, `${name} ${JSON.stringify(args)} answered ${JSON.stringify(answer)}`);
+      assert.match((answer.result as { error: string }).error, message, `${name} ${JSON.stringify(args)}`);
+    }
     assert.deepEqual(await list(k), []);
   });
 
