@@ -27,19 +27,12 @@ export async function benchTools(plan: Plan = TOOLS_PLAN): Promise<BenchRow[]> {
   return [...(await idle(plan)), ...calls];
 }
 
-/** Resident and proportional memory of a process from /proc/PID/smaps_rollup, in MB; NaN when it is gone. */
+/** Resident and proportional memory of a process from /proc/PID/smaps_rollup (`Pss:   1234 kB` lines), in MB; NaN when it is gone. */
 function readMemory(pid: number): { rssMb: number; pssMb: number } {
-  let rollup = '';
-  try {
-    rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-  } catch {
-    // gone
-  }
-  const field = (name: string): number => {
-    const match = new RegExp(`^${name}:\\s+(\\d+)\\s+kB`, 'm').exec(rollup);
-    return match ? Number(match[1]) / 1024 : Number.NaN;
-  };
-  return { rssMb: field('Rss'), pssMb: field('Pss') };
+  const kb = new Map<string, number>();
+  const lines = fs.existsSync(`/proc/${pid}/smaps_rollup`) ? fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').split('\n') : [];
+  for (const [key, value] of lines.map((line) => line.split(/:\s+/))) if (key && value?.endsWith(' kB')) kb.set(key, Number.parseInt(value, 10));
+  return { rssMb: (kb.get('Rss') ?? Number.NaN) / 1024, pssMb: (kb.get('Pss') ?? Number.NaN) / 1024 };
 }
 
 /** A real homed left alone: each tool plugin's RSS and PSS beside the timer plugin host's, and their CPU at rest. */
