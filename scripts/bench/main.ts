@@ -18,9 +18,11 @@ import { makeRow, type BenchRow } from './results';
 import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
 import { msSince } from './stats';
+import { benchTools } from './tools';
+import { benchTracker } from './tracker';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools'] as const;
 
 let broken = 0;
 
@@ -47,6 +49,8 @@ async function main(): Promise<void> {
   if (chosen.has('graph')) rows.push(...((await step('8 memory graph', () => benchGraph())) ?? []));
   if (chosen.has('webui')) rows.push(...((await step('webui', () => benchWebui())) ?? []));
   if (chosen.has('exec')) rows.push(...((await step('exec', () => benchExec())) ?? []));
+  if (chosen.has('tracker')) rows.push(...((await step('tracker', () => benchTracker())) ?? []));
+  if (chosen.has('tools')) rows.push(...((await step('tools', () => benchTools())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);
