@@ -34,7 +34,9 @@ export async function snapshotRoots(store: ChangeStore, roots: string[], options
   const exclude = new Set(options.exclude ?? []);
   const maxPaths = options.maxPaths ?? 200_000;
   const states = new Map<string, FileState>();
-  const lookup = store.database.prepare('SELECT size, mtime_ms, ino, ctime_ms, sha256 FROM stat_index WHERE path = ?');
+  // One read of the index under the roots and one listing of the kept blobs, rather than a query and a stat per file.
+  const index = readIndex(store, roots);
+  const kept = new Set(listBlobs(store.blobs.dir));
   const upsert = store.database.prepare('INSERT OR REPLACE INTO stat_index (path, size, mtime_ms, ino, ctime_ms, sha256) VALUES (?, ?, ?, ?, ?, ?)');
   const pending: unknown[][] = [];
   const take = (p: string, state: FileState): void => {
@@ -49,12 +51,16 @@ export async function snapshotRoots(store: ChangeStore, roots: string[], options
       if (isCode(error, 'ENOENT')) return false;
       throw error;
     }
-    if (!stat.isFile()) {
-      if (stat.isDirectory() || stat.isSymbolicLink()) take(p, store.stateOf(p));
-      return stat.isDirectory();
+    if (stat.isDirectory()) {
+      take(p, { kind: 'dir', mode: stat.mode & 0o7777, uid: stat.uid, gid: stat.gid });
+      return true;
     }
-    const row = lookup.get(p) as IndexRow | undefined;
-    if (row && row.size === stat.size && row.mtime_ms === stat.mtimeMs && row.ino === stat.ino && row.ctime_ms === stat.ctimeMs && store.blobs.has(row.sha256)) {
+    if (!stat.isFile()) {
+      if (stat.isSymbolicLink()) take(p, store.stateOf(p));
+      return false;
+    }
+    const row = index.get(p);
+    if (row && row.size === stat.size && row.mtime_ms === stat.mtimeMs && row.ino === stat.ino && row.ctime_ms === stat.ctimeMs && kept.has(row.sha256)) {
       take(p, { kind: 'file', size: stat.size, mode: stat.mode & 0o7777, mtimeMs: stat.mtimeMs, uid: stat.uid, gid: stat.gid, sha256: row.sha256 });
       return false;
     }
@@ -68,7 +74,7 @@ export async function snapshotRoots(store: ChangeStore, roots: string[], options
     const dirs = visit(root) ? [root] : [];
     while (dirs.length > 0) {
       const dir = dirs.pop() as string;
-      for (const name of await readdirOrEmpty(dir)) {
+      for (const name of readdirOrEmpty(dir)) {
         const child = path.join(dir, name);
         if (!exclude.has(child) && visit(child)) dirs.push(child);
       }
@@ -90,9 +96,31 @@ export function diffSnapshots(before: Snapshot, after: Snapshot): ChangeEntry[] 
   return entries;
 }
 
-async function readdirOrEmpty(dir: string): Promise<string[]> {
+/** The index rows of every path under the roots (a range of the primary key per root). */
+function readIndex(store: ChangeStore, roots: string[]): Map<string, IndexRow> {
+  const rows = new Map<string, IndexRow>();
+  const under = store.database.prepare('SELECT path, size, mtime_ms, ino, ctime_ms, sha256 FROM stat_index WHERE path >= ? AND path < ?');
+  for (const root of roots) {
+    const prefix = root.endsWith('/') ? root : `${root}/`;
+    // '0' is the character after '/': the range holds exactly the paths that start with `prefix`.
+    for (const row of under.iterate(prefix, `${prefix.slice(0, -1)}0`) as IterableIterator<IndexRow & { path: string }>) rows.set(row.path, row);
+  }
+  return rows;
+}
+
+/** The hashes of the blobs kept now. */
+function listBlobs(dir: string): string[] {
   try {
-    return await fs.promises.readdir(dir);
+    return fs.readdirSync(dir);
+  } catch (error) {
+    if (isCode(error, 'ENOENT')) return [];
+    throw error;
+  }
+}
+
+function readdirOrEmpty(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
   } catch (error) {
     if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return [];
     throw error;
