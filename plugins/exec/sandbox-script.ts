@@ -1,10 +1,10 @@
 // The command line that runs one command in the sandbox (homed as root): util-linux unshare gives it new mount,
-// pid and network namespaces and a fresh /proc; inside, a set-up script (pid 1, root) makes every mount read-only,
-// lays an overlay over each allowed root, gives the command a private /tmp, reports on fd 3 (its errors, then `ready`) and runs the
-// command as the exec uid with no privileges and a process limit. When pid 1 ends, the kernel kills everything in
-// the namespace. Each mount(8) run costs a few milliseconds whatever it does, so the set-up is two runs, whatever
-// the mount table and the number of roots: `mount -a -o remount` over every mounted file system, then `mount -a`
-// over a per-call fstab with the call's own mounts.
+// pid and network namespaces; inside, a set-up script (pid 1, root) makes every mount read-only, lays an overlay
+// over each allowed root, gives the command a private /tmp and its own /proc, reports on fd 3 (its errors, then
+// `ready`) and runs the command as the exec uid with no privileges and a process limit. When pid 1 ends, the
+// kernel kills everything in the namespace. Each mount(8) run costs a few milliseconds whatever it does, so the
+// set-up is two runs, whatever the mount table and the number of roots: `mount -a -o remount` over every mounted
+// file system, then `mount -a` over a per-call fstab with the call's own mounts.
 import * as path from 'node:path';
 import { shellQuote as q } from './shell-quote';
 
@@ -37,7 +37,7 @@ export interface SandboxScriptInput {
 
 /** The file and arguments to spawn, and the fstab to write at `fstabPath` first. */
 export function sandboxCommand(input: SandboxScriptInput): { file: string; args: string[]; fstab: string } {
-  const flags = ['--mount', '--pid', '--fork', '--kill-child', '--mount-proc', '--propagation', 'private', ...(input.network ? [] : ['--net'])];
+  const flags = ['--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private', ...(input.network ? [] : ['--net'])];
   return { file: input.tools.unshare, args: [...flags, '--', '/bin/sh', '-c', sandboxScript(input), 'exec-sandbox'], fstab: sandboxFstab(input) };
 }
 
@@ -49,8 +49,8 @@ function mountPointOf(root: string, tmpStage: string): string {
 /**
  * The call's mounts, in order, made after every other mount went read-only: the call's folder bound onto itself
  * read-write (the upper layers live there), the private /tmp on the stage, an overlay per root (a root inside /tmp
- * lands in the staged /tmp, its mount point made by X-mount.mkdir), then the stage bound over /tmp with the
- * overlays in it. Each of them is made after the read-only pass, so none is touched by it, even where a mount of
+ * lands in the staged /tmp, its mount point made by X-mount.mkdir), the stage bound over /tmp with the overlays in
+ * it, then /proc. Each of them is made after the read-only pass, so none is touched by it, even where a mount of
  * the host sits at the same place (a root that is a mount point of its own, a /tmp that is a tmpfs).
  */
 function sandboxFstab(input: SandboxScriptInput): string {
@@ -64,6 +64,8 @@ function sandboxFstab(input: SandboxScriptInput): string {
     lines.push(fstabLine('exec-overlay', target, 'overlay', target === layer.root ? options : `${options},X-mount.mkdir`));
   }
   lines.push(fstabLine(input.tmpStage, '/tmp', 'none', 'rbind'));
+  // A /proc of the new pid namespace (`mount -a` would take a source named `proc` for the host's, already there).
+  lines.push(fstabLine('exec-proc', '/proc', 'proc', 'nosuid,nodev,noexec'));
   return `${lines.join('\n')}\n`;
 }
 
@@ -78,9 +80,10 @@ function sandboxScript(input: SandboxScriptInput): string {
     'set -eu',
     // The set-up's own messages go to the control pipe (fd 3), so the command's output is never mistaken for them.
     'exec 4>&2 2>&3',
-    // Every mount but the fresh /proc, whatever its owner and modes (kernel ones and covered ones too): a write
-    // outside the roots has nowhere to land, even in a world-writable folder or a file the exec uid owns.
-    `${mount} -n -a -o remount,bind,ro -t noproc`,
+    // Every mount, whatever its owner and modes (kernel ones and covered ones too): a write outside the roots has
+    // nowhere to land, even in a world-writable folder or a file the exec uid owns. It comes first, while every
+    // mount point (one under /proc too) still leads to the mount it names.
+    `${mount} -n -a -o remount,bind,ro`,
     `${mount} -n -a -T ${q(input.fstabPath)}`,
     'echo ready >&3',
     'exec 2>&4 3>&- 4>&-',

@@ -12,7 +12,7 @@ import { shellQuote } from '../../../plugins/exec/shell-quote';
 import { EXEC_UID, execBench, isRoot } from './helpers';
 
 /** A folder under /var/tmp (outside the sandbox's private /tmp) and tmpfs mounted in it, all gone after the test. */
-function hostDir(t: TestContext, name: string): { dir: string; mountTmpfs(at: string, mode: string): void } {
+function hostDir(t: TestContext, name: string): { dir: string; mountTmpfs(at: string, mode: string): void; mount(type: string, at: string): void } {
   const dir = fs.mkdtempSync(path.join('/var/tmp', `exec-walls-${name}-`));
   const mounts: string[] = [];
   t.after(() => {
@@ -26,7 +26,17 @@ function hostDir(t: TestContext, name: string): { dir: string; mountTmpfs(at: st
       execFileSync('mount', ['-n', '-t', 'tmpfs', '-o', `mode=${mode},size=1m`, 'exec-walls', at]);
       mounts.push(at);
     },
+    mount: (type, at) => {
+      execFileSync('mount', ['-n', '-t', type, type, at]);
+      mounts.push(at);
+    },
   };
+}
+
+const BINFMT = '/proc/sys/fs/binfmt_misc';
+
+function isMountPoint(at: string): boolean {
+  return fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === at);
 }
 
 describe('the exec sandbox read-only wall', { skip: isRoot ? false : 'needs root' }, () => {
@@ -46,6 +56,8 @@ describe('the exec sandbox read-only wall', { skip: isRoot ? false : 'needs root
     fs.chownSync(ownDir, EXEC_UID, EXEC_UID);
     const mounted = path.join(outside, 'mounted');
     host.mountTmpfs(mounted, '1777');
+    // A mount under /proc, as systemd makes for binfmt_misc: the read-only pass must still find it.
+    if (!isMountPoint(BINFMT) && fs.readFileSync('/proc/filesystems', 'utf8').includes('binfmt_misc')) host.mount('binfmt_misc', BINFMT);
     const shm = `/dev/shm/exec-walls-${process.pid}`;
     t.after(() => fs.rmSync(shm, { force: true }));
     const attempts = [`${outside}/new.txt`, open, own, `${ownDir}/new.txt`, `${mounted}/new.txt`, shm];
