@@ -140,18 +140,20 @@ function commandEnv(extra: Record<string, string>, home: string): Record<string,
   return { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', ...extra };
 }
 
+const SANDBOX_TOOLS = ['unshare', 'mount', 'setpriv'];
+
 const isRoot = (): boolean => typeof process.geteuid === 'function' && process.geteuid() === 0;
 
 /** The util-linux tools the sandbox needs, or null when it cannot be built here. */
 export function sandboxTools(): SandboxTools | null {
   if (!isRoot()) return null;
-  const [unshare, mount, setpriv, prlimit] = ['unshare', 'mount', 'setpriv', 'prlimit'].map(findTool);
-  return unshare && mount && setpriv && prlimit ? { unshare, mount, setpriv, prlimit } : null;
+  const [unshare, mount, setpriv] = SANDBOX_TOOLS.map(findTool);
+  return unshare && mount && setpriv ? { unshare, mount, setpriv } : null;
 }
 
 function whySandboxUnavailable(): string {
   if (!isRoot()) return 'homed is not running as root';
-  const missing = ['unshare', 'mount', 'setpriv', 'prlimit'].filter((name) => !findTool(name));
+  const missing = SANDBOX_TOOLS.filter((name) => !findTool(name));
   return `${missing.join(', ')} (util-linux) not found on PATH`;
 }
 

@@ -92,4 +92,7 @@ function readLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void
     rest = lines.pop() ?? '';
     for (const line of lines) onLine(line);
   });
+  stream.on('end', () => {
+    if (rest !== '') onLine(rest);
+  });
 }

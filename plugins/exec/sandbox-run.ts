@@ -13,7 +13,6 @@ export interface SandboxTools {
   unshare: string;
   mount: string;
   setpriv: string;
-  prlimit: string;
 }
 
 export interface SandboxRun {
@@ -43,14 +42,19 @@ export class SandboxSetupError extends Error {
 
 /** Runs the command in the sandbox and carries its changes over; `store` takes the states before and after. */
 export async function runInSandbox(run: SandboxRun, store: ChangeStore, options: Omit<RunOptions, 'onControl'>): Promise<CapturedRun> {
-  const layers = prepareLayers(run.roots, run.stageDir);
-  const tmpStage = path.join(run.stageDir, 'tmp');
+  const stageDir = fs.realpathSync(run.stageDir);
+  if (/[,:\\\n]/.test(stageDir)) throw new SandboxSetupError(`the folder ${stageDir} has a comma, colon, backslash or newline in its name, which an overlay mount cannot take; move the data folder`);
+  const layers = prepareLayers(run.roots, stageDir);
+  const tmpStage = path.join(stageDir, 'tmp');
   fs.mkdirSync(tmpStage);
+  const fstabPath = path.join(stageDir, 'fstab');
   const spec = sandboxCommand({
     tools: run.tools,
     layers,
+    stageDir,
     tmpStage,
     tmpBytes: run.policy.tmpBytes,
+    fstabPath,
     cwd: run.cwd,
     uid: EXEC_UID,
     gid: EXEC_UID,
@@ -58,22 +62,29 @@ export async function runInSandbox(run: SandboxRun, store: ChangeStore, options:
     network: run.policy.network,
     argv: run.argv,
   });
+  fs.writeFileSync(fstabPath, spec.fstab, { mode: 0o600 });
   let readyAt: number | null = null;
-  const setupErrors: Buffer[] = [];
+  const setupErrors: string[] = [];
+  const early: Buffer[] = [];
   const outcome = await runProcess(
     { file: spec.file, args: spec.args, cwd: '/', env: run.env },
     {
       ...options,
       groupHoldsTree: true,
-      onOutput: (chunk) => (readyAt === null ? setupErrors.push(chunk) : options.onOutput(chunk)),
+      onOutput: (chunk) => {
+        // Before `ready`, output can only be unshare's complaint or the command's first words.
+        if (readyAt === null && early.length < 8) early.push(chunk);
+        options.onOutput(chunk);
+      },
       onControl: (line) => {
         if (line === 'ready') readyAt = performance.now();
+        else setupErrors.push(line);
       },
     },
   );
   if (readyAt === null) {
     if (outcome.killed) return { outcome, entries: [], failures: [], setupMs: outcome.durationMs, captureMs: 0 };
-    throw new SandboxSetupError(`the sandbox could not be set up: ${Buffer.concat(setupErrors).toString('utf8').trim() || `exit ${outcome.exitCode}`}`);
+    throw new SandboxSetupError(`the sandbox could not be set up: ${[...setupErrors, Buffer.concat(early).toString('utf8')].join('\n').trim() || `exit ${outcome.exitCode}`}`);
   }
   const captureStart = performance.now();
   const entries: ChangeEntry[] = [];

@@ -1,4 +1,4 @@
-// Finding an executable (util-linux unshare, mount, setpriv, prlimit) on PATH or in the usual system folders.
+// Finding an executable (util-linux unshare, mount, setpriv) on PATH or in the usual system folders.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
