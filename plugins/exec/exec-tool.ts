@@ -12,6 +12,7 @@ import type { RunOutcome } from './run-process';
 import { runInSandbox, type SandboxTools } from './sandbox-run';
 import { handDefaultRoot, readExecSettings, type ExecSettings } from './settings';
 import { runWithSnapshots } from './snapshot-run';
+import { sandboxProblem } from './sandbox-probe';
 import { findTool } from './tools-on-path';
 
 /** The tool's result. */
@@ -68,7 +69,7 @@ export function createExecTool(state: () => ExecState, base: ExecPolicy = EXEC_P
 /** Runs one checked request. */
 export async function runExec(request: ExecRequest, settings: ExecSettings, ctx: PluginContext, call: ToolCall, store: ChangeStore): Promise<ExecResult> {
   const cwd = resolveCwd(request.cwd, settings.roots);
-  const tools = settings.tracking === 'snapshot' ? null : sandboxTools();
+  const tools = settings.tracking === 'snapshot' ? null : usableSandbox(ctx);
   if (settings.tracking === 'overlay' && !tools) {
     throw new ExecArgumentError(`exec:tracking is "overlay" but ${whySandboxUnavailable()}; set exec:tracking to auto or snapshot`);
   }
@@ -151,10 +152,24 @@ export function sandboxTools(): SandboxTools | null {
   return unshare && mount && setpriv ? { unshare, mount, setpriv } : null;
 }
 
+let warned = false;
+
+/** The sandbox's tools when the sandbox can be built here; the first time it cannot, the plugin's log says why. */
+function usableSandbox(ctx: PluginContext): SandboxTools | null {
+  const tools = sandboxTools();
+  const problem = tools ? sandboxProblem(tools) : null;
+  if (!problem) return tools;
+  if (!warned) ctx.log.warn(`the exec sandbox cannot be built here, so commands run plainly with snapshots: ${problem}`);
+  warned = true;
+  return null;
+}
+
 function whySandboxUnavailable(): string {
   if (!isRoot()) return 'homed is not running as root';
   const missing = SANDBOX_TOOLS.filter((name) => !findTool(name));
-  return `${missing.join(', ')} (util-linux) not found on PATH`;
+  if (missing.length > 0) return `${missing.join(', ')} (util-linux) not found on PATH`;
+  const tools = sandboxTools();
+  return `the sandbox cannot be built here (${(tools && sandboxProblem(tools)) ?? 'unknown reason'})`;
 }
 
 function summaryOf(argv: string[]): string {

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { waitFor } from '../../harness/wait';
-import { EXEC_UID, execBench, isRoot, isRunning, processesWith } from './helpers';
+import { EXEC_UID, execBench, isRoot, sandboxSkip, isRunning, processesWith } from './helpers';
 
-const MODES = isRoot ? (['overlay', 'snapshot'] as const) : (['snapshot'] as const);
+const MODES = sandboxSkip === false ? (['overlay', 'snapshot'] as const) : (['snapshot'] as const);
 
 for (const mode of MODES) {
   describe(`exec (${mode})`, () => {

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { ConfigEntry } from '../../../protocol';
 import type { PluginContext, ToolCall } from '../../../plugin-host';
-import { createExecState, createExecTool, type ExecResult } from '../../../plugins/exec/exec-tool';
+import { createExecState, createExecTool, sandboxTools, type ExecResult } from '../../../plugins/exec/exec-tool';
+import { sandboxProblem } from '../../../plugins/exec/sandbox-probe';
 import type { ExecArgs } from '../../../plugins/exec/args';
 import { EXEC_UID } from '../../../plugins/exec/policy';
 import type { ChangeStore } from '../../../plugin-host/tracker';
@@ -14,6 +15,15 @@ import type { ChangeStore } from '../../../plugin-host/tracker';
 export { pidsWithCmdline as processesWith } from '../../kernel/proc';
 
 export const isRoot = typeof process.geteuid === 'function' && process.geteuid() === 0;
+
+/** Why the sandbox tests cannot run here (not root, or the machine forbids the mounts), or false when they can. */
+export const sandboxSkip: string | false = ((): string | false => {
+  if (!isRoot) return 'the exec sandbox needs homed to run as root';
+  const tools = sandboxTools();
+  if (!tools) return 'unshare, mount or setpriv (util-linux) is missing';
+  const problem = sandboxProblem(tools);
+  return problem ? `the exec sandbox cannot be built on this machine: ${problem}` : false;
+})();
 export { EXEC_UID };
 
 export interface ExecBench {

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { waitFor } from '../../harness/wait';
-import { EXEC_UID, execBench, isRoot, processesOf } from './helpers';
+import { EXEC_UID, execBench, sandboxSkip, processesOf } from './helpers';
 
-describe('the exec sandbox', { skip: isRoot ? false : 'needs root' }, () => {
+describe('the exec sandbox', { skip: sandboxSkip }, () => {
   it('runs the command as its own uid in its own pid namespace, with a private /tmp', async (t) => {
     const bench = execBench(t, 'overlay');
     const marker = path.join('/tmp', `exec-private-${process.pid}`);

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { shellQuote } from '../../../plugins/exec/shell-quote';
-import { EXEC_UID, execBench, isRoot } from './helpers';
+import { EXEC_UID, execBench, sandboxSkip } from './helpers';
 
 /** A folder under /var/tmp (outside the sandbox's private /tmp) and tmpfs mounted in it, all gone after the test. */
 function hostDir(t: TestContext, name: string): { dir: string; mountTmpfs(at: string, mode: string): void; mount(type: string, at: string): void } {
@@ -39,7 +39,7 @@ function isMountPoint(at: string): boolean {
   return fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === at);
 }
 
-describe('the exec sandbox read-only wall', { skip: isRoot ? false : 'needs root' }, () => {
+describe('the exec sandbox read-only wall', { skip: sandboxSkip }, () => {
   it('lets no write land outside the roots, whatever the owner and mode of the place', async (t) => {
     const bench = execBench(t, 'overlay');
     const host = hostDir(t, 'outside');
