@@ -28,6 +28,8 @@ export interface RequestOptions {
   onStream?: (item: unknown) => void;
   /** Gives up after this long without the answer, restarting at each stream item; 0: no limit (default: timeouts.ts). */
   timeoutMs?: number;
+  /** The wait after a stream item (ms; 0: no limit), when it is not `timeoutMs`: a turn waiting for a person. */
+  silenceAfter?: (item: unknown) => number;
 }
 
 /** Options of a connection. */
@@ -40,8 +42,10 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
   onStream: ((item: unknown) => void) | undefined;
-  /** Restarts the wait (a stream item came). */
-  rearm(): void;
+  /** The wait after a stream item. */
+  silenceAfter(item: unknown): number;
+  /** Restarts the wait (a stream item came): `ms` of it. */
+  rearm(ms: number): void;
   /** Stops the wait (settled). */
   disarm(): void;
 }
@@ -111,18 +115,21 @@ export class HomedClient {
     return new Promise<R>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let streamed = false;
+      let waitMs = timeoutMs;
       const expire = (): void => {
         this.pending.delete(id);
-        reject(new HomedTimeoutError(describeTimeout(method, timeoutMs, streamed), this.path, method, timeoutMs));
+        reject(new HomedTimeoutError(describeTimeout(method, waitMs, streamed), this.path, method, waitMs));
       };
       const pending: Pending = {
         resolve: resolve as (value: unknown) => void,
         reject,
         onStream: options.onStream,
-        rearm: () => {
+        silenceAfter: (item) => options.silenceAfter?.(item) ?? timeoutMs,
+        rearm: (ms) => {
           streamed = true;
           pending.disarm();
-          if (timeoutMs > 0) timer = setTimeout(expire, timeoutMs);
+          waitMs = ms;
+          if (ms > 0) timer = setTimeout(expire, ms);
         },
         disarm: () => clearTimeout(timer),
       };
@@ -161,7 +168,7 @@ export class HomedClient {
     const pending = typeof answer.id === 'number' ? this.pending.get(answer.id) : undefined;
     if (!pending) return;
     if ('stream' in answer && !('result' in answer) && !answer.error) {
-      pending.rearm();
+      pending.rearm(pending.silenceAfter(answer.stream));
       pending.onStream?.(answer.stream);
       return;
     }

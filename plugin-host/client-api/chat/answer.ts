@@ -28,8 +28,11 @@ export function answerInput(io: PluginIO, router: ChatRouter, params: ChatSayPar
 
     router.expect(inputId, (output) => {
       if (abandoned) return;
-      if (output.kind === 'delta' || output.kind === 'notice') {
+      if (output.kind === 'delta') {
         call.stream({ kind: output.kind, text: output.text ?? '' });
+      } else if (output.kind === 'notice') {
+        // A question to the person rides on a notice: a client that can ask answers it by its id.
+        call.stream(output.ask ? { kind: 'notice', text: output.text ?? '', ask: output.ask } : { kind: 'notice', text: output.text ?? '' });
       } else if (output.kind === 'tool') {
         if (output.tool) call.stream({ kind: 'tool', tool: output.tool });
       } else if (output.kind === 'done') {

@@ -1,14 +1,19 @@
-// waiter alone: a prompt with history; answers stream; Ctrl-C stops an answer; what arrives by itself
-// (a timer's reminder) is printed above the prompt.
+// waiter alone: a prompt with history; answers stream; an approval question is asked at the prompt's place (answered
+// no at once when stdin or stdout is not a terminal); Ctrl-C stops an answer (answering no to a question shown); what
+// arrives by itself (a timer's reminder) is printed above the prompt.
 import * as readline from 'node:readline';
 import { SocketMethods, type ChatSayResult, type ChatStreamItem } from '../../../protocol';
 import { HomedAnswerError, HomedClient } from '../client';
 import { ExitCodes } from '../commands/usage';
+import { requestTimeoutMs } from '../timeouts';
 import type { WaiterArgs } from './args';
 import { SessionFollower } from './follower';
 import { HISTORY_SIZE, loadHistory, saveHistory } from './history';
 import type { WaiterIO } from './io';
+import { askOnReadline, type AskLine } from './line-question';
+import { QuestionDesk } from './questions';
 import { AnswerPrinter, renderMissed, renderNotice, renderUnasked } from './render';
+import { TurnSilence } from './silence';
 
 /** The prompt. */
 export const PROMPT = '> ';
@@ -23,6 +28,11 @@ class InteractiveSession {
   private readonly rl: readline.Interface;
   private readonly follower: SessionFollower;
   private readonly terminal: boolean;
+  /** Whether a person can be asked here: stdin and stdout are a terminal. */
+  private readonly canAsk: boolean;
+  /** The history as last kept: an answer typed to a question does not join it. */
+  private history: string[];
+  private answering = false;
   private readonly lines: string[] = [];
   private readonly held: string[] = [];
   private busy = false;
@@ -37,12 +47,14 @@ class InteractiveSession {
     private client: HomedClient,
   ) {
     this.terminal = Boolean(io.stdout.isTTY);
+    this.canAsk = this.terminal && Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+    this.history = loadHistory(args.historyFile);
     this.rl = readline.createInterface({
       input: io.stdin,
       output: io.stdout,
       prompt: PROMPT,
       terminal: this.terminal,
-      history: loadHistory(args.historyFile),
+      history: [...this.history],
       historySize: HISTORY_SIZE,
       removeHistoryDuplicates: true,
     });
@@ -117,16 +129,26 @@ class InteractiveSession {
     });
     if (!client) return;
     this.follower.ensure().catch(() => undefined);
+    const questions = new QuestionDesk({
+      answer: (id, choice) => client.request(SocketMethods.ApprovalAnswer, { id, choice }),
+      askLine: this.canAsk ? this.askLine() : undefined,
+      show: (item) => printer.show(item),
+      write: (t) => this.io.stdout.write(t),
+      warn: (line) => this.io.stderr.write(`${line}\n`),
+    });
     const printer = new AnswerPrinter({
       answer: (t) => this.io.stdout.write(t),
       note: (line) => this.io.stdout.write(`${line}\n`),
       sameScreen: true,
       dim: this.terminal,
+      ask: (ask) => questions.take(ask),
     });
+    const silence = new TurnSilence(requestTimeoutMs(SocketMethods.ChatSay));
     let live = true;
     const stopped = new Promise<'stopped'>((resolve) => {
       this.stopAnswer = () => {
         live = false;
+        questions.decline();
         client.notify(SocketMethods.ChatInterrupt, { session: this.args.session });
         resolve('stopped');
       };
@@ -136,14 +158,16 @@ class InteractiveSession {
       { session: this.args.session, text },
       {
         onStream: (item) => {
-          if (live) printer.show(item as ChatStreamItem);
+          if (live) questions.pass(item as ChatStreamItem);
         },
+        silenceAfter: (item) => silence.after(item as ChatStreamItem),
       },
     );
     // An answer left behind by Ctrl-C may still fail later; nobody waits for it any more.
     answer.catch(() => undefined);
     try {
       const outcome = await Promise.race([answer, stopped]);
+      await questions.close();
       if (outcome === 'stopped') {
         printer.endLine();
         this.io.stdout.write('(interrupted)\n');
@@ -152,6 +176,7 @@ class InteractiveSession {
       printer.finish(outcome);
       if (outcome.interrupted) this.io.stdout.write('(interrupted)\n');
     } catch (error) {
+      await questions.close();
       printer.endLine();
       this.io.stdout.write(`${describeFailure(error)}\n`);
     } finally {
@@ -192,7 +217,26 @@ class InteractiveSession {
     this.rl.prompt(true);
   }
 
+  /** Questions asked on the prompt's readline; what is typed to them stays out of the history. */
+  private askLine(): AskLine {
+    const ask = askOnReadline(this.rl);
+    return async (query, signal) => {
+      this.answering = true;
+      try {
+        return await ask(query, signal);
+      } finally {
+        this.answering = false;
+      }
+    };
+  }
+
   private keepHistory(history: string[]): void {
+    if (this.answering) {
+      // readline has just added the answer: put the list back as it was.
+      history.splice(0, history.length, ...this.history);
+      return;
+    }
+    this.history = [...history];
     try {
       saveHistory(this.args.historyFile, history);
     } catch (error) {

@@ -1,5 +1,5 @@
 // How waiter shows what homed streams: answer text as it comes, notes on lines of their own.
-import type { ChatSayResult, ChatStreamItem } from '../../../protocol';
+import type { ChatSayResult, ChatStreamItem, OutputAsk } from '../../../protocol';
 import { ToolLines } from './tool-lines';
 
 /** Where a printer writes: the answer's text, and whole lines of notes (tools used, missed turns). */
@@ -10,6 +10,8 @@ export interface PrinterSinks {
   sameScreen: boolean;
   /** Whether notes go to a terminal, where a running tool's output is dimmed. */
   dim?: boolean;
+  /** Puts a question to the person (instead of printing its notice), the answer's line ended first. */
+  ask?(ask: OutputAsk): void;
 }
 
 /** Prints one answer: deltas as they arrive, notes between them, the final text if nothing streamed. */
@@ -27,6 +29,9 @@ export class AnswerPrinter {
     if (item.kind === 'delta') {
       this.write(item.text ?? '');
       this.streamed ||= (item.text ?? '') !== '';
+    } else if (item.kind === 'notice' && item.ask && this.sinks.ask) {
+      if (this.sinks.sameScreen) this.endLine();
+      this.sinks.ask(item.ask);
     } else if (item.kind === 'notice') {
       this.noteLine(renderNotice(item.text ?? ''));
     } else if (item.kind === 'missed') {

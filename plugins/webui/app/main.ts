@@ -1,8 +1,10 @@
 // The app shell: the menu, the page in view, the language switch, and the connection to homed with its state
-// ("Reconnecting…" while it is lost; it comes back by itself and the pages reload what they show).
+// ("Reconnecting…" while it is lost; it comes back by itself and the pages reload what they show), and the dialog of
+// a question waiting for a person, over every page.
 import { h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
+import { ApprovalDialog } from './approval-dialog';
 import { connect, type ConnectionState } from './connection';
 import { chooseLanguage, initialLanguage, LANGUAGES, translator, type Language } from './i18n';
 import { menu, useRoute } from './router';
@@ -56,6 +58,7 @@ function App() {
       </p>
     </nav>
     <main>${page && html`<${page.component} client=${client} t=${t} />`}</main>
+    <${ApprovalDialog} client=${client} t=${t} />
   `;
 }
 

@@ -2,13 +2,16 @@
 // the answer streaming in as Markdown, Stop (chat/interrupt as a request), and turns nobody here started
 // (chat/subscribe: a timer, another client's interrupt text) appearing live. The history is read again on every
 // (re)connection, so a lost connection leaves the conversation as homed has it. Tool calls show as cards
-// (chat-tools.ts), live from `tool` stream items and, for stored turns, from the calls and results kept.
+// (chat-tools.ts), live from `tool` stream items and, for stored turns, from the calls and results kept. A question
+// to the person in the stream opens the approval dialog (approval-dialog.ts); the message keeps its words.
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import type { PageProps } from '../router';
 import { renderMarkdown } from '../markdown';
 import type { T } from '../i18n';
+import { questions } from '../question-store';
+import type { OutputAsk } from '../../../../protocol/io';
 import { applyStep, storedCards, ToolCardView, type StoredToolEntry, type ToolCard, type ToolStep } from './chat-tools';
 
 const html = htm.bind(h);
@@ -32,6 +35,7 @@ interface StreamItem {
   error?: string;
   interrupted?: boolean;
   tool?: ToolStep;
+  ask?: OutputAsk;
 }
 
 /** A message on screen: stored, or one of a turn still streaming. */
@@ -69,6 +73,14 @@ function withItem(message: Shown, item: StreamItem): Shown {
   if (item.kind === 'notice') return { ...message, notices: [...(message.notices ?? []), item.text ?? ''] };
   if (item.kind === 'tool' && item.tool) return { ...message, cards: applyStep(message.cards ?? [], item.tool) };
   return message;
+}
+
+/** A question in the stream goes to the dialog; the message shows its words, not how to answer it from a shell. */
+function takeQuestion(raw: unknown, session: string): StreamItem {
+  const item = raw as StreamItem;
+  if (item.kind !== 'notice' || !item.ask) return item;
+  questions.add({ ...item.ask, session });
+  return { ...item, text: item.ask.question };
 }
 
 /** Stored entries as messages: tool results go into the cards of the message that made the calls. */
@@ -142,7 +154,7 @@ export default function Chat({ client, t }: PageProps) {
     client
       .request('chat/subscribe', { session }, (raw) => {
         if (following.current !== session) return;
-        const item = raw as StreamItem;
+        const item = takeQuestion(raw, session);
         if (item.kind === 'delta' || item.kind === 'notice' || item.kind === 'tool') {
           setMessages((now) => {
             const at = now.findIndex((m) => m.key === liveKey);
@@ -181,7 +193,8 @@ export default function Chat({ client, t }: PageProps) {
     setMessages((now) => [...now, question, answer]);
     try {
       const result = await client.request<{ text: string; interrupted: boolean }>('chat/say', { session, text }, (raw) => {
-        update((m) => withItem(m, raw as StreamItem));
+        const item = takeQuestion(raw, session);
+        update((m) => withItem(m, item));
       });
       update((m) => {
         const done: Shown = { ...m, text: result.text || m.text, live: false };

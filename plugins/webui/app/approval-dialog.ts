@@ -1,0 +1,99 @@
+// The approval dialog: a question waiting for a person, from any conversation (approval/pending when the page
+// connects, then the kernel's approval.asked / approval.answered events), or from the Chat page's stream. Allow once,
+// Deny or Always allow answer it with approval/answer; answered elsewhere, run out of time or withdrawn, it closes.
+import { h } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import htm from 'htm';
+import type { AnsweredAsk, PendingAsk } from '../../../protocol/approvals';
+import { ClientError, type Client } from './connection';
+import type { T } from './i18n';
+import { useLiveEvents, type LiveEvent } from './live-events';
+import { questions, useQuestions, type Question } from './question-store';
+import './approval-dialog.css';
+
+const html = htm.bind(h);
+
+const EVENTS = ['approval.asked', 'approval.answered'];
+/** The buttons' words for the approvals' choices; another choice shows as its own word. */
+const LABELS: Record<string, string> = { yes: 'approvals.allowOnce', no: 'approvals.deny', always: 'approvals.always' };
+/** The order of the buttons: the refusal first, the widest permission last. */
+const ORDER = ['no', 'always', 'yes'];
+
+function toQuestion(ask: PendingAsk): Question {
+  return { id: ask.id, session: ask.session, question: ask.question, choices: ask.choices, expiresAt: ask.expiresAt };
+}
+
+/** Keeps the store in step with homed's questions while the page is open. */
+function useKernelQuestions(client: Client): void {
+  const load = (): void => {
+    client.request<{ pending: PendingAsk[] }>('approval/pending').then(
+      (answer) => questions.reset(answer.pending.map(toQuestion)),
+      () => undefined,
+    );
+  };
+  const onEvent = (event: LiveEvent): void => {
+    // Only the kernel speaks of questions; a plugin's event of the same name is not believed.
+    if (event.source !== 'kernel') return;
+    if (event.name === 'approval.asked') questions.add(toQuestion(event.data as PendingAsk));
+    else if (event.name === 'approval.answered') questions.settle((event.data as AnsweredAsk).id);
+  };
+  useLiveEvents(client, EVENTS, load, onEvent);
+}
+
+function sortChoices(choices: string[]): string[] {
+  const rank = (choice: string): number => (ORDER.includes(choice) ? ORDER.indexOf(choice) : -1);
+  return [...choices].sort((a, b) => rank(a) - rank(b));
+}
+
+/** The dialog of the oldest question waiting, over every page. */
+export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
+  useKernelQuestions(client);
+  const waiting = useQuestions();
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+  const box = useRef<HTMLElement>(null);
+  const current = waiting[0];
+
+  useEffect(() => {
+    setProblem('');
+    setBusy(false);
+    box.current?.focus();
+  }, [current?.id]);
+
+  if (!current) return null;
+
+  const answer = async (choice: string): Promise<void> => {
+    setBusy(true);
+    setProblem('');
+    try {
+      await client.request('approval/answer', { id: current.id, choice });
+      questions.settle(current.id);
+    } catch (error) {
+      // Settled meanwhile (answered elsewhere, out of time): it is gone either way.
+      if (error instanceof ClientError && error.code === 'HA_ERR_NOT_FOUND') questions.settle(current.id);
+      else setProblem(t('approvals.failed', { error: (error as Error).message }));
+      setBusy(false);
+    }
+  };
+
+  const expires = new Date(current.expiresAt).toLocaleTimeString(t('approvals.timeLocale'));
+  return html`
+    <div class="approval-backdrop">
+      <section class="approval-dialog" role="dialog" aria-modal="true" aria-labelledby="approval-question" aria-describedby="approval-details" tabindex="-1" ref=${box}>
+        <h2 id="approval-question">${current.question}</h2>
+        <div id="approval-details">
+          ${current.session && html`<p>${t('approvals.session', { session: current.session })}</p>`}
+          <p>${t('approvals.expires', { time: expires })}</p>
+        </div>
+        ${waiting.length > 1 && html`<p class="approval-more">${t('approvals.more', { count: waiting.length - 1 })}</p>`}
+        ${problem && html`<p class="problem" role="alert">${problem}</p>`}
+        <div class="approval-actions">
+          ${sortChoices(current.choices).map(
+            (choice) =>
+              html`<button type="button" class="approval-${choice}" disabled=${busy} onClick=${() => void answer(choice)}>${LABELS[choice] ? t(LABELS[choice]) : choice}</button>`,
+          )}
+        </div>
+      </section>
+    </div>
+  `;
+}
