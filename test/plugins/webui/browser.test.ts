@@ -7,6 +7,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
+import type { Page } from 'playwright-core';
+import { waitFor } from '../../harness/wait';
 import { SocketMethods, type KernelStatus } from '../../../protocol';
 import { FORGED_HOST, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -115,15 +117,27 @@ describe('the web page in chromium', { skip }, () => {
     // Same site (127.0.0.1), other port: SameSite=Strict sends the cookie along, so only the Origin check stands.
     const foreign = await context.newPage();
     await foreign.goto(probe.url);
-    await foreign.waitForFunction('window.probe && window.probe.closed !== undefined', undefined, { timeout: 10_000 });
+    await probeSettled(foreign);
     const refused = (await foreign.evaluate('window.probe')) as Probe;
     assert.equal(refused.opened, false, 'the socket never opened');
     assert.equal(refused.closed?.code, 1006, 'closed without a handshake');
 
     // The control: the same script on the page's own origin opens.
     await page.evaluate(`{ ${probeScript(target)} }`);
-    await page.waitForFunction('window.probe && window.probe.closed !== undefined', undefined, { timeout: 10_000 });
+    await probeSettled(page);
     assert.equal(((await page.evaluate('window.probe')) as Probe).opened, true);
     await context.close();
   });
 });
+
+/**
+ * Waits until the probe's socket opened and closed, or closed unopened. Asked from here with page.evaluate (the
+ * DevTools protocol, which the page's CSP does not govern): waitForFunction's in-page polling compiles its predicate,
+ * and the web page's CSP (no eval) refuses that.
+ */
+async function probeSettled(page: Page): Promise<void> {
+  await waitFor(async () => (await page.evaluate('window.probe !== undefined && window.probe.closed !== undefined')) === true, {
+    what: 'the probe socket to settle',
+    timeoutMs: 10_000,
+  });
+}

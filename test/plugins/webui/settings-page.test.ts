@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { HomedAnswerError, requestOnce } from '../../../plugins/cli/client';
 import { SocketMethods, type ConfigEntry } from '../../../protocol';
+import { waitFor } from '../../harness/wait';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
 describe('the Settings page in chromium', { skip }, () => {
@@ -125,8 +126,6 @@ describe('the Settings page in chromium', { skip }, () => {
 
 /** Waits until the input shows `value` (set by a pushed change, not by the test). */
 async function waitValue(input: Locator, value: string): Promise<void> {
-  await input.page().waitForFunction(
-    ([el, want]) => (el as { value?: string } | null)?.value === want,
-    [await input.elementHandle(), value] as const,
-  );
+  // Read from here: waitForFunction's in-page polling compiles its predicate, which the page's CSP (no eval) may refuse.
+  await waitFor(async () => (await input.inputValue()) === value, { what: `the input to show ${value}`, timeoutMs: 10_000 });
 }
