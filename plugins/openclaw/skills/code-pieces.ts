@@ -43,7 +43,7 @@ function readFence(lines: string[], start: number, marker: string, lang: string,
     let text = lines[i] ?? '';
     while (text.endsWith('\\') && i + 1 < lines.length && !closing.test(lines[i + 1] ?? '')) {
       i++;
-      text = `${text.slice(0, -1)} ${(lines[i] ?? '').trim()}`;
+      text = `${text.slice(0, -1).trimEnd()} ${(lines[i] ?? '').trim()}`;
     }
     if (text.trim()) pieces.push({ line, text: text.trim(), kind: 'fence', lang });
     i++;
