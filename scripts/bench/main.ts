@@ -17,12 +17,13 @@ import { printTable, writeJson } from './report';
 import { makeRow, type BenchRow } from './results';
 import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
+import { benchSkills } from './skills';
 import { msSince } from './stats';
 import { benchTools } from './tools';
 import { benchTracker } from './tracker';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills'] as const;
 
 let broken = 0;
 
@@ -51,6 +52,7 @@ async function main(): Promise<void> {
   if (chosen.has('exec')) rows.push(...((await step('exec', () => benchExec())) ?? []));
   if (chosen.has('tracker')) rows.push(...((await step('tracker', () => benchTracker())) ?? []));
   if (chosen.has('tools')) rows.push(...((await step('tools', () => benchTools())) ?? []));
+  if (chosen.has('skills')) rows.push(...((await step('skills', () => benchSkills())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);
