@@ -12,6 +12,8 @@ export class HostPolicy {
     private readonly scheme: 'http' | 'https',
     /** The machine's own names under `lan` (addresses and host name); read from the OS unless given. */
     private readonly lanNames: () => string[] = machineNames,
+    /** Names the owner added (`webui:hosts`), answered to under `lan`; the first is the sign-in links' host. */
+    private readonly extraNames: readonly string[] = [],
   ) {}
 
   /** Called once the server listens (a `0` port becomes the one the OS chose). */
@@ -36,15 +38,15 @@ export class HostPolicy {
     return origin.toLowerCase() === `${this.scheme}://${host.toLowerCase()}`;
   }
 
-  /** The base URL a sign-in link uses: loopback, or under `lan` the machine's first network address. */
+  /** The base URL a sign-in link uses: loopback, or under `lan` the first added name, else the machine's first network address. */
   baseUrl(): string {
-    const host = this.bind === 'lan' ? (this.lanNames().find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith('127.')) ?? '127.0.0.1') : '127.0.0.1';
+    const host = this.bind === 'lan' ? (this.extraNames[0] ?? this.lanNames().find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith('127.')) ?? '127.0.0.1') : '127.0.0.1';
     return `${this.scheme}://${host}:${this.port}`;
   }
 
   private names(): string[] {
     const loopback = ['127.0.0.1', 'localhost', '[::1]'];
-    return this.bind === 'lan' ? [...loopback, ...this.lanNames().map((n) => n.toLowerCase())] : loopback;
+    return this.bind === 'lan' ? [...loopback, ...this.extraNames, ...this.lanNames().map((n) => n.toLowerCase())] : loopback;
   }
 }
 

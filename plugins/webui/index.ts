@@ -6,7 +6,7 @@ import { createClientMethods, openClientSession, type ChatRouter } from '../../p
 import type { OutputParams } from '../../protocol';
 import { loadAssets } from './assets';
 import { createWebuiMethods } from './client-methods';
-import { HostPolicy } from './hosts';
+import { HostPolicy, machineNames } from './hosts';
 import { LoginStore } from './logins';
 import { removePortFile, writePortFile } from './port-file';
 import { buildWebServer } from './server';
@@ -31,7 +31,7 @@ async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readWebSettings(ctx);
   const assets = loadAssets();
   logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'));
-  hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http');
+  hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http', machineNames, settings.hosts);
   packages = new PackageUploads({ kernel: ctx.kernel, pluginData: ctx.paths.pluginData });
   packages.prepare();
   const client = createClientMethods(ctx);

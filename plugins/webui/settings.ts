@@ -18,6 +18,8 @@ export interface TlsFiles {
 export interface WebSettings {
   port: number;
   bind: BindMode;
+  /** Names the page answers to under lan besides the machine's own (`webui:hosts`), lower case. */
+  hosts: string[];
   /** Present when both tls_cert and tls_key are set: the page is served over HTTPS. */
   tls?: TlsFiles;
 }
@@ -29,14 +31,31 @@ export class SettingError extends Error {
 
 /** Reads `port`, `bind`, `tls_cert` and `tls_key`; throws SettingError for a half-set or unreadable TLS pair. */
 export async function readWebSettings(ctx: Pick<PluginContext, 'config'>): Promise<WebSettings> {
-  const [port, bind, cert, key] = await Promise.all(['port', 'bind', 'tls_cert', 'tls_key'].map((k) => ctx.config.get(k)));
+  const [port, bind, cert, key, hosts] = await Promise.all(['port', 'bind', 'tls_cert', 'tls_key', 'hosts'].map((k) => ctx.config.get(k)));
   const settings: WebSettings = {
     port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_PORT,
     bind: bind === 'lan' ? 'lan' : 'loopback',
+    hosts: readHostNames(hosts),
   };
   const tls = readTlsPair(nonEmpty(cert), nonEmpty(key));
   if (tls) settings.tls = tls;
   return settings;
+}
+
+/** A host name or an IPv4 address, as a Host header carries it without its port. */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** `webui:hosts` → lower-case names; anything else in the list is a SettingError naming the entry. */
+export function readHostNames(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw new SettingError(`webui:hosts must be a JSON list of host names, e.g. ["homeagent.lan"]; it is ${JSON.stringify(value)}`);
+  return value.map((entry, at) => {
+    const name = typeof entry === 'string' ? entry.trim().toLowerCase() : '';
+    if (!HOST_NAME.test(name)) {
+      throw new SettingError(`webui:hosts[${at}] is ${JSON.stringify(entry)}, not a host name; give names like "homeagent.lan" without a scheme or port`);
+    }
+    return name;
+  });
 }
 
 /** Both paths → the files' contents; neither → undefined; one alone or an unreadable file → SettingError. */

@@ -69,11 +69,11 @@ export interface TestServer {
 }
 
 /** Builds a server on a temp login store; closed and removed after the test. */
-export async function testServer(t: TestContext, options: { bind?: BindMode; lanNames?: string[]; extra?: Partial<WebServerOptions> } = {}): Promise<TestServer> {
+export async function testServer(t: TestContext, options: { bind?: BindMode; lanNames?: string[]; extraNames?: string[]; extra?: Partial<WebServerOptions> } = {}): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webui-'));
   const clock = { now: Date.UTC(2030, 0, 1) };
   const logins = new LoginStore(path.join(dir, 'logins.db'), () => clock.now);
-  const hosts = new HostPolicy(options.bind ?? 'loopback', 'http', () => options.lanNames ?? []);
+  const hosts = new HostPolicy(options.bind ?? 'loopback', 'http', () => options.lanNames ?? [], options.extraNames ?? []);
   hosts.setPort(PORT);
   const sessions = echoSessions();
   const app = await buildWebServer({ assets: loadAssets(), logins, hosts, openSession: (tr) => sessions.open(tr), ...options.extra });

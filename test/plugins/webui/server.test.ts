@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { LOGIN_POLICY } from '../../../plugins/webui/logins';
 import { BAD_LINK } from '../../../plugins/webui/server';
 import { CONTENT_SECURITY_POLICY } from '../../../plugins/webui/security';
+import { readHostNames } from '../../../plugins/webui/settings';
 import { cookieOf, HOST, ORIGIN, PORT, testServer } from './helpers';
 
 const DAY = 24 * 3600_000;
@@ -80,6 +81,27 @@ describe('webui server: Host and Origin', () => {
     const status = async (host: string): Promise<number> => (await app.inject({ url: '/', headers: { host } })).statusCode;
     for (const host of ['192.168.1.5:8420', 'house:8420', 'HOUSE:8420', '[fe80::1]:8420', '127.0.0.1:8420']) assert.equal(await status(host), 200, host);
     for (const host of ['192.168.1.6:8420', 'house.evil.example:8420']) assert.equal(await status(host), 421, host);
+  });
+
+  it('answers the names webui:hosts adds under lan, and links sign-ins with the first; under loopback they stay refused', async (t) => {
+    const names = readHostNames(['HomeAgent.lan', ' kitchen-box ']);
+    assert.deepEqual(names, ['homeagent.lan', 'kitchen-box']);
+    const lan = await testServer(t, { bind: 'lan', lanNames: ['192.168.1.5'], extraNames: names });
+    const status = async (app: typeof lan.app, host: string): Promise<number> => (await app.inject({ url: '/', headers: { host } })).statusCode;
+    for (const host of ['homeagent.lan:8420', 'KITCHEN-BOX:8420', '192.168.1.5:8420']) assert.equal(await status(lan.app, host), 200, host);
+    assert.equal(await status(lan.app, 'evil.lan:8420'), 421);
+    assert.equal(lan.hosts.baseUrl(), `http://homeagent.lan:${PORT}`);
+    const loopback = await testServer(t, { bind: 'loopback', extraNames: names });
+    assert.equal(await status(loopback.app, 'homeagent.lan:8420'), 421);
+    assert.equal(loopback.hosts.baseUrl(), `http://127.0.0.1:${PORT}`);
+  });
+
+  it('refuses a webui:hosts entry that is not a host name, naming it', () => {
+    assert.deepEqual(readHostNames(undefined), []);
+    assert.throws(() => readHostNames('homeagent.lan'), /webui:hosts must be a JSON list of host names, e\.g\. \["homeagent\.lan"\]/);
+    for (const bad of ['http://homeagent.lan', 'homeagent.lan:8420', '', 'a b', 7]) {
+      assert.throws(() => readHostNames(['ok.lan', bad]), new RegExp(`webui:hosts\\[1\\] is ${JSON.stringify(bad).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, not a host name`), String(bad));
+    }
   });
 
   it('refuses a state-changing request without the same Origin', async (t) => {
