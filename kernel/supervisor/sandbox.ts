@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PluginKind } from '../registry/discover';
+import { cachedFinder } from '../../plugin-host/executables';
 import { ensureHostCopy, hostCopyIn } from './host-copy';
 
 /** One wall as `homectl plugins info` shows it. */
@@ -45,26 +46,8 @@ export interface SandboxInput {
 export const PLUGIN_UID_BASE = 200_000;
 const PLUGIN_UID_SPAN = 100_000;
 
-const tools = new Map<string, string | null>();
-
-/** An executable on PATH (util-linux prlimit, unshare, setpriv), or null. */
-export function findTool(name: string): string | null {
-  const cached = tools.get(name);
-  if (cached !== undefined) return cached;
-  let found: string | null = null;
-  for (const dir of (process.env['PATH'] ?? '/usr/bin:/bin').split(':')) {
-    const candidate = path.join(dir || '.', name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      found = candidate;
-      break;
-    } catch {
-      // not here
-    }
-  }
-  tools.set(name, found);
-  return found;
-}
+/** An executable on PATH (util-linux prlimit, unshare, setpriv), or null; looked up once per name. */
+export const findTool = cachedFinder(() => process.env['PATH'] ?? '/usr/bin:/bin');
 
 /** The permission model's switch for a node version: `--permission` from 22.13 / 23.5, before that experimental. */
 export function permissionFlag(version: string = process.versions.node): string {

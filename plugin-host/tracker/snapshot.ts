@@ -36,7 +36,7 @@ export async function snapshotRoots(store: ChangeStore, roots: string[], options
   const states = new Map<string, FileState>();
   // One read of the index under the roots and one listing of the kept blobs, rather than a query and a stat per file.
   const index = readIndex(store, roots);
-  const kept = new Set(listBlobs(store.blobs.dir));
+  const kept = new Set(readdirOrEmpty(store.blobs.dir));
   const upsert = store.database.prepare('INSERT OR REPLACE INTO stat_index (path, size, mtime_ms, ino, ctime_ms, sha256) VALUES (?, ?, ?, ?, ?, ?)');
   const pending: unknown[][] = [];
   const take = (p: string, state: FileState): void => {
@@ -106,16 +106,6 @@ function readIndex(store: ChangeStore, roots: string[]): Map<string, IndexRow> {
     for (const row of under.iterate(prefix, `${prefix.slice(0, -1)}0`) as IterableIterator<IndexRow & { path: string }>) rows.set(row.path, row);
   }
   return rows;
-}
-
-/** The hashes of the blobs kept now. */
-function listBlobs(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch (error) {
-    if (isCode(error, 'ENOENT')) return [];
-    throw error;
-  }
 }
 
 function readdirOrEmpty(dir: string): string[] {

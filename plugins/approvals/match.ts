@@ -1,11 +1,10 @@
 // Which rule decides a tool call: rules name a tool and, for a call with a `command`, an argv prefix or the exact
 // line; for a call with a `path`, a glob or the exact path; or nothing (every call of the tool).
 import * as path from 'node:path';
+// The files plugin matches list_files globs with picomatch too, so a glob means the same in both.
+import picomatch from 'picomatch';
 import type { ApprovalRule } from '../../protocol';
 import { commandLine, commandWords } from './command-line';
-
-// picomatch ships no types; the files plugin matches list_files globs with it, so a glob means the same in both.
-const picomatch = require('picomatch') as (glob: string, options?: { dot?: boolean }) => (candidate: string) => boolean;
 
 /** A tool call as the guard sees it. */
 export interface GuardedCall {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolDefinition } from '../../plugin-host';
+import { findExecutable } from '../../plugin-host/executables';
 import { isBinary } from '../../plugin-host/tracker';
 import type { Workspace } from './workspace';
 
@@ -22,7 +23,7 @@ interface Match {
 }
 
 /** The search_files tool; `rg` is ripgrep's path, or null for the JS walk. */
-export function createSearchFiles(workspace: () => Workspace, rg: string | null = findOnPath('rg')): ToolDefinition<SearchArgs> {
+export function createSearchFiles(workspace: () => Workspace, rg: string | null = findExecutable('rg')): ToolDefinition<SearchArgs> {
   return {
     description:
       `Search the text files under a folder (default: the first allowed folder) for a regular expression; gives file, line number and line, at most ${SEARCH_POLICY.maxMatches} matches.`,
@@ -40,20 +41,6 @@ export function createSearchFiles(workspace: () => Workspace, rg: string | null 
       return { path: args.path ?? base, matches: shown, ...(matches.length > SEARCH_POLICY.maxMatches ? { truncated: `more than ${SEARCH_POLICY.maxMatches} matches; narrow the pattern or the path` } : {}) };
     },
   };
-}
-
-/** The first executable named `name` on PATH, or null. */
-export function findOnPath(name: string, envPath = process.env['PATH'] ?? ''): string | null {
-  for (const dir of envPath.split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 function searchWithRipgrep(rg: string, pattern: string, base: string, signal: AbortSignal): Promise<Match[]> {

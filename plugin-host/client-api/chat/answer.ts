@@ -4,6 +4,7 @@ import type { PluginIO } from '../../sdk';
 import { ErrorCodes, ErrorNames, type ChatSayParams, type ChatSayResult, type OutputParams } from '../../../protocol';
 import { SocketFailure } from '../errors';
 import type { SocketCall } from '../methods';
+import { isFinal, toStreamItem } from './items';
 import type { ChatRouter } from './router';
 
 /**
@@ -28,20 +29,14 @@ export function answerInput(io: PluginIO, router: ChatRouter, params: ChatSayPar
 
     router.expect(inputId, (output) => {
       if (abandoned) return;
-      if (output.kind === 'delta') {
-        call.stream({ kind: output.kind, text: output.text ?? '' });
-      } else if (output.kind === 'notice') {
-        // A question to the person rides on a notice: a client that can ask answers it by its id.
-        call.stream(output.ask ? { kind: 'notice', text: output.text ?? '', ask: output.ask } : { kind: 'notice', text: output.text ?? '' });
-      } else if (output.kind === 'tool') {
-        if (output.tool) call.stream({ kind: 'tool', tool: output.tool });
-      } else if (output.kind === 'done') {
-        settle();
-        resolve({ text: output.text ?? '', interrupted: output.interrupted === true });
-      } else {
-        settle();
-        reject(turnFailure(output));
+      if (!isFinal(output)) {
+        // Deltas, notices (a question to the person rides on one, with its `ask`) and tool steps, as any stream shows them.
+        call.stream(toStreamItem(output));
+        return;
       }
+      settle();
+      if (output.kind === 'done') resolve({ text: output.text ?? '', interrupted: output.interrupted === true });
+      else reject(turnFailure(output));
     });
     call.signal.addEventListener('abort', onAbort, { once: true });
 

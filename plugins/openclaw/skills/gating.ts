@@ -1,7 +1,6 @@
 // Whether a skill can be offered: the owner's switch, the agent's allow-list, `os`, then `requires`, checked
 // against a PATH, an environment and a config given by the caller (so tests control all three).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { findExecutable } from '../../../plugin-host/executables';
 import type { SkillFile } from './types';
 
 /** A skill's own settings (`skills.<key>.*`). */
@@ -90,24 +89,9 @@ export function onPath(bin: string, context: GateContext): boolean {
   const cache = context.binCache;
   const known = cache?.get(bin);
   if (known !== undefined) return known;
-  const found = !bin.includes('/') && !bin.includes(path.sep) && findExecutable(bin, context.pathValue);
+  const found = findExecutable(bin, context.pathValue) !== null;
   cache?.set(bin, found);
   return found;
-}
-
-function findExecutable(bin: string, pathValue: string): boolean {
-  for (const dir of pathValue.split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, bin);
-    try {
-      if (!fs.statSync(candidate).isFile()) continue;
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return true;
-    } catch {
-      // not here; the next folder may have it
-    }
-  }
-  return false;
 }
 
 /** OpenClaw's truthiness of a config value: false, 0, blank strings and absence are not. */
