@@ -165,6 +165,8 @@ export interface PluginsInstallResult {
   plugin?: PluginStatus;
   /** Where it would get no uid of its own: why, in words that say it runs as the homed user. */
   runs_as_homed_user?: string;
+  /** For a skill package: its SKILL.md as text (for `skills/preview`), at most 256 KiB. */
+  skill?: { text: string };
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {

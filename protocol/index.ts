@@ -24,3 +24,5 @@ export * from './client-methods';
 export * from './webui';
 export * from './timer';
 export * from './approvals';
+export * from './prompt';
+export * from './skills';

@@ -15,6 +15,9 @@ export const PERMISSIONS = [
   'llm',
   'net', // network access (sandboxed plugins)
   'ask', // put questions to the person of a session (approval/ask)
+  'prompt', // put a block of text into the agent's system prompt (prompt/block)
+  'env.grant', // attach environment variables to the commands of the rest of a turn (a skill's api key)
+  'env.receive', // receive the environment a turn was granted with each tool call (a command runner)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -22,16 +22,29 @@ export interface ToolInvokeParams {
   session?: string;
   /** Id of the call, as the LLM gave it. */
   callId?: string;
+  /**
+   * Environment variables granted to the commands of this turn (by a plugin with `env.grant`, e.g. a skill's
+   * api key once the skill was read); sent only to plugins with `env.receive`, never logged, never shown.
+   */
+  env?: Record<string, string>;
 }
 export interface ToolInvokeResult {
   /** Result for the LLM, any JSON. */
   result: unknown;
   /** Whether the result reports a failure. */
   isError?: boolean;
+  /**
+   * Environment variables the rest of this turn's commands get (honoured only from a plugin with `env.grant`);
+   * the kernel keeps them with the turn, in memory, and drops them when the turn ends. Never part of the result.
+   */
+  env?: Record<string, string>;
 }
 /** kernel → plugin: run one of your tools. */
 export const ToolInvokeRequest = request<ToolInvokeParams, ToolInvokeResult>('tool/invoke', {
-  params: objectSchema({ name: { type: 'string' }, args: ANY_FIELD, session: { type: 'string' }, callId: { type: 'string' } }, ['name', 'args']),
+  params: objectSchema(
+    { name: { type: 'string' }, args: ANY_FIELD, session: { type: 'string' }, callId: { type: 'string' }, env: { type: 'object', additionalProperties: { type: 'string' } } },
+    ['name', 'args'],
+  ),
   permission: null,
 });
 

@@ -1,0 +1,210 @@
+// Skills (OpenClaw SKILL.md): the openclaw plugin's client methods (skills/*), served to homectl and the web page,
+// with their shapes. Names are skill names; `key` is a skill's settings key (`openclaw:skills.<key>.*`).
+
+/** Their wire names. */
+export const SkillsMethods = {
+  List: 'skills/list',
+  Info: 'skills/info',
+  Check: 'skills/check',
+  Enable: 'skills/enable',
+  Disable: 'skills/disable',
+  Preview: 'skills/preview',
+  Install: 'skills/install',
+  Remove: 'skills/remove',
+  Setup: 'skills/setup',
+} as const;
+
+/** ready: offered; disabled: by the owner; blocked: not allowed for the agent; missing: a requirement lacks; error: unreadable. */
+export type SkillStatusName = 'ready' | 'disabled' | 'blocked' | 'missing' | 'error';
+
+/** The kinds of requirement, in the order they are checked. */
+export type SkillRequirementKind = 'os' | 'bins' | 'anyBins' | 'env' | 'config';
+
+/** What each kind of requirement still lacks. */
+export type SkillMissing = Partial<Record<SkillRequirementKind, string[]>>;
+
+/** A skill as lists show it. */
+export interface SkillSummary {
+  /** Its name (the folder's name when it could not be parsed). */
+  name: string;
+  /** Empty when it could not be parsed. */
+  description: string;
+  status: SkillStatusName;
+  /** Where it was found: `data` (core.skills.path), `package:<name>` (an installed .hmap), `extra:<folder>`. */
+  source: string;
+  /** Its settings key (`openclaw:skills.<key>.enabled|env|api_key`). */
+  key: string;
+  emoji?: string;
+  /** For `missing`: what lacks. */
+  missing?: SkillMissing;
+  /** For `error`: why it could not be read. */
+  error?: string;
+  /** A person may invoke it as `/name`. */
+  userInvocable: boolean;
+  /** It is offered to the model when ready (false for `disable-model-invocation`). */
+  modelInvocable: boolean;
+}
+
+/** A skill hidden by a higher-precedence skill of the same name. */
+export interface ShadowedSkill extends SkillSummary {
+  /** The SKILL.md of the skill that wins. */
+  shadowedBy: string;
+  /** Its own SKILL.md. */
+  path: string;
+}
+
+/** `skills/list` params. */
+export interface SkillsListParams {
+  /** Only the skills that are ready. */
+  eligible?: boolean;
+}
+/** `skills/list` → every skill in effect, name order, and the shadowed ones. */
+export interface SkillsListResult {
+  skills: SkillSummary[];
+  shadowed: ShadowedSkill[];
+  /** How many are ready, of `total` (shadowed ones not counted). */
+  ready: number;
+  total: number;
+}
+
+/** One requirement and whether it holds. */
+export interface SkillCheck {
+  kind: SkillRequirementKind;
+  name: string;
+  ok: boolean;
+}
+
+/** One way to install what a skill needs, as written in its metadata (shown; run only by `skills/setup`). */
+export interface SkillInstallOption {
+  /** Its id (the spec's `id`, else `<kind>-<n>`), what `skills/setup` takes. */
+  id: string;
+  kind: 'brew' | 'node' | 'go' | 'uv' | 'download';
+  /** One line: what it runs or fetches (`npm install -g foo`, `download https://… (sha256 …)`). */
+  label: string;
+  /** The programs it puts on PATH. */
+  bins: string[];
+  /** Whether it applies to this machine's platform. */
+  applies: boolean;
+  /** The spec as written (its known fields). */
+  spec: Record<string, unknown>;
+}
+
+/** A shell command found in a SKILL.md body, with what makes it dangerous (if anything). */
+export interface SkillCommand {
+  /** 1-based line in the SKILL.md. */
+  line: number;
+  text: string;
+  /** In a fenced block, an inline code span, or plain text (plain text only when flagged). */
+  where: 'fence' | 'inline' | 'text';
+  /** Each flag in words (`pipes text (often a download) straight into a shell`); empty for an ordinary command. */
+  flags: string[];
+}
+
+/** `skills/info` params. */
+export interface SkillsInfoParams {
+  name: string;
+}
+/** `skills/info` → everything about one skill. */
+export interface SkillInfo extends SkillSummary {
+  /** Its SKILL.md. */
+  path: string;
+  homepage?: string;
+  primaryEnv?: string;
+  /** Every requirement with whether it holds. */
+  checks: SkillCheck[];
+  /** Install options (all of them; a person sees them when it is not ready). */
+  install: SkillInstallOption[];
+  /** Its settings, without values: enabled, the names of the variables `env` sets, whether an api key is set. */
+  settings: { enabled: boolean; env: string[]; apiKey: boolean };
+  /** What was read but not used (a dropped install entry, metadata that is not JSON). */
+  warnings: string[];
+  /** Skills of the same name it hides. */
+  shadows: string[];
+}
+
+/** `skills/check` → totals by status and what each missing skill lacks. */
+export interface SkillsCheckResult {
+  totals: Record<SkillStatusName, number>;
+  missing: { name: string; missing: SkillMissing }[];
+  errors: { name: string; path: string; error: string }[];
+}
+
+/** `skills/enable` and `skills/disable` params. */
+export interface SkillsToggleParams {
+  name: string;
+}
+/** `skills/enable` and `skills/disable` → the skill's status after the change. */
+export interface SkillsToggleResult {
+  name: string;
+  key: string;
+  status: SkillStatusName;
+}
+
+/**
+ * `skills/preview` params: a skill folder on this machine (absolute), or the SKILL.md text of a package the kernel
+ * inspected (`plugins/install` with `inspectOnly` answers it as `skill.text`) with the name of its folder.
+ */
+export type SkillsPreviewParams = { dir: string } | { text: string; folder: string };
+
+/** What a person sees before a skill is installed. */
+export interface SkillPreview {
+  name: string;
+  description: string;
+  homepage?: string;
+  /** Its requirements as written, and whether each holds here. */
+  checks: SkillCheck[];
+  /** Every install spec (shown, never run by the install). */
+  install: SkillInstallOption[];
+  /** Every shell command found in the body. */
+  commands: SkillCommand[];
+  /** How many of them are flagged. */
+  flagged: number;
+  warnings: string[];
+  /** SHA-256 of the SKILL.md shown; `skills/install` of a folder refuses a SKILL.md that changed since. */
+  sha256: string;
+  /** For a folder: its files and bytes, as they would be copied. */
+  files?: number;
+  bytes?: number;
+  /** A skill of that name exists already: where, and whether this would replace it (same source) or be shadowed. */
+  existing?: { source: string; path: string; outcome: 'replaced' | 'shadowed' | 'shadows' };
+}
+
+/** `skills/install` params: copies a previewed folder into core.skills.path (packages go through plugins/install). */
+export interface SkillsInstallParams {
+  dir: string;
+  /** The preview's sha256: what the person saw. */
+  sha256: string;
+}
+/** `skills/install` → where it went and its status there. */
+export interface SkillsInstallResult {
+  name: string;
+  path: string;
+  status: SkillStatusName;
+  /** It replaced a skill of that name in core.skills.path. */
+  replaced: boolean;
+}
+
+/** `skills/remove` params. */
+export interface SkillsRemoveParams {
+  name: string;
+}
+/**
+ * `skills/remove` → removed from core.skills.path, or the package to remove with plugins/remove (the caller does),
+ * or refused for a skill of an extra folder (with the error saying so).
+ */
+export type SkillsRemoveResult = { removed: true; path: string } | { removed: false; package: string };
+
+/** `skills/setup` params: runs one install option of a skill, after the person confirmed it a second time. */
+export interface SkillsSetupParams {
+  name: string;
+  /** The option's id, as `skills/info` lists it. */
+  id: string;
+}
+/** `skills/setup` → what ran, how it ended, and the skill's status after. */
+export interface SkillsSetupResult {
+  command: string;
+  exitCode: number;
+  /** The tail of its output. */
+  output: string;
+  status: SkillStatusName;
+}
