@@ -79,9 +79,10 @@ function main(): void {
     const cancelled = new AbortController();
     const watch = token.onCancellationRequested(() => cancelled.abort());
     try {
-      const call = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(ToolProgressNotification.type, piece));
-      const result: unknown = await tool.run(params.args as never, context, call);
-      return { result };
+      const running = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(ToolProgressNotification.type, piece));
+      const result: unknown = await tool.run(params.args as never, context, running.call);
+      const env = running.granted();
+      return env ? { result, env } : { result };
     } catch (error) {
       // A tool that throws failed: the LLM reads its message, not the wire's wrapping of it.
       return { result: { error: `tool ${params.name} failed: ${(error as Error).message}` }, isError: true };

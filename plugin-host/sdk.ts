@@ -96,6 +96,11 @@ export interface ToolCall extends ToolInvokeParams {
   readonly signal: AbortSignal;
   /** Shows a piece of the call's output to the person while it runs (not to the LLM); long pieces are split. */
   progress(text: string): void;
+  /**
+   * Gives environment variables to the commands of the rest of this turn (needs `env.grant`; a skill's api key once
+   * the skill is read). Sent beside the result, never in it; later grants of the same call add to earlier ones.
+   */
+  grantEnv(env: Record<string, string>): void;
 }
 
 /** A client method the plugin serves: clients reach it through the cli socket or the web page, routed by the kernel. */

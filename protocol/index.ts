@@ -26,3 +26,4 @@ export * from './timer';
 export * from './approvals';
 export * from './prompt';
 export * from './skills';
+export * from './tokens';

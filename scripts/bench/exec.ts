@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PluginContext, ToolCall } from '../../plugin-host';
+import type { PluginContext } from '../../plugin-host';
+import { toolCall } from '../../plugin-host/tool-call';
 import { createExecState, createExecTool, sandboxTools, type ExecResult } from '../../plugins/exec/exec-tool';
 import { EXEC_POLICY } from '../../plugins/exec/policy';
 import { runInSandbox, type SandboxTools } from '../../plugins/exec/sandbox-run';
@@ -57,7 +58,7 @@ function toolRunner(dataDir: string, tracking: string): Runner {
   const tool = createExecTool(() => state);
   let n = 0;
   return async (command) => {
-    const call = { name: 'exec', args: { command }, callId: `b${(n += 1)}`, signal: new AbortController().signal, progress: () => undefined } as ToolCall;
+    const { call } = toolCall({ name: 'exec', args: { command }, callId: `b${(n += 1)}` }, new AbortController().signal, () => undefined);
     return (await tool.run({ command }, ctx, call)) as ExecResult;
   };
 }

@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PluginContext, PluginDefinition, ToolCall } from '../../plugin-host';
+import type { PluginContext, PluginDefinition } from '../../plugin-host';
+import { toolCall } from '../../plugin-host/tool-call';
 import { createFilesPlugin } from '../../plugins/files/plugin';
 import { requestOnce } from '../../plugins/cli/client';
 import { SocketMethods, type PluginStatus } from '../../protocol';
@@ -123,7 +124,7 @@ function toolCaller(plugin: PluginDefinition, ctx: PluginContext): Caller {
     const tool = plugin.tools?.[name];
     if (!tool) throw new Error(`the files plugin has no tool ${name}`);
     n += 1;
-    const call = { name, args, callId: `b${n}`, session: 'bench', signal: new AbortController().signal, progress: () => undefined } as ToolCall;
+    const { call } = toolCall({ name, args, callId: `b${n}`, session: 'bench' }, new AbortController().signal, () => undefined);
     return tool.run(args as never, ctx, call);
   };
 }

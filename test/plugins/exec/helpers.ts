@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import type { ConfigEntry } from '../../../protocol';
-import type { PluginContext, ToolCall } from '../../../plugin-host';
+import type { PluginContext } from '../../../plugin-host';
+import { toolCall } from '../../../plugin-host/tool-call';
 import { createExecState, createExecTool, sandboxTools, type ExecResult } from '../../../plugins/exec/exec-tool';
 import { sandboxProblem } from '../../../plugins/exec/sandbox-probe';
 import type { ExecArgs } from '../../../plugins/exec/args';
@@ -63,14 +64,7 @@ export function execBench(t: TestContext, tracking: 'overlay' | 'snapshot', sett
     store: () => state.store(),
     exec: async (args, options = {}) => {
       const progress: string[] = [];
-      const call: ToolCall = {
-        name: 'exec',
-        args,
-        session: 'cli:test',
-        callId: `call_${Math.random().toString(36).slice(2)}`,
-        signal: options.signal ?? new AbortController().signal,
-        progress: (text) => progress.push(text),
-      };
+      const { call } = toolCall({ name: 'exec', args, session: 'cli:test', callId: `call_${Math.random().toString(36).slice(2)}` }, options.signal ?? new AbortController().signal, (piece) => progress.push(piece.text));
       const result = (await tool.run(args, ctx, call)) as ExecResult;
       return { result, progress };
     },
