@@ -23,6 +23,8 @@ export interface HomectlIO {
   cwd: string;
   /** Asks a yes/no question; undefined when stdin is not a terminal (the default). */
   confirm?(question: string): Promise<boolean | undefined>;
+  /** Reads a value kept off the command line (the default: none to read). */
+  readSecret?(question: string): Promise<string>;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
@@ -49,6 +51,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
+      readSecret: io.readSecret ?? (() => Promise.resolve('')),
     };
     await command.run(positionals, values, ctx);
     return ExitCodes.Ok;
