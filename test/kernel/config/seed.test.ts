@@ -18,11 +18,13 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     memoryText: path.join(dataDir, 'memory', 'text'),
     memoryDocuments: path.join(dataDir, 'memory', 'documents'),
     knowledge: path.join(dataDir, 'knowledge'),
+    logs: path.join(dataDir, 'logs'),
   });
   const stored = registry.list('core').filter((e) => e.isSet);
   assert.deepEqual(stored.map((e) => e.key), [
     'core.data.dir',
     'core.knowledge.path',
+    'core.log.path',
     'core.memory.documents',
     'core.memory.graph',
     'core.memory.text',
@@ -117,7 +119,7 @@ test('seedDefaults moves the paths under the data dir when the data dir moves, a
   assert.equal(registry.getValue('core', 'core.data.dir'), moved);
 });
 
-test('a config.db from an older version still opens: core.log.path and core.skills.path are gone at start, rows and all', (t) => {
+test('a config.db from an older version still opens: its core.log.path is kept, core.skills.path is gone at start, rows and all', (t) => {
   const file = makeTempConfigFile(t);
   const dataDir = path.dirname(file);
   const old = ConfigRegistry.open(file);
@@ -132,12 +134,13 @@ test('a config.db from an older version still opens: core.log.path and core.skil
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());
   const paths = seedDefaults(registry, dataDir);
-  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir']);
+  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'logs', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir']);
+  assert.equal(paths.logs, path.join(dataDir, 'log'));
   const keys = registry.list('core').map((e) => e.key);
-  assert.ok(!keys.includes('core.log.path') && !keys.includes('core.skills.path'), keys.join(', '));
+  assert.ok(!keys.includes('core.skills.path'), keys.join(', '));
   assert.throws(() => registry.get('core', 'core.skills.path'), /not a known setting of homed/);
   withRawDatabase(file, (db) => {
-    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key IN ('core.log.path', 'core.skills.path')) + (SELECT count(*) FROM config_defs WHERE key IN ('core.log.path', 'core.skills.path')) AS n").get() as { n: number };
+    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key = 'core.skills.path') + (SELECT count(*) FROM config_defs WHERE key = 'core.skills.path') AS n").get() as { n: number };
     assert.equal(left.n, 0);
   });
 });

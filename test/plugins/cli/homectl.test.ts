@@ -126,7 +126,12 @@ describe('homectl against a running homed', () => {
     assert.match(human.stdout, /serving the socket/);
     const lines = JSON.parse((await ctl('plugins', 'logs', 'cli', '--json')).stdout) as LogLine[];
     assert.ok(lines.length >= 1);
-    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['at', 'level', 'msg', 'stream']);
+    for (const line of lines) {
+      const keys = Object.keys(line).sort();
+      assert.deepEqual(keys.filter((key) => key !== 'fields'), ['at', 'level', 'msg', 'stream']);
+      if (line.fields !== undefined) assert.equal(typeof line.fields, 'object', 'a plugin\'s fields stay JSON');
+    }
+    assert.ok(lines.some((line) => line.msg === 'serving the socket' && typeof line.fields?.['path'] === 'string'), 'fields apart from the message');
     const one = JSON.parse((await ctl('plugins', 'logs', 'cli', '--lines', '1', '--json')).stdout) as LogLine[];
     assert.equal(one.length, 1);
   });
