@@ -8,6 +8,7 @@ import type { EventBus } from './events/bus';
 import type { IOManager } from './io/io-manager';
 import { assembleAgent } from './init/assemble-agent';
 import { findPlugins } from './init/find-plugins';
+import { followSkillsPath } from './init/follow-skills-path';
 import { keepDataPrivate } from './init/keep-data-private';
 import { openAgentParts } from './init/open-agent-parts';
 import { openProviders, type KernelLlm } from './init/open-providers';
@@ -78,6 +79,7 @@ export class Kernel {
     const infra = startInfrastructure(this.config, env, options.log);
     ({ log: this.log, bus: this.bus, io: this.io, policy: this.policy, kernelLog: this.kernelLog } = infra);
     ({ llm: this.llm, usage: this.usage } = openProviders(this.config, this.tree.data, env, this.log, options.llm));
+    followSkillsPath(this.config, this.tree.data, (msg) => this.log.warn(msg));
     const parts = openAgentParts(this.tree, settings, infra, this.llm, env, () => this.agent.idleForMs());
     ({ sessions: this.sessions, recall: this.recall } = parts);
     const builtin = options.builtinDir === undefined ? BUILTIN_PLUGIN_DIR : options.builtinDir;

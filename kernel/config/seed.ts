@@ -11,6 +11,8 @@ export interface CorePaths {
   memoryDocuments: string;
   knowledge: string;
   logs: string;
+  /** Skills (SKILL.md folders) the openclaw plugin reads. */
+  skills: string;
 }
 
 const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
@@ -20,6 +22,7 @@ const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
   memoryDocuments: { key: 'core.memory.documents', under: 'memory/documents' },
   knowledge: { key: 'core.knowledge.path', under: 'knowledge' },
   logs: { key: 'core.log.path', under: 'logs' },
+  skills: { key: 'core.skills.path', under: 'skills' },
 };
 
 const DATA_DIR_KEY = 'core.data.dir';
