@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { ErrorCodes, ErrorNames, haError, type InterruptResult } from '../../protocol';
+import { ErrorCodes, ErrorNames, haError, type InterruptResult, type ToolOutputEvent } from '../../protocol';
 import { LlmError } from '../llm/errors';
 import type { LlmMessage } from '../llm/types';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
@@ -218,14 +218,19 @@ export class Agent implements AgentDoor {
           this.outputs.answer(input, { kind: 'delta', text });
         },
         notice: (text) => this.outputs.answer(input, { kind: 'notice', text }),
-        tool: (event) => this.outputs.answer(input, { kind: 'tool', tool: event }),
+        tool: (event) => {
+          this.outputs.answer(input, { kind: 'tool', tool: event });
+          if (event.phase === 'end' && !loopback) this.logToolCall(input, event);
+        },
       },
     );
     const startedAt = Date.now();
+    let ended = 'failed';
     this.turns.set(input.id, turn);
     try {
       if (journal) this.beginJournalled(input, journal);
       const outcome = await turn.run();
+      ended = outcome.interrupted ? 'interrupted' : outcome.capped ? 'capped' : 'done';
       checkpoint.stop();
       const seq = this.store(input, outcome, ownerPlugin);
       this.deps.promptWindows.recordTurn(input.session, seq, outcome.messages);
@@ -236,17 +241,33 @@ export class Agent implements AgentDoor {
       checkpoint.stop();
       this.fail(input, error as Error);
     } finally {
-      if (!loopback) this.logTurn(input, turn, Date.now() - startedAt);
+      if (!loopback) this.logTurn(input, turn, Date.now() - startedAt, ended);
       this.turns.delete(input.id);
       this.lastBusyAt = Date.now();
       for (const text of turn.takeLeftoverInterrupts()) this.interruptSafely({ source: input.source, session: input.session, text, at: Date.now() });
     }
   }
 
-  /** One line per finished turn: its session, duration and the tools it called (name, ms, outcome). */
-  private logTurn(input: InputEvent, turn: Turn, ms: number): void {
-    const tools = turn.toolCalls.map(({ name, ms: took, outcome }) => ({ name, ms: took, outcome }));
-    this.deps.log.info({ session: input.session, source: input.source, ms, tools }, `turn ended after ${ms} ms: ${describeToolCalls(turn.toolCalls)}`);
+  /**
+   * One line per finished turn: its session, source, duration, the model's tokens in and out, how it ended, and the
+   * tools it called (name, ms, outcome).
+   */
+  private logTurn(input: InputEvent, turn: Turn, ms: number, outcome: string): void {
+    const tools = turn.toolCalls.map(({ name, ms: took, outcome: how }) => ({ name, ms: took, outcome: how }));
+    const { requests, inputTokens, outputTokens } = turn.usage;
+    this.deps.log.info(
+      { session: input.session, source: input.source, ms, outcome, requests, tokensIn: inputTokens, tokensOut: outputTokens, tools },
+      `turn ${outcome} after ${ms} ms, ${inputTokens} tokens in, ${outputTokens} out: ${describeToolCalls(turn.toolCalls)}`,
+    );
+  }
+
+  /** One line per tool call as it ends: the tool, the plugin serving it, its duration and how it went. */
+  private logToolCall(input: InputEvent, event: ToolOutputEvent): void {
+    const plugin = this.deps.turn.tools.ownerOf(event.name);
+    this.deps.log.info(
+      { session: input.session, tool: event.name, ...(plugin ? { plugin } : {}), ms: event.ms, outcome: event.outcome },
+      `tool ${event.name} ${event.outcome} after ${event.ms} ms`,
+    );
   }
 
   /** Marks the input running, after checking there is room to store its answer: a full disk fails it before the model is called. */

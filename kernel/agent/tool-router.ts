@@ -133,6 +133,12 @@ export class ToolRouter {
     for (const why of refused) ref.note('warn', `tool ${tool} granted an environment variable that was ignored: ${why}`);
   }
 
+  /** Who serves a tool now: `kernel` for the kernel's own, the plugin's name, or undefined for no such tool. */
+  ownerOf(name: string): string | undefined {
+    if (this.kernelTools().some((t) => t.spec.name === name)) return 'kernel';
+    return this.findPluginTool(name)?.plugin;
+  }
+
   /** The plugin tool of that name: the first ready plugin's, else the first plugin's that declared it. */
   private findPluginTool(name: string): PluginToolRef | undefined {
     const declaring = this.pluginTools().filter((t) => t.decl.name === name);

@@ -82,6 +82,8 @@ export class Turn {
   private restarts = 0;
   /** The tool calls this turn ran (or had refused), in the order they ended. */
   readonly toolCalls: ToolCallRecord[] = [];
+  /** The model's calls of this turn and the tokens they reported (sub-agents' not included). */
+  readonly usage = { requests: 0, inputTokens: 0, outputTokens: 0 };
   /** Ids of this turn's tool calls so far: each call's steps are told under an id no other call of the turn has. */
   private readonly callIds = new Set<string>();
 
@@ -261,6 +263,9 @@ export class Turn {
           },
         },
       );
+      this.usage.requests++;
+      this.usage.inputTokens += result.usage.inputTokens ?? 0;
+      this.usage.outputTokens += result.usage.outputTokens ?? 0;
       return { kind: 'ok', result };
     } catch (error) {
       if (call.signal.aborted) return { kind: 'aborted', partial };

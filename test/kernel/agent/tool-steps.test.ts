@@ -30,7 +30,7 @@ const stepsOf = (all: Shown[], inputId: string): ToolOutputEvent[] => all.filter
 
 describe('tool calls the person can see', () => {
   let t: TestKernel;
-  const lines: { msg: string; tools?: { name: string; ms: number; outcome: string }[] }[] = [];
+  const lines: { msg: string; tools?: { name: string; ms: number; outcome: string }[]; [field: string]: unknown }[] = [];
   const log = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]), done()) }));
 
   before(async () => {
@@ -57,7 +57,16 @@ describe('tool calls the person can see', () => {
     assert.match(end.result!, /"lines":3/);
     await waitFor(() => lines.find((l) => l.tools?.some((tool) => tool.name === 'chatty')), { what: 'the turn log line' });
     const line = lines.find((l) => l.tools?.some((tool) => tool.name === 'chatty'))!;
-    assert.match(line.msg, /^turn ended after \d+ ms: chatty \d+ ms ok$/);
+    assert.match(line.msg, /^turn done after \d+ ms, \d+ tokens in, \d+ out: chatty \d+ ms ok$/);
+    assert.equal(line['session'], 's-progress');
+    assert.equal(line['outcome'], 'done');
+    assert.equal(line['requests'], 2, 'the call round and the answer round');
+    assert.equal(typeof line['tokensIn'], 'number');
+    // Each call has a line of its own as it ends, naming the plugin that served it.
+    const call = lines.find((l) => l.msg.startsWith('tool chatty ok after'));
+    assert.ok(call, 'the tool call line');
+    assert.equal(call['plugin'], 'progress-tool');
+    assert.equal(call['ms'], end.ms);
     // The stored turn gives a client the same card after a reload: the call with its arguments, its result with how it went.
     const entries = showSession(t.kernel.sessions.database, 's-progress')!.entries;
     const asked = entries.find((e) => e.calls)!;

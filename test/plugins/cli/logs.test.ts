@@ -9,6 +9,7 @@ import { requestOnce } from '../../../plugins/cli/client';
 import { TimerMethods, type KernelLogLine, type UsageRow } from '../../../protocol';
 import { startFakeLlmFor } from '../../fake-llm/server';
 import { HOMECTL_MAIN, cleanEnv, fakeProviderEnv, runHomectl, startHomed } from '../../harness/homed';
+import { allowTools } from '../../harness/approvals';
 import { waitFor } from '../../harness/wait';
 import { runWaiter } from '../../harness/waiter';
 
@@ -60,6 +61,30 @@ describe('homectl logs', () => {
     const bad = await runHomectl(['logs', '--since', 'yesterdayish'], { socket: homed.socket });
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--since takes a time back from now/);
+  });
+});
+
+describe('the lines of a turn', () => {
+  it('a tool call is one line with its plugin and duration; the turn is one line with its tokens and outcome', async (t) => {
+    const llm = await startFakeLlmFor(t);
+    const homed = await startHomed({ env: fakeProviderEnv(llm) });
+    t.after(() => homed.cleanup());
+    await allowTools(homed.socket, ['exec']);
+    llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'echo hi' } }], usage: { input: 50, output: 5 } }, { text: 'said hi', usage: { input: 70, output: 3 } });
+    const said = await runWaiter(['--socket', homed.socket, '--session', 'cli:lines', '-say', 'say hi']);
+    assert.equal(said.code, 0, said.stderr);
+    const lines = jsonLines((await runHomectl(['logs', '--json', '--lines', '2000'], { socket: homed.socket })).stdout);
+    const calls = lines.filter((l) => l.fields?.['tool'] === 'exec');
+    assert.equal(calls.length, 1, 'one line for the one call');
+    assert.match(calls[0]!.msg, /^tool exec ok after \d+ ms$/);
+    assert.equal(calls[0]!.plugin, 'exec');
+    assert.equal(typeof calls[0]!.fields?.['ms'], 'number');
+    const turn = lines.find((l) => l.fields?.['session'] === 'cli:lines' && l.msg.startsWith('turn '));
+    assert.ok(turn, 'the turn line');
+    assert.match(turn.msg, /^turn done after \d+ ms, 120 tokens in, 8 out: exec \d+ ms ok$/);
+    assert.deepEqual([turn.fields?.['source'], turn.fields?.['outcome'], turn.fields?.['requests']], ['cli', 'done', 2]);
+    const human = await runHomectl(['logs', '--plugin', 'exec'], { socket: homed.socket });
+    assert.match(human.stdout, /INFO  \[exec\] tool exec ok after \d+ ms subsystem=agent session=cli:lines tool=exec ms=\d+ outcome=ok/);
   });
 });
 
