@@ -1,6 +1,7 @@
-// The PATH skills are gated against, and given to the commands of a turn that read a skill: the folders exec gives
-// every command, then the folders of homed's own PATH (which plugin processes inherit), then the folders programs
-// installed by `skills setup` downloads land in. One value for both, so "ready" means a command finds the program.
+// The PATH skills are gated against, `skills setup` finds its installer in, and the commands of a turn that read a
+// skill get: homed's own PATH (which plugin processes inherit), then the folders exec gives every command, then the
+// folders programs of `skills setup` downloads land in. One value for all three, so "ready" means a command finds
+// the program, as it would in the shell homed was started from.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -10,9 +11,9 @@ export const EXEC_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 /** The folder under the plugin's data folder where `skills setup` puts downloads, one subfolder per skill key. */
 export const TOOLS_DIR = 'tools';
 
-/** The PATH of skill commands: exec's folders, homed's, then the downloaded tools' (absolute folders, each once). */
+/** The PATH of skill commands: homed's folders, exec's, then the downloaded tools' (absolute folders, each once). */
 export function commandPath(homedPath: string, toolsRoot: string): string {
-  const dirs = [...EXEC_PATH.split(':'), ...homedPath.split(path.delimiter), ...listToolDirs(toolsRoot)];
+  const dirs = [...homedPath.split(path.delimiter), ...EXEC_PATH.split(':'), ...listToolDirs(toolsRoot)];
   return [...new Set(dirs.filter((dir) => path.isAbsolute(dir)))].join(path.delimiter);
 }
 
