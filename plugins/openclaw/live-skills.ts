@@ -88,8 +88,8 @@ export class LiveSkills {
       }
       const offered = state.catalog.skills.filter((entry) => entry.status.status === 'ready' && entry.skill && !entry.skill.disableModelInvocation);
       this.block = buildPromptBlock(offered.map((entry) => ({ name: entry.name, description: entry.skill?.description ?? '' })), settings.promptBudget);
-      await this.sendBlock();
       this.followFolders();
+      await this.sendBlock();
     } catch (error) {
       this.ctx.log.error('cannot refresh the skills', { error: (error as Error).message });
     }
@@ -97,6 +97,8 @@ export class LiveSkills {
 
   private followFolders(): void {
     const outcome = this.watch.follow(planWatch(this.set.current, this.set.toolsRoot));
+    // A folder walked before its watch began may have changed in between: look once more.
+    if (outcome.added > 0) this.refresher.poke();
     const every = outcome.unwatched > 0 ? this.policy.busyRescanMs : this.policy.rescanMs;
     if (outcome.unwatched > 0 && every !== this.rescanMs) {
       this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${every / 1000} s`);

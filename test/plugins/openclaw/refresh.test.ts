@@ -18,11 +18,11 @@ test('the watch follows at most its limit, hears a change in a followed folder a
   let heard = 0;
   const watch = new FolderWatch(() => (heard += 1), 2);
   t.after(() => watch.close());
-  assert.deepEqual(watch.follow(dirs.map((dir) => ({ dir }))), { watched: 2, unwatched: 1 });
+  assert.deepEqual(watch.follow(dirs.map((dir) => ({ dir }))), { watched: 2, added: 2, unwatched: 1 });
   fs.writeFileSync(path.join(dirs[0] as string, 'SKILL.md'), 'x');
   await waitFor(() => heard > 0, { what: 'the change in a' });
 
-  assert.deepEqual(watch.follow([{ dir: root, only: 'skills' }]), { watched: 1, unwatched: 0 });
+  assert.deepEqual(watch.follow([{ dir: root, only: 'skills' }]), { watched: 1, added: 1, unwatched: 0 });
   heard = 0;
   fs.mkdirSync(path.join(root, 'skills'));
   await waitFor(() => heard > 0, { what: 'skills to appear' });
