@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { KernelStatus } from '../../protocol';
+import { KernelEvents, type KernelStatus } from '../../protocol';
 import type { SessionStore } from '../agent/sessions';
 import { InFlightToolCalls } from '../agent/tool-calls';
 import { CORE_SCOPE } from '../config';
@@ -13,6 +13,8 @@ import { PluginRouter } from '../supervisor/plugin-router';
 import { Supervisor } from '../supervisor/supervisor';
 import type { FoundPlugins } from './find-plugins';
 import type { KernelLlm } from './open-providers';
+import type { UsageLedger } from '../llm/usage-ledger';
+import type { KernelLog } from '../logs/kernel-log';
 import { openAsks } from './open-asks';
 import type { Settings } from './open-settings';
 import type { Infrastructure } from './start-infrastructure';
@@ -23,6 +25,8 @@ export interface ServedParts {
   sessions: SessionStore;
   recall: Recall;
   llm: KernelLlm;
+  usage: UsageLedger;
+  logs: KernelLog;
   /** The kernel's status now (asked for only once plugins run, when every part exists). */
   status(): KernelStatus;
 }
@@ -69,13 +73,23 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     config,
   );
   for (const [name, reason] of found.refused) supervisor.refuse(name, reason);
-  const packages = new PackageAdmin({ supervisor, config, pluginDir: settings.paths.pluginDir, pluginDataDir, kernelVersion: KERNEL_VERSION });
+  const packages = new PackageAdmin({
+    supervisor,
+    config,
+    pluginDir: settings.paths.pluginDir,
+    pluginDataDir,
+    kernelVersion: KERNEL_VERSION,
+    skillsChanged: (event) => bus.publish(KernelEvents.SkillPackagesChanged, 'kernel', event),
+  });
   const router = new PluginRouter(supervisor, log);
   const services: KernelServices = {
     config,
     bus,
     io: infra.io,
     status: served.status,
+    logs: served.logs,
+    log,
+    usage: served.usage,
     supervisor,
     packages,
     recall: () => served.recall.queries,

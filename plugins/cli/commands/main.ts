@@ -12,6 +12,8 @@ import { sessionCommands } from './sessions';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
+import { logsCommands } from './logs';
+import { usageCommands } from './token-usage';
 import { UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
 
@@ -23,11 +25,13 @@ export interface HomectlIO {
   cwd: string;
   /** Asks a yes/no question; undefined when stdin is not a terminal (the default). */
   confirm?(question: string): Promise<boolean | undefined>;
+  /** Reads a value kept off the command line (the default: none to read). */
+  readSecret?(question: string): Promise<string>;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -49,6 +53,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
+      readSecret: io.readSecret ?? (() => Promise.resolve('')),
     };
     await command.run(positionals, values, ctx);
     return ExitCodes.Ok;

@@ -14,6 +14,8 @@ export interface CommandContext {
   cwd: string;
   /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
   confirm(question: string): Promise<boolean | undefined>;
+  /** Reads a value kept off the command line: typed on the terminal without echo, or the whole of stdin. */
+  readSecret(question: string): Promise<string>;
 }
 
 /** One homectl command, e.g. `plugins list`. */

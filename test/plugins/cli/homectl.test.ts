@@ -57,7 +57,7 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // approvals, cli, exec, files, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
+    // approvals, cli, exec, files, openclaw, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
     assert.match(human.stdout, /9 ready \/ 9 enabled \/ 10 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
@@ -126,7 +126,12 @@ describe('homectl against a running homed', () => {
     assert.match(human.stdout, /serving the socket/);
     const lines = JSON.parse((await ctl('plugins', 'logs', 'cli', '--json')).stdout) as LogLine[];
     assert.ok(lines.length >= 1);
-    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['at', 'level', 'msg', 'stream']);
+    for (const line of lines) {
+      const keys = Object.keys(line).sort();
+      assert.deepEqual(keys.filter((key) => key !== 'fields'), ['at', 'level', 'msg', 'stream']);
+      if (line.fields !== undefined) assert.equal(typeof line.fields, 'object', 'a plugin\'s fields stay JSON');
+    }
+    assert.ok(lines.some((line) => line.msg === 'serving the socket' && typeof line.fields?.['path'] === 'string'), 'fields apart from the message');
     const one = JSON.parse((await ctl('plugins', 'logs', 'cli', '--lines', '1', '--json')).stdout) as LogLine[];
     assert.equal(one.length, 1);
   });
