@@ -75,6 +75,8 @@ export function createOpenclawPlugin(policy: OpenclawPolicy = OPENCLAW_POLICY): 
     stages: { on_input: (snapshot) => handleSlashCommand(snapshot, active().set.current.catalog.skills, invocations) },
     events: {
       [KernelEvents.ConfigChanged]: onConfigChanged,
+      // The watch of core.plugin.dir sees packages come and go too; the kernel's word is quicker than a debounce.
+      [KernelEvents.SkillPackagesChanged]: () => void live?.refreshNow(),
       [KernelEvents.PluginReady]: (event, ctx) => {
         if ((event.data as { name?: unknown } | undefined)?.name === ctx.name) live?.kernelIsReady();
       },
