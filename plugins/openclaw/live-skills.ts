@@ -42,8 +42,9 @@ export class LiveSkills {
     this.watch = new FolderWatch(() => this.refresher.poke(), policy.maxWatches);
   }
 
-  /** The first load (during the handshake). */
+  /** The first load (during the handshake); the periodic rescan runs from now on, whatever the load gave. */
   start(): Promise<void> {
+    this.rescanEvery(this.policy.rescanMs);
     return this.refresher.now();
   }
 
@@ -103,10 +104,14 @@ export class LiveSkills {
     if (outcome.unwatched > 0 && every !== this.rescanMs) {
       this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${every / 1000} s`);
     }
-    if (every === this.rescanMs) return;
+    this.rescanEvery(every);
+  }
+
+  private rescanEvery(ms: number): void {
+    if (ms === this.rescanMs) return;
     clearInterval(this.rescan);
-    this.rescanMs = every;
-    this.rescan = setInterval(() => this.refresher.poke(), every);
+    this.rescanMs = ms;
+    this.rescan = setInterval(() => this.refresher.poke(), ms);
     this.rescan.unref();
   }
 

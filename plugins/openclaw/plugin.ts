@@ -63,6 +63,8 @@ export function createOpenclawPlugin(policy: OpenclawPolicy = OPENCLAW_POLICY): 
       workDir = ctx.paths.pluginData;
       live = new LiveSkills(ctx, policy, path.join(ctx.paths.pluginData, TOOLS_DIR));
       await live.start();
+      // A first load that failed was logged; the watch and the periodic rescan try again.
+      if (!live.set.loaded) return;
       const { skills } = live.set.current.catalog;
       ctx.log.info('skills loaded', { total: skills.length, ready: skills.filter((entry) => entry.status.status === 'ready').length });
     },

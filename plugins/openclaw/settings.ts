@@ -62,7 +62,7 @@ export async function readSettings(ctx: PluginContext): Promise<OpenclawSettings
     pluginDir: await readCorePath(ctx, 'core.plugin.dir', path.join(ctx.paths.data, 'plugins')),
     extraDirs: readDirs(value('extra_dirs'), ctx.paths.data, problems),
     allow: readNames(value('allow'), problems),
-    config: isObject(value('config')) ? (value('config') as Record<string, unknown>) : {},
+    config: readConfig(value('config'), problems),
     promptBudget: typeof value('prompt_budget') === 'number' ? (value('prompt_budget') as number) : DEFAULT_PROMPT_BUDGET,
     skills,
     problems,
@@ -106,6 +106,13 @@ function readDirs(value: unknown, dataDir: string, problems: string[]): string[]
     else dirs.push(path.resolve(dataDir, expandHome(item.trim())));
   }
   return [...new Set(dirs)];
+}
+
+function readConfig(value: unknown, problems: string[]): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (isObject(value)) return value;
+  problems.push('openclaw:config is not a JSON object; it is ignored (every requires.config path counts as unset)');
+  return {};
 }
 
 function readNames(value: unknown, problems: string[]): string[] {

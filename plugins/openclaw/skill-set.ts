@@ -50,6 +50,11 @@ export class SkillSet {
     return this.state;
   }
 
+  /** Whether a load has succeeded yet. */
+  get loaded(): boolean {
+    return this.state !== undefined;
+  }
+
   /** The state of the last load. */
   get current(): SkillSetState {
     if (!this.state) throw new Error('the skills are not loaded yet; try again in a moment');
