@@ -65,10 +65,6 @@ export class FolderWatch {
     return true;
   }
 
-  get size(): number {
-    return this.watchers.size;
-  }
-
   close(): void {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();

@@ -66,13 +66,14 @@ describe('the openclaw skill set in a real homed', () => {
     await rig.waitStatus('needs-bin', 'ready', SEEN_WITHIN_MS);
   });
 
-  it('shadows by precedence: core.skills.path, then a skill package, then an extra folder', async (t) => {
+  it('picks up an extra folder when it appears, and shadows by precedence: core.skills.path, a package, an extra folder', async (t) => {
     const rig = await startSkillsRig(t);
+    // The extra folder does not exist yet when it is set: it is picked up when it appears.
     const extra = path.join(rig.scratch, 'extra');
+    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
     writeUnder(extra, 'same/SKILL.md', skillText('same', { description: 'from the extra folder' }));
     writeUnder(extra, 'group/only-extra/SKILL.md', skillText('only-extra'));
-    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
-    await rig.waitStatus('only-extra', 'ready');
+    await rig.waitStatus('only-extra', 'ready', SEEN_WITHIN_MS);
     const packageDir = path.join(rig.homed.dataDir, 'plugins', 'samepkg');
     writeUnder(packageDir, 'SKILL.md', skillText('same', { description: 'from the package' }));
     writeUnder(packageDir, 'plugin.json', JSON.stringify({ name: 'samepkg', version: '1.0.0', entry: 'SKILL.md' }));
