@@ -9,7 +9,7 @@ import type { OpenclawPolicy } from './policy';
 import { buildPromptBlock, type PromptBlock } from './prompt-block';
 import { Refresher } from './refresher';
 import { readSettings } from './settings';
-import { SkillSet, type MachineView } from './skill-set';
+import { SkillSet } from './skill-set';
 import { toSummary } from './views';
 import { planWatch } from './watch-plan';
 
@@ -35,9 +35,8 @@ export class LiveSkills {
     private readonly ctx: PluginContext,
     private readonly policy: OpenclawPolicy,
     toolsRoot: string,
-    machine?: MachineView,
   ) {
-    this.set = new SkillSet(toolsRoot, machine);
+    this.set = new SkillSet(toolsRoot);
     this.refresher = new Refresher(() => this.refresh(), policy);
     this.watch = new FolderWatch(() => this.refresher.poke(), policy.maxWatches);
   }
@@ -62,10 +61,6 @@ export class LiveSkills {
   kernelIsReady(): void {
     this.sent = undefined;
     void this.sendBlock();
-  }
-
-  get promptBlock(): PromptBlock {
-    return this.block;
   }
 
   async stop(): Promise<void> {
