@@ -40,6 +40,7 @@ if (argv === undefined) {
     env: process.env,
     cwd: process.cwd(),
     confirm,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
   }).then((code) => {
     process.exitCode = code;
   });

@@ -1,5 +1,5 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
-import { SocketMethods } from '../../protocol';
+import { SkillsMethods, SocketMethods } from '../../protocol';
 import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
@@ -23,6 +23,10 @@ export const REQUEST_TIMEOUTS = {
     [SocketMethods.PluginsRemove]: 2 * MINUTE,
     [SocketMethods.KnowledgeAdd]: 2 * MINUTE,
     [SocketMethods.KnowledgeReindex]: 10 * MINUTE,
+    // Runs a skill's install spec (brew, npm, go, uv, a download), which may build or fetch for minutes.
+    [SkillsMethods.Setup]: 10 * MINUTE,
+    // Copies a skill folder into the skills folder.
+    [SkillsMethods.Install]: 2 * MINUTE,
     // Silence between two items: longer than a provider may go without data (120 s), so only a stuck homed trips it.
     [SocketMethods.ChatSay]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.

@@ -9,6 +9,7 @@ import { memoryCommands } from './memory';
 import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
 import { sessionCommands } from './sessions';
+import { skillsCommands } from './skills';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
@@ -23,11 +24,13 @@ export interface HomectlIO {
   cwd: string;
   /** Asks a yes/no question; undefined when stdin is not a terminal (the default). */
   confirm?(question: string): Promise<boolean | undefined>;
+  /** The terminal's width in columns; undefined when stdout is not a terminal. */
+  columns?: number | undefined;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...skillsCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -49,6 +52,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
+      columns: io.columns,
     };
     await command.run(positionals, values, ctx);
     return ExitCodes.Ok;

@@ -14,6 +14,8 @@ export interface CommandContext {
   cwd: string;
   /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
   confirm(question: string): Promise<boolean | undefined>;
+  /** The terminal's width in columns; undefined when stdout is not a terminal. */
+  columns?: number | undefined;
 }
 
 /** One homectl command, e.g. `plugins list`. */
