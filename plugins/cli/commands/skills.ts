@@ -14,7 +14,7 @@ import { skillsInstallCommand } from './skills-install';
 import { DEFAULT_WIDTH, renderSkillCheck, renderSkillInfo, renderSkillList } from './skills-render';
 import { skillsSetupCommand } from './skills-setup';
 import { countOf, describeStatus } from './skills-words';
-import { printJson, type Command } from './types';
+import { printJson, type Command, type CommandContext, type OptionValues } from './types';
 
 const json = { json: { type: 'boolean' } } as const;
 
@@ -36,18 +36,16 @@ const list: Command = {
   },
 };
 
-const info: Command = {
-  words: 'skills info',
-  args: ['NAME'],
-  options: json,
-  flags: '[--json]',
-  summary: 'one skill: status, source, path, requirements with ✓/✗, settings (never their values), install options when not ready',
-  async run([name], values, ctx) {
-    const shown = await requestSkills<SkillInfo>(ctx, SkillsMethods.Info, { name });
-    if (values['json']) return printJson(ctx, shown);
-    ctx.print(renderSkillInfo(shown));
-  },
-};
+/** A command on one skill: `skills WORD NAME [--json]`. */
+function onOneSkill(word: string, summary: string, run: (name: string, values: OptionValues, ctx: CommandContext) => Promise<void>): Command {
+  return { words: `skills ${word}`, args: ['NAME'], options: json, flags: '[--json]', summary, run: ([name], values, ctx) => run(name as string, values, ctx) };
+}
+
+const info = onOneSkill('info', 'one skill: status, source, path, requirements with ✓/✗, settings (never their values), install options when not ready', async (name, values, ctx) => {
+  const shown = await requestSkills<SkillInfo>(ctx, SkillsMethods.Info, { name });
+  if (values['json']) return printJson(ctx, shown);
+  ctx.print(renderSkillInfo(shown));
+});
 
 const check: Command = {
   words: 'skills check',
@@ -67,38 +65,25 @@ const check: Command = {
 
 /** `skills enable` or `skills disable`. */
 function toggle(action: 'enable' | 'disable'): Command {
-  return {
-    words: `skills ${action}`,
-    args: ['NAME'],
-    options: json,
-    flags: '[--json]',
-    summary: action === 'enable' ? 'lets a skill be offered again (its status follows its requirements)' : 'stops offering a skill to the model and to /commands',
-    async run([name], values, ctx) {
-      const method = action === 'enable' ? SkillsMethods.Enable : SkillsMethods.Disable;
-      const toggled = await requestSkills<SkillsToggleResult>(ctx, method, { name });
-      if (values['json']) return printJson(ctx, toggled);
-      ctx.print(`skill "${toggled.name}" ${action}d: now ${describeStatus(toggled)} (openclaw:skills.${toggled.key}.enabled)`);
-    },
-  };
+  const summary = action === 'enable' ? 'lets a skill be offered again (its status follows its requirements)' : 'stops offering a skill to the model and to /commands';
+  return onOneSkill(action, summary, async (name, values, ctx) => {
+    const method = action === 'enable' ? SkillsMethods.Enable : SkillsMethods.Disable;
+    const toggled = await requestSkills<SkillsToggleResult>(ctx, method, { name });
+    if (values['json']) return printJson(ctx, toggled);
+    ctx.print(`skill "${toggled.name}" ${action}d: now ${describeStatus(toggled)} (openclaw:skills.${toggled.key}.enabled)`);
+  });
 }
 
-const remove: Command = {
-  words: 'skills remove',
-  args: ['NAME'],
-  options: json,
-  flags: '[--json]',
-  summary: 'deletes a skill from the skills folder, or removes the skill package that brought it',
-  async run([name], values, ctx) {
-    const removed = await requestSkills<SkillsRemoveResult>(ctx, SkillsMethods.Remove, { name });
-    if (removed.removed) {
-      if (values['json']) return printJson(ctx, removed);
-      return ctx.print(`skill "${name}" removed: ${removed.path} is gone`);
-    }
-    const plugin = await ctx.request<{ removed: boolean }>(SocketMethods.PluginsRemove, { name: removed.package });
-    if (values['json']) return printJson(ctx, { ...removed, pluginRemoved: plugin.removed });
-    ctx.print(plugin.removed ? `skill "${name}" removed with its package "${removed.package}"` : `skill "${name}" comes from package "${removed.package}", which was not installed`);
-  },
-};
+const remove = onOneSkill('remove', 'deletes a skill from the skills folder, or removes the skill package that brought it', async (name, values, ctx) => {
+  const removed = await requestSkills<SkillsRemoveResult>(ctx, SkillsMethods.Remove, { name });
+  if (removed.removed) {
+    if (values['json']) return printJson(ctx, removed);
+    return ctx.print(`skill "${name}" removed: ${removed.path} is gone`);
+  }
+  const plugin = await ctx.request<{ removed: boolean }>(SocketMethods.PluginsRemove, { name: removed.package });
+  if (values['json']) return printJson(ctx, { ...removed, pluginRemoved: plugin.removed });
+  ctx.print(plugin.removed ? `skill "${name}" removed with its package "${removed.package}"` : `skill "${name}" comes from package "${removed.package}", which was not installed`);
+});
 
 /** Every `skills …` command. */
 export const skillsCommands: Command[] = [list, info, check, toggle('enable'), toggle('disable'), skillsInstallCommand, remove, skillsSetupCommand];
