@@ -44,6 +44,8 @@ export interface SkillsHomed {
   bin: string;
   /** Runs homectl against it. */
   ctl(...args: string[]): Promise<HomectlResult>;
+  /** Stops homed and starts it again on the same data dir (what was disabled stays disabled). */
+  restart(): Promise<void>;
   /** Stops homed and removes its data dir and the bin folder. */
   cleanup(): Promise<void>;
 }
@@ -54,20 +56,25 @@ export async function startSkillsHomed(skills: SkillSource[], cwd?: string): Pro
   const bin = makeTempDir('skills-bin-');
   const skillsDir = path.join(dataDir, 'skills');
   for (const skill of skills) writeSkill(skillsDir, skill);
-  const homed = await startHomed({ dataDir, env: { PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` } });
+  const start = () => startHomed({ dataDir, env: { PATH: `${bin}:${process.env['PATH'] ?? '/usr/bin:/bin'}` } });
   const ctl = (...args: string[]) => runHomectl(args, { dataDir, ...(cwd ? { cwd } : {}) });
-  await waitFor(async () => (await listNames(ctl)).length >= skills.length, { what: `openclaw to list the ${skills.length} generated skills`, timeoutMs: 15_000 });
-  return {
-    homed,
+  const handle: SkillsHomed = {
+    homed: await start(),
     skillsDir,
     bin,
     ctl,
+    restart: async () => {
+      await handle.homed.stop();
+      handle.homed = await start();
+    },
     cleanup: async () => {
-      await homed.cleanup();
+      await handle.homed.cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });
       fs.rmSync(bin, { recursive: true, force: true });
     },
   };
+  await waitFor(async () => (await listNames(ctl)).length >= skills.length, { what: `openclaw to list the ${skills.length} generated skills`, timeoutMs: 15_000 });
+  return handle;
 }
 
 /** The names `skills list --json` shows in effect (none while openclaw is not serving yet). */
