@@ -8,6 +8,7 @@ import type { EventBus } from './events/bus';
 import type { IOManager } from './io/io-manager';
 import { assembleAgent } from './init/assemble-agent';
 import { findPlugins } from './init/find-plugins';
+import { followSkillsPath } from './init/follow-skills-path';
 import { keepDataPrivate } from './init/keep-data-private';
 import { openAgentParts } from './init/open-agent-parts';
 import { openProviders, type KernelLlm } from './init/open-providers';
@@ -71,6 +72,7 @@ export class Kernel {
     ({ config: this.config, paths: this.paths } = settings);
     const infra = startInfrastructure(this.config, env, options.log);
     ({ log: this.log, bus: this.bus, io: this.io, policy: this.policy } = infra);
+    followSkillsPath(this.config, this.tree.data, (msg) => this.log.warn(msg));
     this.llm = openProviders(this.config, this.tree.data, env, this.log, options.llm);
     const parts = openAgentParts(this.tree, settings, infra, this.llm, env, () => this.agent.idleForMs());
     ({ sessions: this.sessions, recall: this.recall } = parts);

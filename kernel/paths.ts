@@ -49,7 +49,7 @@ export function createDataTree(dataDir: string): DataTree {
 
 /** Creates the configured folders (and the parent of each configured file). */
 export function createConfiguredDirs(paths: CorePaths): void {
-  for (const dir of [paths.pluginDir, paths.memoryText, paths.memoryDocuments, paths.knowledge]) {
+  for (const dir of [paths.pluginDir, paths.memoryText, paths.memoryDocuments, paths.knowledge, paths.skills]) {
     fs.mkdirSync(dir, { recursive: true });
   }
   fs.mkdirSync(path.dirname(paths.memoryGraph), { recursive: true });

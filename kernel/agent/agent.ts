@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ErrorCodes, ErrorNames, haError, type InterruptResult } from '../../protocol';
 import { LlmError } from '../llm/errors';
+import type { LlmMessage } from '../llm/types';
 import { CONSOLIDATION_SOURCE, type AgentDoor, type InputEvent, type InterruptEvent, type IOManager, type OutputEvent } from '../io/io-manager';
 import { AgentOutputs, finalOutput, type TurnOutput } from './agent-outputs';
 import { Checkpointer } from './checkpointer';
@@ -207,7 +208,7 @@ export class Agent implements AgentDoor {
     const checkpoint = new Checkpointer(journal, input.id, policy().checkpointMs);
     // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
     // Picked by the turn while its on_input handlers work.
-    const history = loopback ? [] : () => this.deps.promptWindows.pick(input.session, input.text, { role: 'system', content: policy().systemPrompt }).messages.slice(1);
+    const history = loopback ? [] : (system: LlmMessage) => this.deps.promptWindows.pick(input.session, input.text, system).messages.slice(1);
     const turn = new Turn(
       { session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) },
       this.deps.turn,

@@ -1,9 +1,10 @@
 import Ajv, { type ValidateFunction } from 'ajv';
-import { ToolInvokeRequest, type PluginState, type ToolDecl } from '../../protocol';
+import { ToolInvokeRequest, type LogLevel, type Permission, type PluginState, type ToolDecl, type ToolInvokeParams } from '../../protocol';
 import type { LlmToolCall, LlmToolSpec } from '../llm/types';
 import type { PluginChannel } from '../supervisor/channel';
 import type { ChildRegistry } from './children';
 import { InFlightToolCalls } from './tool-calls';
+import type { TurnEnv } from './turn-env';
 import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from './plugin-availability';
 
 /** A tool a plugin declared at its (last) handshake; the plugin may have stopped or crashed since. */
@@ -14,6 +15,10 @@ export interface PluginToolRef {
   channel: PluginChannel | undefined;
   /** The plugin's state now: only a `ready` plugin is called, any other fails the call at once. */
   state(): PluginState;
+  /** What its manifest grants (`env.grant`, `env.receive` matter here). */
+  permissions: readonly Permission[];
+  /** Keeps a line in the plugin's log (a grant it may not make). */
+  note(level: LogLevel, msg: string): void;
 }
 
 /** Where a tool call runs. */
@@ -25,6 +30,8 @@ export interface ToolCallContext {
   children: ChildRegistry;
   /** Where the call's tool/progress pieces go (a plugin tool's output as it runs). */
   progress?: (text: string) => void;
+  /** The environment the turn was granted: read for plugins with `env.receive`, added to by those with `env.grant`. */
+  env?: TurnEnv;
 }
 
 /** A tool the kernel itself provides (sub-agents). */
@@ -43,6 +50,8 @@ export interface ToolOutcome {
 export class ToolRouter {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   private readonly validators = new Map<string, { schema: string; validate: ValidateFunction | null; problem?: string }>();
+  /** Plugins already warned that they sent env without `env.grant` (once each). */
+  private readonly warnedGrants = new Set<string>();
 
   constructor(
     private readonly pluginTools: () => PluginToolRef[],
@@ -91,20 +100,37 @@ export class ToolRouter {
     }
   }
 
-  /** Runs a plugin's tool under a call id unique among that plugin's running calls, taking its progress meanwhile. */
-  private async invokePlugin({ plugin, channel, decl }: PluginToolRef, call: LlmToolCall, ctx: ToolCallContext): Promise<ToolOutcome> {
+  /**
+   * Runs a plugin's tool under a call id unique among that plugin's running calls, taking its progress meanwhile;
+   * the turn's granted environment goes only to a plugin with `env.receive`, and env in the answer is kept only
+   * from a plugin with `env.grant`.
+   */
+  private async invokePlugin(ref: PluginToolRef, call: LlmToolCall, ctx: ToolCallContext): Promise<ToolOutcome> {
+    const { plugin, channel, decl } = ref;
     const callId = this.inFlight.open(plugin, call.id, ctx.progress ?? (() => undefined));
     try {
-      const answer = await channel!.request(
-        ToolInvokeRequest.type,
-        { name: call.name, args: call.args ?? {}, session: ctx.session, callId },
-        decl.timeoutMs ?? this.defaultTimeoutMs(),
-        ctx.signal,
-      );
+      const params: ToolInvokeParams = { name: call.name, args: call.args ?? {}, session: ctx.session, callId };
+      const env = ref.permissions.includes('env.receive') ? ctx.env?.read() : undefined;
+      if (env) params.env = env;
+      const answer = await channel!.request(ToolInvokeRequest.type, params, decl.timeoutMs ?? this.defaultTimeoutMs(), ctx.signal);
+      if (answer.env !== undefined) this.takeGrant(ref, call.name, answer.env, ctx.env);
       return { result: answer.result, isError: answer.isError === true };
     } finally {
       this.inFlight.close(plugin, callId);
     }
+  }
+
+  /** Keeps what a tool granted to its turn, if its plugin may grant; says in its log (names only) what was not kept. */
+  private takeGrant(ref: PluginToolRef, tool: string, env: unknown, into: TurnEnv | undefined): void {
+    if (!ref.permissions.includes('env.grant')) {
+      if (this.warnedGrants.has(ref.plugin)) return;
+      this.warnedGrants.add(ref.plugin);
+      ref.note('warn', `tool ${tool} answered with environment variables, which were ignored: the plugin lacks the permission "env.grant" (said once)`);
+      return;
+    }
+    if (!into) return;
+    const { refused } = into.grant(env);
+    for (const why of refused) ref.note('warn', `tool ${tool} granted an environment variable that was ignored: ${why}`);
   }
 
   /** The plugin tool of that name: the first ready plugin's, else the first plugin's that declared it. */

@@ -4,8 +4,10 @@ import { ChildRegistry } from './children';
 import { fromContext, fromWireCall, renderToolResult, toContext, toWireCall } from './messages';
 import type { AgentPolicy } from './policy';
 import type { StageHost, StageRun } from '../stages/stage-host';
+import { composeSystemPrompt } from './prompt/system-prompt';
 import { ProgressRelay } from './progress-relay';
 import type { ToolOutcome, ToolRouter } from './tool-router';
+import { TurnEnv } from './turn-env';
 import { shownArgs, shownText, type ToolCallRecord, type ToolStep } from './tool-steps';
 
 /** What a turn needs: the stages, the tools, an LLM. */
@@ -18,6 +20,8 @@ export interface TurnDeps {
     prepare?(request: LlmRequest): void;
   };
   policy: AgentPolicy;
+  /** The blocks plugins put in the system prompt now, in plugin-name order (prompt/block). */
+  promptBlocks?(): string[];
 }
 
 /** Where a turn's words go while it runs. */
@@ -47,8 +51,11 @@ export interface TurnOutcome {
 export interface TurnSetup {
   session: string;
   text: string;
-  /** The conversation before this input; a function is called once, while the on_input handlers work. */
-  history: LlmMessage[] | (() => LlmMessage[]);
+  /**
+   * The conversation before this input; a function is called once, while the on_input handlers work, with the
+   * turn's system message (so the window it picks counts it).
+   */
+  history: LlmMessage[] | ((system: LlmMessage) => LlmMessage[]);
   depth: number;
   /** For a sub-agent: its brief, the facts its parent gave it (added to its system prompt). */
   brief?: string;
@@ -78,17 +85,26 @@ export class Turn {
   /** Ids of this turn's tool calls so far: each call's steps are told under an id no other call of the turn has. */
   private readonly callIds = new Set<string>();
 
+  /** The environment granted to this turn's commands; a sub-agent shares its parent's. */
+  readonly env: TurnEnv;
+  /** This turn made `env` (it is not a sub-agent sharing one), so it forgets it when it ends. */
+  private readonly ownsEnv: boolean;
+
   constructor(
     readonly setup: TurnSetup,
     private readonly deps: TurnDeps,
     private readonly sink: TurnSink,
+    env?: TurnEnv,
   ) {
+    this.env = env ?? new TurnEnv();
+    this.ownsEnv = env === undefined;
     this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth) =>
-      new Turn({ session: `${setup.session}/child`, text: task, history: [], depth, ...(brief ? { brief } : {}) }, deps, {
-        delta: () => undefined,
-        notice: () => undefined,
-        tool: () => undefined,
-      }),
+      new Turn(
+        { session: `${setup.session}/child`, text: task, history: [], depth, ...(brief ? { brief } : {}) },
+        deps,
+        { delta: () => undefined, notice: () => undefined, tool: () => undefined },
+        this.env,
+      ),
     );
   }
 
@@ -122,6 +138,7 @@ export class Turn {
       return await this.runRounds();
     } finally {
       this.children.cancelAll();
+      if (this.ownsEnv) this.env.clear();
     }
   }
 
@@ -130,13 +147,14 @@ export class Turn {
     const added: TurnMessage[] = [];
     const onInputRun = this.stage('on_input', { session, raw_message: this.setup.text });
     onInputRun.catch(() => undefined); // awaited below; should picking the history throw first, it is not left unhandled
-    const history = typeof this.setup.history === 'function' ? this.setup.history() : this.setup.history;
+    const system = this.systemMessage();
+    const history = typeof this.setup.history === 'function' ? this.setup.history(system) : this.setup.history;
     const onInput = await onInputRun;
     const raw = onInput.snapshot.raw_message ?? this.setup.text;
     added.push({ role: 'user', content: raw });
     let final = onInput.snapshot.response;
     let interrupted = false;
-    const prompt: LlmMessage[] = [this.systemMessage(), ...history, { role: 'user', content: raw }];
+    const prompt: LlmMessage[] = [system, ...history, { role: 'user', content: raw }];
     for (let round = 0; final === undefined; round++) {
       if (this.stopped) {
         interrupted = true;
@@ -286,7 +304,7 @@ export class Turn {
     const relay = new ProgressRelay((text) => this.sink.tool({ id, name: chosen.name, phase: 'progress', text }));
     let outcome: ToolOutcome;
     try {
-      outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children, progress: (text) => relay.push(text) });
+      outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children, progress: (text) => relay.push(text), env: this.env });
     } finally {
       relay.finish();
     }
@@ -321,10 +339,15 @@ export class Turn {
     }
   }
 
+  /**
+   * The system prompt (with a sub-agent's brief), then the plugins' blocks; a turn offered no tools (the kernel's
+   * own loop-back questions) gets no blocks, which speak of tools it could not call.
+   */
   private systemMessage(): LlmMessage {
     const base = this.deps.policy.systemPrompt;
     const sub = this.setup.depth > 0 ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.brief ? `\nContext: ${this.setup.brief}` : ''}` : '';
-    return { role: 'system', content: base + sub };
+    const blocks = this.setup.tools === false ? [] : (this.deps.promptBlocks?.() ?? []);
+    return { role: 'system', content: composeSystemPrompt(base + sub, blocks) };
   }
 
   /** A stage of this turn; a Stop cancels its handlers (a guard's question to the person is withdrawn). */

@@ -4,7 +4,8 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
 // Every key here is read once at start (the supervision policy, the paths, the log ring) and so marked
-// `restart`, except core.log.level, which log.ts follows, and core.data.dir, which only homed writes.
+// `restart`, except core.log.level, which log.ts follows, core.skills.path, which the openclaw plugin follows, and
+// core.data.dir, which only homed writes.
 
 function pathDef(key: string, zh: string, en: string): ConfigDef {
   return { key, type: 'path', category: 'paths', restart: true, description: { zh, en } };
@@ -15,7 +16,7 @@ function durationDef(key: string, defaultMs: number, zh: string, en: string, min
 }
 
 /** Keys older versions defined and nothing reads any more; seedDefaults removes them (definition and value) at start. */
-export const RETIRED_CORE_KEYS: readonly string[] = ['core.log.path', 'core.skills.path'];
+export const RETIRED_CORE_KEYS: readonly string[] = ['core.log.path'];
 
 /** Where the kernel keeps its data; seedDefaults fills each under the data directory. */
 export const CORE_PATH_DEFS: readonly ConfigDef[] = [
@@ -34,6 +35,15 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
   pathDef('core.memory.text', '文本记忆的目录。', 'Folder of the text memory.'),
   pathDef('core.memory.documents', '文档记忆的目录。', 'Folder of the document memory.'),
   pathDef('core.knowledge.path', '知识库文档及其索引所在的目录。', 'Folder of the knowledge documents and their index.'),
+  {
+    key: 'core.skills.path',
+    type: 'path',
+    category: 'paths',
+    description: {
+      zh: '技能所在的目录：每个技能是其中的一个文件夹，含一个 SKILL.md（OpenClaw 格式），由 openclaw 插件读取；修改后立即生效。',
+      en: 'Folder where skills live: each skill is a folder in it holding a SKILL.md (the OpenClaw format), read by the openclaw plugin; a change applies at once.',
+    },
+  },
 ];
 
 // Starting points from VS Code, OTP, systemd and PM2; see DESIGN.md §5.

@@ -10,6 +10,8 @@ export interface CorePaths {
   memoryText: string;
   memoryDocuments: string;
   knowledge: string;
+  /** Skills (SKILL.md folders) the openclaw plugin reads. */
+  skills: string;
 }
 
 const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
@@ -18,6 +20,7 @@ const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
   memoryText: { key: 'core.memory.text', under: 'memory/text' },
   memoryDocuments: { key: 'core.memory.documents', under: 'memory/documents' },
   knowledge: { key: 'core.knowledge.path', under: 'knowledge' },
+  skills: { key: 'core.skills.path', under: 'skills' },
 };
 
 const DATA_DIR_KEY = 'core.data.dir';

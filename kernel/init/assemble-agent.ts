@@ -30,6 +30,7 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
     stages,
     tools,
     llm,
+    promptBlocks: () => router.promptBlocks(),
     get policy() {
       return agentPolicy.current;
     },

@@ -18,6 +18,7 @@ import { bindLlmMethods, type LlmService } from './llm-methods';
 import { bindMemoryMethods } from './memory-methods';
 import type { PackageAdmin } from '../packages/package-admin';
 import { bindPackageMethods } from './package-methods';
+import { bindPromptMethods } from './prompt-methods';
 import { bindSessionMethods } from './session-methods';
 import { bindToolMethods } from './tool-methods';
 
@@ -56,6 +57,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindSessionMethods(connection, caller, services.sessions);
   bindToolMethods(connection, caller, services.toolCalls);
   bindApprovalMethods(connection, caller, services.asks);
+  bindPromptMethods(connection, caller, services.supervisor);
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
     const answer = interruptAnswers.get(params as object);

@@ -1,7 +1,8 @@
 // The supervisor's answers to the agent's routing questions: which plugins handle a stage, which tools
 // are offered, and where an output goes. Each answer reads the plugins' state at the moment it is asked.
 import type { Logger } from 'pino';
-import { OutputNotification, type StageName } from '../../protocol';
+import { OutputNotification, type LogLevel, type StageName } from '../../protocol';
+import { OFFERED_STATES } from '../agent/plugin-availability';
 import type { PluginToolRef } from '../agent/tool-router';
 import type { OutputEvent } from '../io/io-manager';
 import { splitOutput } from '../io/output-pieces';
@@ -38,9 +39,24 @@ export class PluginRouter {
       if (!plugin.declaration || !hasPermission(plugin, 'tools')) continue;
       const channel = plugin.process?.channel;
       const state = () => plugin.state;
-      for (const decl of plugin.declaration.tools) refs.push({ plugin: plugin.name, decl, channel, state });
+      const permissions = plugin.record.manifest.permissions ?? [];
+      const note = (level: LogLevel, msg: string) => plugin.note(level, msg);
+      for (const decl of plugin.declaration.tools) refs.push({ plugin: plugin.name, decl, channel, state, permissions, note });
     }
     return refs;
+  }
+
+  /**
+   * The blocks plugins put in the system prompt, in plugin-name order: those of plugins that run or are coming
+   * back by themselves (the rule tools are offered by), with the permission to have one.
+   */
+  promptBlocks(): string[] {
+    const blocks: { name: string; text: string }[] = [];
+    for (const plugin of this.supervisor.plugins.values()) {
+      if (plugin.promptBlock === '' || !OFFERED_STATES.has(plugin.state) || !hasPermission(plugin, 'prompt')) continue;
+      blocks.push({ name: plugin.name, text: plugin.promptBlock });
+    }
+    return blocks.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((block) => block.text);
   }
 
   /** Sends an output to its plugin, in pieces when its text is too big for one wire message; a plugin that is not ready is logged, not waited for. */

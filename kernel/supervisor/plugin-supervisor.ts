@@ -51,6 +51,11 @@ export class PluginSupervisor {
   usage: { rss: number; cpu: number } | null = null;
   process: PluginProcess | undefined;
   declaration: InitializeResult | undefined;
+  /**
+   * Its block in the agent's system prompt (prompt/block), in memory; '' when none. Each new process starts
+   * without one (it sets it again), so a block never outlives the process that set it by more than a restart.
+   */
+  promptBlock = '';
   /** The walls its current (or last) process was started in; null for a trusted plugin. */
   sandbox: SandboxPlan | null = null;
   readonly logs: LogRing;
@@ -150,6 +155,7 @@ export class PluginSupervisor {
   }
 
   private async launch(): Promise<void> {
+    this.promptBlock = '';
     this.setState('starting');
     const pluginData = this.dataDir;
     fs.mkdirSync(pluginData, { recursive: true });

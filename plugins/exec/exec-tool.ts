@@ -79,7 +79,7 @@ export async function runExec(request: ExecRequest, settings: ExecSettings, ctx:
     cap.add(chunk);
     progress.add(chunk);
   };
-  const env = commandEnv(request.env, settings.roots[0] as string);
+  const env = commandEnv(request.env, call.env, settings.roots[0] as string);
   const runOptions = { signal: call.signal, timeoutMs: request.timeoutMs, onOutput };
   let outcome: RunOutcome;
   let entries: ChangeEntry[];
@@ -136,9 +136,13 @@ function resolveCwd(cwd: string | undefined, roots: string[]): string {
   return real;
 }
 
-/** The command's environment: a small fixed one (never homed's, which may hold secrets) plus the call's. */
-function commandEnv(extra: Record<string, string>, home: string): Record<string, string> {
-  return { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', ...extra };
+/**
+ * The command's environment: a small fixed one (never homed's, which may hold secrets), then the variables the
+ * model asked for, then those the turn was granted (a skill's api key), which win over a guess of the model's.
+ * It reaches the command as its environment in every mode, never on a command line or in a file.
+ */
+function commandEnv(asked: Record<string, string>, granted: Record<string, string> | undefined, home: string): Record<string, string> {
+  return { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', ...asked, ...granted };
 }
 
 const SANDBOX_TOOLS = ['unshare', 'mount', 'setpriv'];

@@ -26,17 +26,34 @@ export interface FoundSkill {
   depth: number;
 }
 
-/** Every skill folder under the sources, in source order, each source's folders in name order. */
-export async function discoverSkills(sources: readonly SkillSource[]): Promise<FoundSkill[]> {
+/** A folder the walk read, with its depth under its source (what a watch follows to see skills come and go). */
+export interface WalkedDir {
+  dir: string;
+  depth: number;
+}
+
+/**
+ * Every skill folder under the sources, in source order, each source's folders in name order; `walked` (if given)
+ * gets every folder read on the way, skill folders included.
+ */
+export async function discoverSkills(sources: readonly SkillSource[], walked?: WalkedDir[]): Promise<FoundSkill[]> {
   const found: FoundSkill[] = [];
   for (const source of sources) {
     const seen = new Set<string>();
-    await walk(source, source.dir, 0, seen, found);
+    await walk({ source, seen, found, walked }, source.dir, 0);
   }
   return found;
 }
 
-async function walk(source: SkillSource, dir: string, depth: number, seen: Set<string>, found: FoundSkill[]): Promise<void> {
+interface Walk {
+  source: SkillSource;
+  seen: Set<string>;
+  found: FoundSkill[];
+  walked: WalkedDir[] | undefined;
+}
+
+async function walk(state: Walk, dir: string, depth: number): Promise<void> {
+  const { source, seen, found } = state;
   let real: string;
   let entries: fs.Dirent[];
   try {
@@ -47,6 +64,7 @@ async function walk(source: SkillSource, dir: string, depth: number, seen: Set<s
   } catch {
     return; // a source that does not exist (yet) or a folder that vanished holds no skills
   }
+  state.walked?.push({ dir, depth });
   const skillFile = entries.find((entry) => entry.name === SKILL_FILE && (entry.isFile() || entry.isSymbolicLink()));
   if (skillFile) {
     found.push({ source, dir, file: path.join(dir, SKILL_FILE), depth });
@@ -55,5 +73,5 @@ async function walk(source: SkillSource, dir: string, depth: number, seen: Set<s
   if (depth >= MAX_SKILL_DEPTH) return;
   const subdirs = entries.filter((entry) => !entry.name.startsWith('.') && !SKIPPED.has(entry.name) && (entry.isDirectory() || entry.isSymbolicLink()));
   subdirs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of subdirs) await walk(source, path.join(dir, entry.name), depth + 1, seen, found);
+  for (const entry of subdirs) await walk(state, path.join(dir, entry.name), depth + 1);
 }

@@ -24,7 +24,7 @@ function calculator(t: TestContext, decl: ToolDecl = ADD): { end: PluginEnd; ref
     const { a, b } = params.args as { a: number; b: number };
     return { result: { sum: a + b } };
   });
-  return { end, ref: { plugin: 'calculator', decl, channel: end.channel, state: () => end.state }, calls };
+  return { end, ref: { plugin: 'calculator', decl, channel: end.channel, state: () => end.state, permissions: ['tools'], note: () => undefined }, calls };
 }
 
 function callOf(name: string, args: unknown, complete = true): LlmToolCall {

@@ -18,6 +18,7 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     memoryText: path.join(dataDir, 'memory', 'text'),
     memoryDocuments: path.join(dataDir, 'memory', 'documents'),
     knowledge: path.join(dataDir, 'knowledge'),
+    skills: path.join(dataDir, 'skills'),
   });
   const stored = registry.list('core').filter((e) => e.isSet);
   assert.deepEqual(stored.map((e) => e.key), [
@@ -27,6 +28,7 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     'core.memory.graph',
     'core.memory.text',
     'core.plugin.dir',
+    'core.skills.path',
   ]);
   assert.ok(stored.every((e) => e.def?.type === 'path' && e.def.category === 'paths'));
 });
@@ -117,34 +119,46 @@ test('seedDefaults moves the paths under the data dir when the data dir moves, a
   assert.equal(registry.getValue('core', 'core.data.dir'), moved);
 });
 
-test('a config.db from an older version still opens: core.log.path and core.skills.path are gone at start, rows and all', (t) => {
+test('a config.db from an older version still opens: core.log.path is gone at start, rows and all; core.skills.path is back', (t) => {
   const file = makeTempConfigFile(t);
   const dataDir = path.dirname(file);
   const old = ConfigRegistry.open(file);
-  old.define('core', [
-    { key: 'core.log.path', type: 'path', category: 'paths' },
-    { key: 'core.skills.path', type: 'path', category: 'paths' },
-  ]);
+  old.define('core', [{ key: 'core.log.path', type: 'path', category: 'paths' }]);
   old.set('core', 'core.log.path', path.join(dataDir, 'log'));
-  old.set('core', 'core.skills.path', '/srv/skills');
   old.close();
 
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());
   const paths = seedDefaults(registry, dataDir);
-  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir']);
+  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir', 'skills']);
   const keys = registry.list('core').map((e) => e.key);
-  assert.ok(!keys.includes('core.log.path') && !keys.includes('core.skills.path'), keys.join(', '));
-  assert.throws(() => registry.get('core', 'core.skills.path'), /not a known setting of homed/);
+  assert.ok(!keys.includes('core.log.path'), keys.join(', '));
+  assert.throws(() => registry.get('core', 'core.log.path'), /not a known setting of homed/);
   withRawDatabase(file, (db) => {
-    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key IN ('core.log.path', 'core.skills.path')) + (SELECT count(*) FROM config_defs WHERE key IN ('core.log.path', 'core.skills.path')) AS n").get() as { n: number };
+    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key = 'core.log.path') + (SELECT count(*) FROM config_defs WHERE key = 'core.log.path') AS n").get() as { n: number };
     assert.equal(left.n, 0);
   });
+  // A version that had retired core.skills.path removed its row: the folder under the data dir is set again.
+  assert.equal(paths.skills, path.join(dataDir, 'skills'));
+  assert.equal(registry.getValue('core', 'core.skills.path'), path.join(dataDir, 'skills'));
+  assert.match(registry.get('core', 'core.skills.path').def?.description?.en ?? '', /skills live/);
 });
 
-test('every core setting read only at start says so; core.log.level applies at once; core.data.dir is read-only', () => {
+test('a core.skills.path a person set before it was retired is kept', (t) => {
+  const file = makeTempConfigFile(t);
+  const dataDir = path.dirname(file);
+  const old = ConfigRegistry.open(file);
+  old.define('core', [{ key: 'core.skills.path', type: 'path', category: 'paths' }]);
+  old.set('core', 'core.skills.path', '/srv/skills');
+  old.close();
+  const registry = ConfigRegistry.open(file);
+  t.after(() => registry.close());
+  assert.equal(seedDefaults(registry, dataDir).skills, '/srv/skills');
+});
+
+test('every core setting read only at start says so; core.log.level and core.skills.path apply at once; core.data.dir is read-only', () => {
   const live = CORE_DEFS.filter((def) => !def.restart).map((def) => def.key);
-  assert.deepEqual(live.sort(), ['core.data.dir', 'core.log.level']);
+  assert.deepEqual(live.sort(), ['core.data.dir', 'core.log.level', 'core.skills.path']);
   const dataDir = CORE_DEFS.find((def) => def.key === 'core.data.dir');
   assert.match(dataDir?.readOnly ?? '', /homed with -data DIR/);
 });

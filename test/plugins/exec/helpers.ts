@@ -33,8 +33,8 @@ export interface ExecBench {
   root: string;
   settings: Map<string, unknown>;
   store(): ChangeStore;
-  /** Runs one exec call; `signal` cancels it. */
-  exec(args: ExecArgs, options?: { signal?: AbortSignal }): Promise<{ result: ExecResult; progress: string[] }>;
+  /** Runs one exec call; `signal` cancels it; `env` is what the turn was granted; `onProgress` sees each piece as it comes. */
+  exec(args: ExecArgs, options?: { signal?: AbortSignal; env?: Record<string, string>; onProgress?: (text: string) => void }): Promise<{ result: ExecResult; progress: string[] }>;
 }
 
 /** A temp data dir and the tool over it, in `tracking` mode; everything is removed after the test. */
@@ -64,7 +64,11 @@ export function execBench(t: TestContext, tracking: 'overlay' | 'snapshot', sett
     store: () => state.store(),
     exec: async (args, options = {}) => {
       const progress: string[] = [];
-      const { call } = toolCall({ name: 'exec', args, session: 'cli:test', callId: `call_${Math.random().toString(36).slice(2)}` }, options.signal ?? new AbortController().signal, (piece) => progress.push(piece.text));
+      const params = { name: 'exec', args, session: 'cli:test', callId: `call_${Math.random().toString(36).slice(2)}`, ...(options.env ? { env: options.env } : {}) };
+      const { call } = toolCall(params, options.signal ?? new AbortController().signal, (piece) => {
+        progress.push(piece.text);
+        options.onProgress?.(piece.text);
+      });
       const result = (await tool.run(args, ctx, call)) as ExecResult;
       return { result, progress };
     },

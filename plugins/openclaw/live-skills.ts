@@ -1,0 +1,128 @@
+// The skill set kept current: loaded at start, refreshed after a change (a watched folder, a setting, a periodic
+// rescan), and after each refresh that changed something, `openclaw.skills.changed` published and the prompt block
+// set again when its text changed. The block is first sent once the kernel reports the plugin ready.
+import type { PluginContext } from '../../plugin-host';
+import { PromptBlockRequest } from '../../protocol/prompt';
+import { FolderWatch } from './folder-watch';
+import type { OpenclawPolicy } from './policy';
+import { buildPromptBlock, type PromptBlock } from './prompt-block';
+import { Refresher } from './refresher';
+import { readSettings } from './settings';
+import { SkillSet, type MachineView } from './skill-set';
+import { toSummary } from './views';
+import { planWatch } from './watch-plan';
+
+/** `openclaw.skills.changed`'s data. */
+export interface SkillsChangedEvent {
+  ready: number;
+  total: number;
+}
+
+export class LiveSkills {
+  readonly set: SkillSet;
+  private readonly refresher: Refresher;
+  private readonly watch: FolderWatch;
+  private rescan: NodeJS.Timeout | undefined;
+  private rescanMs = 0;
+  private summaries = '';
+  private misses = -1;
+  private problems = '';
+  private block: PromptBlock = { text: '', tokens: 0, listed: 0, cut: false };
+  private sent: string | undefined;
+  private kernelReady = false;
+
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly policy: OpenclawPolicy,
+    toolsRoot: string,
+    machine?: MachineView,
+  ) {
+    this.set = new SkillSet(toolsRoot, machine);
+    this.refresher = new Refresher(() => this.refresh(), policy);
+    this.watch = new FolderWatch(() => this.refresher.poke(), policy.maxWatches);
+  }
+
+  /** The first load (during the handshake). */
+  start(): Promise<void> {
+    return this.refresher.now();
+  }
+
+  /** Something may have changed: refresh soon. */
+  poke(): void {
+    this.refresher.poke();
+  }
+
+  /** Refreshes now and resolves once done (after a change the caller made itself). */
+  refreshNow(): Promise<void> {
+    return this.refresher.now();
+  }
+
+  /** The kernel reports this plugin ready: the block can be set (again, after a restart of the plugin). */
+  kernelIsReady(): void {
+    this.kernelReady = true;
+    this.sent = undefined;
+    void this.sendBlock();
+  }
+
+  get promptBlock(): PromptBlock {
+    return this.block;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.rescan);
+    await this.refresher.stop();
+    this.watch.close();
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      const settings = await readSettings(this.ctx);
+      this.logProblems(settings.problems);
+      const state = await this.set.load(settings);
+      const summaries = JSON.stringify([state.catalog.skills.map(toSummary), state.catalog.shadowed.map((entry) => [entry.file, entry.shadowedBy])]);
+      if (summaries !== this.summaries || this.set.cache.stats.misses !== this.misses) {
+        this.summaries = summaries;
+        this.misses = this.set.cache.stats.misses;
+        const ready = state.catalog.skills.filter((entry) => entry.status.status === 'ready').length;
+        const data: SkillsChangedEvent = { ready, total: state.catalog.skills.length };
+        this.ctx.events.publish('skills.changed', data);
+      }
+      const offered = state.catalog.skills.filter((entry) => entry.status.status === 'ready' && entry.skill && !entry.skill.disableModelInvocation);
+      this.block = buildPromptBlock(offered.map((entry) => ({ name: entry.name, description: entry.skill?.description ?? '' })), settings.promptBudget);
+      await this.sendBlock();
+      this.followFolders();
+    } catch (error) {
+      this.ctx.log.error('cannot refresh the skills', { error: (error as Error).message });
+    }
+  }
+
+  private followFolders(): void {
+    const outcome = this.watch.follow(planWatch(this.set.current, this.set.toolsRoot));
+    const every = outcome.unwatched > 0 ? this.policy.busyRescanMs : this.policy.rescanMs;
+    if (outcome.unwatched > 0 && every !== this.rescanMs) {
+      this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${every / 1000} s`);
+    }
+    if (every === this.rescanMs) return;
+    clearInterval(this.rescan);
+    this.rescanMs = every;
+    this.rescan = setInterval(() => this.refresher.poke(), every);
+    this.rescan.unref();
+  }
+
+  private async sendBlock(): Promise<void> {
+    const text = this.block.text;
+    if (!this.kernelReady || text === this.sent) return;
+    try {
+      await this.ctx.kernel.request(PromptBlockRequest.type, { text });
+      this.sent = text;
+    } catch (error) {
+      this.ctx.log.warn('the kernel did not take the skills block', { error: (error as Error).message, chars: text.length });
+    }
+  }
+
+  private logProblems(problems: string[]): void {
+    const text = problems.join('; ');
+    if (text !== this.problems && text !== '') this.ctx.log.warn(`some openclaw settings are not used: ${text}`);
+    this.problems = text;
+  }
+}
