@@ -40,9 +40,6 @@ function main(): void {
     if (params.protocolVersion !== PROTOCOL_VERSION) {
       throw new Error(`plugin host speaks protocol ${PROTOCOL_VERSION}, kernel sent ${params.protocolVersion}`);
     }
-    if (params.kind === 'skill') {
-      throw new Error(`${params.kind} plugins are not supported by this plugin host yet`);
-    }
     process.title = `homeagent-plugin:${params.name}`;
     // A Lua plugin's main.lua runs in fengari (plugin-host/lua/); its definition routes like a JS plugin's.
     // Loaded only for Lua plugins: fengari costs a JS plugin's host memory and start time for nothing.

@@ -15,6 +15,8 @@ export const KernelEvents = {
   ConfigChanged: 'config.changed',
   /** A file of the knowledge folder was indexed (or found unreadable), re-indexed or dropped; data: KnowledgeChangedEvent. */
   KnowledgeChanged: 'knowledge.changed',
+  /** A skill package (a .hmap whose entry is SKILL.md) was installed, upgraded or removed; data: SkillPackagesChangedEvent. */
+  SkillPackagesChanged: 'skills.packages.changed',
   KernelReady: 'kernel.ready',
   KernelStopping: 'kernel.stopping',
 } as const;
@@ -29,6 +31,16 @@ export interface PluginStateEvent {
   previous: PluginState;
   /** Its process, while one runs. */
   pid: number | null;
+}
+
+/** The data of a `skills.packages.changed` event (source `kernel`): the package's folder is `<core.plugin.dir>/<name>`. */
+export interface SkillPackagesChangedEvent {
+  /** The package's name. */
+  name: string;
+  /** What happened to it. */
+  change: 'installed' | 'upgraded' | 'removed';
+  /** Its version now (absent once removed). */
+  version?: string;
 }
 
 /** The data of a `knowledge.changed` event: `knowledge/list` tells the file's state now. */

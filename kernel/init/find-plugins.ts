@@ -8,9 +8,12 @@ export interface FoundPlugins extends Discovery {
   refused: Map<string, string>;
 }
 
-/** Discovers built-in and installed plugins, logs each folder it cannot use, and defines each plugin's settings. */
+/**
+ * Discovers built-in and installed plugins, logs each folder it cannot use, and defines each plugin's settings;
+ * skill packages are found apart (they run no process: the openclaw plugin reads them).
+ */
 export function findPlugins(folders: PluginFolders, config: ConfigRegistry, log: Logger): FoundPlugins {
-  const { plugins, problems } = discoverPlugins(folders);
+  const { plugins, skills, problems } = discoverPlugins(folders);
   for (const problem of problems) log.error({ dir: problem.dir }, `plugin not loaded: ${problem.message}`);
   const refused = new Map<string, string>();
   for (const record of plugins) {
@@ -20,5 +23,5 @@ export function findPlugins(folders: PluginFolders, config: ConfigRegistry, log:
       refused.set(record.name, `cannot start: its plugin.json declares a setting the kernel refuses: ${(error as Error).message}`);
     }
   }
-  return { plugins, problems, refused };
+  return { plugins, skills, problems, refused };
 }

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { KernelStatus } from '../../protocol';
+import { KernelEvents, type KernelStatus } from '../../protocol';
 import type { SessionStore } from '../agent/sessions';
 import { InFlightToolCalls } from '../agent/tool-calls';
 import { CORE_SCOPE } from '../config';
@@ -69,7 +69,14 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     config,
   );
   for (const [name, reason] of found.refused) supervisor.refuse(name, reason);
-  const packages = new PackageAdmin({ supervisor, config, pluginDir: settings.paths.pluginDir, pluginDataDir, kernelVersion: KERNEL_VERSION });
+  const packages = new PackageAdmin({
+    supervisor,
+    config,
+    pluginDir: settings.paths.pluginDir,
+    pluginDataDir,
+    kernelVersion: KERNEL_VERSION,
+    skillsChanged: (event) => bus.publish(KernelEvents.SkillPackagesChanged, 'kernel', event),
+  });
   const router = new PluginRouter(supervisor, log);
   const services: KernelServices = {
     config,

@@ -6,6 +6,7 @@ export { installPackage, type InstallOptions, type InstallResult } from './insta
 export { inspectPackage, type InspectResult } from './inspect';
 export { removePackage } from './remove';
 export { sweepStaging } from './staging';
-export { checkPackage, isPluginName, kindOf, type PackageFiles, type PackageKind } from './package-check';
+export { checkPackage, isPluginName, kindOf, type CheckedPackage, type PackageFiles, type PackageKind } from './package-check';
+export { MAX_SKILL_BYTES } from './skill-text';
 export type { PackagePolicy } from './package-policy';
 export { nameProblem, pathDepth, type NameProblem } from './names';

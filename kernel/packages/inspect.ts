@@ -14,9 +14,12 @@ export interface InspectResult {
   kind: PackageKind;
   /** Its files (folders left out), by name, with their uncompressed sizes. */
   entries: { name: string; size: number }[];
+  /** For a skill package: its SKILL.md as text. */
+  skill?: { text: string };
 }
 
-const KEEP = new Set(['plugin.json', 'skill.json']);
+// A skill's entry is always SKILL.md at the top (package-check's kindOf).
+const KEEP = new Set(['plugin.json', 'skill.json', 'SKILL.md']);
 
 /**
  * Everything installPackage checks, writing nothing: for showing name, version, author, kind and permissions
@@ -39,10 +42,10 @@ async function inspect(file: string, limits: InstallLimits, policy: PackagePolic
     checkHeadersAgree(records);
     const files = records.filter((r) => !r.isDirectory);
     const names = new Set(files.map((r) => r.name));
-    const { manifest, kind } = checkPackage({ has: (name) => names.has(name), read: (name) => kept.get(name) ?? Buffer.alloc(0) });
+    const { manifest, kind, skill } = checkPackage({ has: (name) => names.has(name), read: (name) => kept.get(name) ?? Buffer.alloc(0) });
     checkPolicy(manifest, policy);
     const entries = files.map((r) => ({ name: r.name, size: r.central.uncompressedSize })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return { manifest, kind, entries };
+    return skill ? { manifest, kind, entries, skill } : { manifest, kind, entries };
   } finally {
     zip.close();
   }

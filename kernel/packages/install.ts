@@ -26,6 +26,8 @@ export interface InstallResult {
   dir: string;
   /** The version that was replaced, when this was an upgrade ('unknown' if its manifest was unreadable). */
   upgradedFrom?: string;
+  /** For a skill package: its SKILL.md as text. */
+  skill?: { text: string };
 }
 
 /**
@@ -49,9 +51,10 @@ async function install(file: string, options: InstallOptions): Promise<InstallRe
     try {
       await extractInto(zip, records, staging.tree, limits);
       checkHeadersAgree(records);
-      const { manifest, kind } = checkPackage(stagedFiles(staging.tree, records));
-      checkPolicy(manifest, options);
-      return await moveIntoPlace(staging, options.pluginsDir, manifest, kind);
+      const checked = checkPackage(stagedFiles(staging.tree, records));
+      checkPolicy(checked.manifest, options);
+      const placed = await moveIntoPlace(staging, options.pluginsDir, checked.manifest, checked.kind);
+      return checked.skill ? { ...placed, skill: checked.skill } : placed;
     } finally {
       await removeStaging(staging);
     }

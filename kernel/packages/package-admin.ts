@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ErrorCodes, haError, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams } from '../../protocol';
+import { ErrorCodes, haError, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams, type SkillPackagesChangedEvent } from '../../protocol';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
 import { homedUserNote, planSandbox } from '../supervisor/sandbox';
@@ -24,9 +24,14 @@ export interface PackageDeps {
   pluginDataDir(name: string): string;
   /** The running HomeAgent's version. */
   kernelVersion: string;
+  /** Tells whoever listens (the openclaw plugin) that a skill package came, changed or went. */
+  skillsChanged?(event: SkillPackagesChangedEvent): void;
 }
 
-/** plugins/install and plugins/remove, one at a time: stop, swap on disk, supervise the new version. */
+/**
+ * plugins/install and plugins/remove, one at a time: stop, swap on disk, supervise the new version. A skill package
+ * (entry SKILL.md) runs no process: it is installed and removed on disk only, for the openclaw plugin to read.
+ */
 export class PackageAdmin {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -62,10 +67,11 @@ export class PackageAdmin {
     const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
     // Every check first, writing nothing: a refused package never stops the running version.
     const inspected = await answerRefusal(() => inspectPackage(params.file, limits, policy));
-    const homedUser = this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
+    const homedUser = inspected.kind === 'skill' ? {} : this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
     if (params.inspectOnly) return { ...inspected, installed: false, ...homedUser };
     const name = inspected.manifest.name;
     const old = supervisor.plugins.get(name);
+    const wasSkill = !old && this.isSkillPackage(name);
     const wasRunning = old?.process !== undefined;
     if (old) await old.stop('upgrade', old.state === 'disabled' ? 'disabled' : 'stopped');
     let installed;
@@ -76,16 +82,30 @@ export class PackageAdmin {
       if (old && wasRunning) await old.start();
       throw error;
     }
-    const plugin = await this.adopt(name);
-    return {
+    const result: PluginsInstallResult = {
       manifest: installed.manifest,
       kind: installed.kind,
       entries: inspected.entries,
       installed: true,
       ...(installed.upgradedFrom === undefined ? {} : { upgradedFrom: installed.upgradedFrom }),
-      plugin: plugin.status(),
-      ...homedUser,
     };
+    if (installed.skill) {
+      // No process: a plugin it replaced leaves supervision; the openclaw plugin serves the skill.
+      if (old) supervisor.drop(name);
+      // New to the skills when it replaced a plugin that ran.
+      const change = wasSkill ? 'upgraded' : 'installed';
+      this.deps.skillsChanged?.({ name, change, version: installed.manifest.version });
+      return { ...result, skill: installed.skill };
+    }
+    if (wasSkill) this.deps.skillsChanged?.({ name, change: 'removed' });
+    const plugin = await this.adopt(name);
+    return { ...result, plugin: plugin.status(), ...homedUser };
+  }
+
+  /** Whether an installed folder of that name holds a skill package (and no process of it is supervised). */
+  private isSkillPackage(name: string): boolean {
+    const manifest = readManifest(path.join(this.deps.pluginDir, name));
+    return typeof manifest !== 'string' && kindOfEntry(manifest.entry) === 'skill';
   }
 
   /** Where a plugin of this name would get no uid of its own: why, for the person to read before installing. */
@@ -115,9 +135,11 @@ export class PackageAdmin {
     if (!plugin && !fs.existsSync(path.join(pluginDir, name))) {
       throw haError(ErrorCodes.NotFound, `no installed plugin named "${name}"; see homectl plugins list`, { plugin: name });
     }
+    const wasSkill = !plugin && this.isSkillPackage(name);
     if (plugin) await plugin.stop('remove');
     const removed = await removePackage(pluginDir, name);
     supervisor.drop(name);
+    if (wasSkill && removed) this.deps.skillsChanged?.({ name, change: 'removed' });
     if (params.purge) {
       config.dropScope(name);
       await fs.promises.rm(this.deps.pluginDataDir(name), { recursive: true, force: true });

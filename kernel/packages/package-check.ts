@@ -1,6 +1,7 @@
 import Ajv from 'ajv';
 import { pluginManifestSchema, type PluginManifest } from '../../protocol';
 import { InstallError } from './errors';
+import { readSkillText } from './skill-text';
 
 /** What a package holds: a JS module, a Lua script, or a skill for the openclaw plugin. */
 export type PackageKind = 'js' | 'lua' | 'skill';
@@ -26,8 +27,18 @@ export function isPluginName(name: string): boolean {
 const ajv = new Ajv({ allErrors: true });
 const validateManifest = ajv.compile<PluginManifest>(pluginManifestSchema);
 
-/** Checks that the files make a plugin: a valid plugin.json, its entry present and of a known kind, skill.json (if any) JSON. */
-export function checkPackage(files: PackageFiles): { manifest: PluginManifest; kind: PackageKind } {
+/** A checked package: its manifest, its kind, and for a skill its SKILL.md as text. */
+export interface CheckedPackage {
+  manifest: PluginManifest;
+  kind: PackageKind;
+  skill?: { text: string };
+}
+
+/**
+ * Checks that the files make a plugin: a valid plugin.json, its entry present and of a known kind, skill.json (if
+ * any) JSON, a skill's SKILL.md UTF-8 and at most 256 KiB.
+ */
+export function checkPackage(files: PackageFiles): CheckedPackage {
   if (!files.has(MANIFEST)) throw invalid('package.no-manifest', 'it has no plugin.json at its top level');
   const manifest = parseJson(files.read(MANIFEST), MANIFEST, 'package.manifest-json');
   if (!validateManifest(manifest)) {
@@ -40,6 +51,7 @@ export function checkPackage(files: PackageFiles): { manifest: PluginManifest; k
   }
   if (!files.has(manifest.entry)) throw invalid('package.entry-missing', `plugin.json names the entry "${manifest.entry}", which is not in the package`, MANIFEST);
   if (files.has(SKILL_CONFIG)) parseJson(files.read(SKILL_CONFIG), SKILL_CONFIG, 'package.skill-json');
+  if (kind === 'skill') return { manifest, kind, skill: { text: readSkillText(files.read(manifest.entry), manifest.entry) } };
   return { manifest, kind };
 }
 

@@ -49,15 +49,19 @@ export interface PluginFolders {
   installed: string;
 }
 
-/** What discovery found: usable plugins, and folders that looked like plugins but could not be used. */
+/**
+ * What discovery found: plugins to run (each a process), installed skill packages (no process: the openclaw plugin
+ * reads their SKILL.md), and folders that looked like plugins but could not be used.
+ */
 export interface Discovery {
   plugins: PluginRecord[];
+  skills: PluginRecord[];
   problems: DiscoveryProblem[];
 }
 
 /** Finds built-in plugins, then third-party plugins: every `<folder>/<name>/plugin.json`; a built-in wins a name. */
 export function discoverPlugins(folders: PluginFolders): Discovery {
-  const found: Discovery = { plugins: [], problems: [] };
+  const found: Discovery = { plugins: [], skills: [], problems: [] };
   const seen = new Set<string>();
   if (folders.builtin !== undefined) discoverIn(folders.builtin, true, seen, found);
   discoverIn(folders.installed, false, seen, found);
@@ -71,7 +75,7 @@ function discoverIn(root: string, builtin: boolean, seen: Set<string>, found: Di
     if (typeof record === 'string') found.problems.push({ dir, message: record });
     else {
       seen.add(record.name);
-      found.plugins.push(record);
+      (record.kind === 'skill' ? found.skills : found.plugins).push(record);
     }
   }
 }

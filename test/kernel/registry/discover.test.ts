@@ -26,8 +26,10 @@ test('finds built-ins and third-party plugins by scanning, and explains every fo
   writePlugin(third, 'badversion', { name: 'badversion', version: 'one', entry: 'index.mjs' });
   writePlugin(third, 'escape', { name: 'escape', version: '1.0.0', entry: '../../etc/passwd.js' });
   writePlugin(third, 'badperm', { name: 'badperm', version: '1.0.0', entry: 'index.mjs', permissions: ['root'] });
+  writePlugin(third, 'howto', { name: 'howto', version: '1.0.0', entry: 'SKILL.md' }, 'SKILL.md');
 
-  const { plugins, problems } = discoverPlugins({ builtin, installed: third });
+  const { plugins, skills, problems } = discoverPlugins({ builtin, installed: third });
+  assert.deepEqual(skills.map((p) => [p.name, p.kind]), [['howto', 'skill']], 'a skill package is kept apart: it runs no process');
   assert.deepEqual(
     plugins.map((p) => [p.name, p.kind]),
     [
