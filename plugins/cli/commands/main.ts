@@ -13,7 +13,7 @@ import { skillsCommands } from './skills';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
-import { UsageError, type Command, type CommandContext } from './types';
+import { UnconfirmedError, UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
 
 /** Where homectl writes; the real streams in the bin, buffers in tests. */
@@ -98,6 +98,10 @@ export function parseCommandLine(command: Command, args: string[]): { values: Re
 }
 
 function reportFailure(error: unknown, io: HomectlIO, commands: Command[]): number {
+  if (error instanceof UnconfirmedError) {
+    io.err(`homectl: ${error.message}`);
+    return ExitCodes.Usage;
+  }
   if (error instanceof UsageError || error instanceof LocateUsageError) {
     io.err(`homectl: ${error.message}\n\n${renderUsage([...commands, statusCommand('')])}`);
     return ExitCodes.Usage;

@@ -1,6 +1,6 @@
 // homectl's calls to the skills/* methods, which the openclaw plugin serves: when no plugin serves them, the error
 // names that plugin, its state and the command that brings it back, instead of a method name.
-import { SocketMethods, type PluginInfo } from '../../../protocol';
+import { ErrorCodes, SocketErrorCodes, SocketMethods, type PluginInfo } from '../../../protocol';
 import { HomedAnswerError } from '../client';
 import type { CommandContext } from './types';
 
@@ -22,8 +22,10 @@ export async function requestSkills<R>(ctx: CommandContext, method: string, para
   }
 }
 
+/** The socket's "unknown method" (no plugin declared it this run), or the kernel's "no plugin serves it". */
 function isUnserved(error: unknown, method: string): error is HomedAnswerError {
-  if (!(error instanceof HomedAnswerError) || error.errorName !== 'HA_ERR_NOT_FOUND') return false;
+  if (!(error instanceof HomedAnswerError)) return false;
+  if (error.code !== SocketErrorCodes.MethodNotFound && error.code !== ErrorCodes.NotFound) return false;
   const data = error.error.data as { method?: unknown } | undefined;
   return data?.method === method;
 }

@@ -2,7 +2,7 @@
 import { prepareSkill, type InstalledSkill, type PreparedSkill } from './skills-sources';
 import { renderTrustReport } from './skills-trust';
 import { countOf } from './skills-words';
-import { printJson, UsageError, type Command, type CommandContext, type OptionValues } from './types';
+import { printJson, UnconfirmedError, type Command, type CommandContext, type OptionValues } from './types';
 
 export const skillsInstallCommand: Command = {
   words: 'skills install',
@@ -31,12 +31,12 @@ async function confirmInstall(prepared: PreparedSkill, values: OptionValues, ctx
   const { name } = prepared.preview;
   if (values['json']) {
     printOutcome(ctx, prepared, null);
-    throw new UsageError(`skill "${name}" not installed: --json does not ask; read the report above and pass --yes to install`);
+    throw new UnconfirmedError(`skill "${name}" not installed: --json does not ask; read the preview it printed and pass --yes to install`);
   }
   const flagged = prepared.preview.flagged ? ` (${countOf(prepared.preview.flagged, 'flagged command')} above)` : '';
   const answer = await ctx.confirm(`Install skill "${name}"${flagged}? [y/N]`);
   if (answer === undefined) {
-    throw new UsageError(`skill "${name}" not installed: skills install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking`);
+    throw new UnconfirmedError(`skill "${name}" not installed: skills install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking`);
   }
   if (!answer) ctx.print('not installed');
   return answer;

@@ -1,13 +1,15 @@
 // What `homectl skills list|info|check` print: tables and a detail view built from the openclaw plugin's answers.
 import type { SkillInfo, SkillsCheckResult, SkillsListResult, SkillStatusName, SkillSummary } from '../../../protocol';
 import { NONE } from './format';
-import { countOf, cutToWidth, describeCheck, describeInstallOption, describeMissing, describeStatus } from './skills-words';
+import { countOf, cutToWidth, describeCheck, renderInstallOptions, describeMissing, describeStatus } from './skills-words';
 import { renderTable } from './table';
 
 /** Width a table gets when homectl does not write to a terminal. */
 export const DEFAULT_WIDTH = 100;
 /** The narrowest a description is cut to, however little room is left. */
 const MIN_DESCRIPTION = 20;
+/** The widest a status cell gets in the list (a long `missing (…)` is cut; info and check say it whole). */
+const MAX_STATUS = 32;
 /** Space between two columns (renderTable's). */
 const GAP = 2;
 /** Statuses in the order check totals them. */
@@ -18,8 +20,9 @@ export function renderSkillList(listed: SkillsListResult, width: number = DEFAUL
   if (listed.skills.length === 0 && listed.shadowed.length === 0) {
     return 'no skills (put folders with a SKILL.md in the skills folder, core.skills.path, or run homectl skills install DIR)';
   }
-  const rows = listed.skills.map((s) => [describeStatus(s), s.name, s.status === 'error' ? (s.error ?? '') : s.description, s.source]);
-  const parts = [rows.length ? renderTable(fitColumn(rows, 2, width), ['STATUS', 'NAME', 'DESCRIPTION', 'SOURCE']) : 'no skill in effect'];
+  const rows = listed.skills.map((s) => [cutToWidth(describeStatus(s), MAX_STATUS), s.name, s.status === 'error' ? (s.error ?? '') : s.description, s.source]);
+  const head = ['STATUS', 'NAME', 'DESCRIPTION', 'SOURCE'];
+  const parts = [rows.length ? renderTable(fitColumn(rows, head, 2, width), head) : 'no skill in effect'];
   if (listed.shadowed.length) {
     const hidden = listed.shadowed.map((s) => [s.name, s.source, `shadowed by ${s.shadowedBy}`]);
     parts.push(`shadowed (a skill of the same name wins):\n${renderTable(hidden, ['NAME', 'SOURCE', 'STATUS'])}`);
@@ -28,9 +31,9 @@ export function renderSkillList(listed: SkillsListResult, width: number = DEFAUL
   return parts.join('\n\n');
 }
 
-/** Cuts the cells of column `at` so that every row, with the other columns as they are, fits in `width`. */
-function fitColumn(rows: string[][], at: number, width: number): string[][] {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length))) ?? [];
+/** Cuts the cells of column `at` so that every row and the header, with the other columns as they are, fit in `width`. */
+function fitColumn(rows: string[][], head: string[], at: number, width: number): string[][] {
+  const widths = head.map((_, i) => Math.max(...[head, ...rows].map((r) => [...(r[i] ?? '')].length)));
   const others = widths.reduce((sum, w, i) => (i === at ? sum : sum + w), 0) + GAP * (widths.length - 1);
   const room = Math.max(MIN_DESCRIPTION, width - others);
   return rows.map((r) => r.map((cell, i) => (i === at ? cutToWidth(cell, room) : cell)));
@@ -66,7 +69,7 @@ export function renderSkillInfo(info: SkillInfo): string {
   const parts = [renderTable(facts)];
   parts.push(info.checks.length ? `requirements:\n${info.checks.map((c) => `  ${describeCheck(c)}`).join('\n')}` : 'requirements: none');
   if (info.status !== 'ready' && info.install.length) {
-    const options = info.install.map((o) => `  ${describeInstallOption(o)}`).join('\n');
+    const options = renderInstallOptions(info.install);
     parts.push(`install options (shown, never run by themselves):\n${options}\n  homectl skills setup ${info.name} ID runs one, after asking you`);
   }
   if (info.warnings.length) parts.push(`warnings:\n${info.warnings.map((w) => `  ${w}`).join('\n')}`);

@@ -3,7 +3,7 @@
 import { SkillsMethods, type SkillInfo, type SkillInstallOption, type SkillsSetupResult } from '../../../protocol';
 import { requestSkills } from './skills-client';
 import { describeStatus } from './skills-words';
-import { printJson, UsageError, type Command } from './types';
+import { printJson, UnconfirmedError, UsageError, type Command } from './types';
 
 /** Lines of the command's output shown after it ran. */
 const OUTPUT_TAIL_LINES = 20;
@@ -32,7 +32,8 @@ export function chooseInstallOption(info: SkillInfo, id: string | undefined): Sk
 export function renderSetupPlan(info: SkillInfo, option: SkillInstallOption): string {
   const spec = Object.entries(option.spec).map(([key, value]) => `    ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   return [
-    `skill "${info.name}" (${describeStatus(info)}), install option ${option.id} (${option.kind}):`,
+    `skill "${info.name}": ${describeStatus(info)}`,
+    `install option ${option.id} (${option.kind}):`,
     `  runs: ${option.label}`,
     `  spec as written in its SKILL.md:`,
     ...spec,
@@ -58,7 +59,7 @@ export const skillsSetupCommand: Command = {
     if (!values['json']) ctx.print(renderSetupPlan(info, option));
     if (!values['yes']) {
       const answer = values['json'] ? undefined : await ctx.confirm('Run it? [y/N]');
-      if (answer === undefined) throw new UsageError(`nothing was run: skills setup asks before it runs anything, and ${values['json'] ? '--json does not ask' : 'there is no terminal to ask on'}; pass --yes to run it without asking`);
+      if (answer === undefined) throw new UnconfirmedError(`nothing was run: skills setup asks before it runs anything, and ${values['json'] ? '--json does not ask' : 'there is no terminal to ask on'}; pass --yes to run it without asking`);
       if (!answer) return ctx.print('not run');
     }
     const ran = await requestSkills<SkillsSetupResult>(ctx, SkillsMethods.Setup, { name: info.name, id: option.id });

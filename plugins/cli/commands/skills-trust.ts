@@ -2,7 +2,7 @@
 // needs, every install spec, and every shell command its SKILL.md tells the agent to run, the flagged ones first.
 import type { SkillCommand, SkillPreview } from '../../../protocol';
 import { NONE, formatBytes } from './format';
-import { countOf, describeCheck, describeInstallOption } from './skills-words';
+import { countOf, describeCheck, renderInstallOptions } from './skills-words';
 import { renderTable } from './table';
 
 /** Where the previewed skill comes from, as homectl knows it. */
@@ -51,7 +51,7 @@ function renderFacts(preview: SkillPreview, origin: SkillOrigin): string {
 
 function renderInstallSpecs(preview: SkillPreview): string {
   if (preview.install.length === 0) return 'install specs: none';
-  const specs = preview.install.map((o) => `  ${describeInstallOption(o)}`).join('\n');
+  const specs = renderInstallOptions(preview.install);
   return (
     `install specs (${preview.install.length}), shown here and never run by the install:\n${specs}\n` +
     `  homectl skills setup ${preview.name} ID runs one after the install, once you confirm it again`

@@ -1,5 +1,7 @@
 // Skills in words, shared by homectl's skills tables, its detail view and the trust report shown before an install.
 import type { SkillCheck, SkillInstallOption, SkillMissing, SkillRequirementKind, SkillSummary } from '../../../protocol';
+import { NONE } from './format';
+import { renderTable } from './table';
 
 /** Requirement kinds in the order they are checked, each with how it reads in front of its names. */
 const KIND_WORDS: Record<SkillRequirementKind, string> = {
@@ -31,11 +33,12 @@ export function describeCheck(check: SkillCheck): string {
   return `${check.ok ? '✓' : '✗'} ${KIND_WORDS[check.kind]} ${check.name}`;
 }
 
-/** One install option on a line: `gh-brew  brew install gh  (puts gh on PATH)`, and whether it applies here. */
-export function describeInstallOption(option: SkillInstallOption): string {
-  const bins = option.bins.length ? `  (puts ${option.bins.join(', ')} on PATH)` : '';
-  const elsewhere = option.applies ? '' : '  [not for this machine]';
-  return `${option.id}  ${option.label}${bins}${elsewhere}`;
+/** Install options as an indented table: id, the programs it gives (and `not for this machine` where so), what runs. */
+export function renderInstallOptions(options: SkillInstallOption[]): string {
+  const facts = (o: SkillInstallOption): string =>
+    [o.bins.length ? `gives ${o.bins.join(', ')}` : '', o.applies ? '' : 'not for this machine'].filter(Boolean).join('; ') || NONE;
+  const rows = options.map((o) => [`  ${o.id}`, facts(o), o.label]);
+  return renderTable(rows);
 }
 
 /** Cuts text to `width` characters (at least 1), ending it with `…` when it was longer; newlines become spaces. */

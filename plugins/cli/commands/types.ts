@@ -38,6 +38,11 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** A step that needs a person's yes, where nobody can answer (no terminal, or --json): homectl exits 2 with the message alone. */
+export class UnconfirmedError extends Error {
+  override name = 'UnconfirmedError';
+}
+
 /** Prints a value as indented JSON, the `--json` form of every command. */
 export function printJson(ctx: CommandContext, value: unknown): void {
   ctx.print(JSON.stringify(value, null, 2));

@@ -61,6 +61,12 @@ describe('skills list', () => {
     assert.match(text, /\n1\/3 ready$/);
   });
 
+  it('cuts a long missing status so the description keeps its room', () => {
+    const long = summary('tracker', { status: 'missing', missing: { bins: ['a-very-long-program-name'], env: ['TRACKER_TOKEN'] }, description: 'Tracks parcels with a command-line tool' });
+    const row = renderSkillList({ skills: [long], shadowed: [], ready: 0, total: 1 }, 100).split('\n')[1] ?? '';
+    assert.match(row, /^missing \(bins: a-very-long-prog…\s+tracker\s+Tracks parcels with a command-line tool\s+data$/);
+  });
+
   it('leaves a description whole when the width has room, and tells where skills go when there are none', () => {
     assert.match(renderSkillList(listed, 300), /the API, all from the command line\s+data/);
     assert.match(renderSkillList({ skills: [], shadowed: [], ready: 0, total: 0 }), /^no skills \(put folders with a SKILL\.md in the skills folder/);
@@ -94,8 +100,8 @@ describe('skills info', () => {
     assert.match(text, /primary env\s+GH_TOKEN/);
     assert.match(text, /settings\s+enabled; env sets GH_HOST; api key set \(openclaw:skills\.github\.enabled\|env\|api_key\)/);
     assert.match(text, /requirements:\n {2}✗ bins gh\n {2}✓ env GH_TOKEN/);
-    assert.match(text, /brew {2}brew install gh {2}\(puts gh on PATH\) {2}\[not for this machine\]/);
-    assert.match(text, /node-1 {2}npm install -g gh-cli {2}\(puts gh on PATH\)\n/);
+    assert.match(text, /\n {2}brew {4}gives gh; not for this machine {2}brew install gh\n/);
+    assert.match(text, /\n {2}node-1 {2}gives gh {24}npm install -g gh-cli\n/);
     assert.match(text, /homectl skills setup github ID runs one/);
     assert.match(text, /warnings:\n {2}install entry 3 dropped/);
     assert.match(text, /shadows \(same name, lower precedence\):\n {2}\/home\/lin/);

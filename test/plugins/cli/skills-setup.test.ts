@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SkillInfo, SkillsSetupResult } from '../../../protocol';
-import { waitFor } from '../../harness/homed';
+import { HOMECTL_MAIN, waitFor } from '../../harness/homed';
+import { TmuxPane, tmuxAvailable } from '../../harness/tmux';
 import { startSkillsHomed, writeProgram, type SkillsHomed } from './skills-helpers';
 
 /** The program the skill needs, which the stub npm "installs". */
@@ -42,13 +43,23 @@ describe('homectl skills setup against a running homed', () => {
   it('shows exactly what runs and refuses without the second confirmation: npm never runs', async () => {
     const asked = await h.ctl('skills', 'setup', 'parcel');
     assert.equal(asked.code, 2, asked.stderr);
-    assert.match(asked.stdout, /skill "parcel" \(missing \(bins: homeagent-test-parcel\)\), install option parcel-npm \(node\):\n {2}runs: npm install -g homeagent-test-parcel\n/);
+    assert.match(asked.stdout, /^skill "parcel": missing \(bins: homeagent-test-parcel\)\ninstall option parcel-npm \(node\):\n {2}runs: npm install -g homeagent-test-parcel\n/);
     assert.match(asked.stdout, /runs as the user homed runs as, with network access/);
     assert.match(asked.stderr, /nothing was run: .*no terminal to ask on; pass --yes/);
     const json = await h.ctl('skills', 'setup', 'parcel', 'parcel-npm', '--json');
     assert.equal(json.code, 2);
     assert.ok(!fs.existsSync(record), 'npm must not have run');
     assert.equal(await status(), 'missing');
+  });
+
+  it('asks in a terminal even after the plan was shown; no runs nothing', { skip: tmuxAvailable() ? false : 'tmux is not installed (apt-get install -y tmux)' }, async (t) => {
+    const pane = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'setup', 'parcel', 'parcel-npm']);
+    t.after(() => pane.close());
+    await pane.waitForScreen(/runs: npm install -g homeagent-test-parcel[\s\S]*Run it\? \[y\/N\]/, 'the second question');
+    pane.type('n');
+    pane.press('Enter');
+    await pane.waitForScreen(/not run\n\[exit 0\]/, 'the refusal');
+    assert.ok(!fs.existsSync(record), 'npm must not have run');
   });
 
   it('names the options when asked for one that does not exist', async () => {
