@@ -21,6 +21,8 @@ import type { PackageAdmin } from './packages/package-admin';
 import { BUILTIN_PLUGIN_DIR, createDataTree, type DataTree } from './paths';
 import type { Recall } from './recall/recall';
 import type { KernelServices } from './sdk-server/bind';
+import type { UsageLedger } from './llm/usage-ledger';
+import type { KernelLog } from './logs/kernel-log';
 import type { StageHost } from './stages/stage-host';
 import type { PluginRouter } from './supervisor/plugin-router';
 import type { SupervisorPolicy } from './supervisor/policy';
@@ -52,6 +54,10 @@ export class Kernel {
   readonly policy: SupervisorPolicy;
   /** The LLM every turn, the memory loops and llm/complete use. */
   readonly llm: KernelLlm;
+  /** Tokens and requests per provider, model and day. */
+  readonly usage: UsageLedger;
+  /** Every line logged, kept for homectl logs. */
+  readonly kernelLog: KernelLog;
   readonly sessions: SessionStore;
   /** Memory, knowledge, their queries, distillLoop and the _consolidation_ loop. */
   readonly recall: Recall;
@@ -71,14 +77,21 @@ export class Kernel {
     const settings = openSettings(this.tree);
     ({ config: this.config, paths: this.paths } = settings);
     const infra = startInfrastructure(this.config, env, options.log);
-    ({ log: this.log, bus: this.bus, io: this.io, policy: this.policy } = infra);
+    ({ log: this.log, bus: this.bus, io: this.io, policy: this.policy, kernelLog: this.kernelLog } = infra);
+    ({ llm: this.llm, usage: this.usage } = openProviders(this.config, this.tree.data, env, this.log, options.llm));
     followSkillsPath(this.config, this.tree.data, (msg) => this.log.warn(msg));
-    this.llm = openProviders(this.config, this.tree.data, env, this.log, options.llm);
     const parts = openAgentParts(this.tree, settings, infra, this.llm, env, () => this.agent.idleForMs());
     ({ sessions: this.sessions, recall: this.recall } = parts);
     const builtin = options.builtinDir === undefined ? BUILTIN_PLUGIN_DIR : options.builtinDir;
     const found = findPlugins({ ...(builtin === null ? {} : { builtin }), installed: this.paths.pluginDir }, this.config, this.log);
-    const plugins = supervisePlugins(found, this.tree, settings, infra, { sessions: this.sessions, recall: this.recall, llm: this.llm, status: () => this.status() });
+    const plugins = supervisePlugins(found, this.tree, settings, infra, {
+      sessions: this.sessions,
+      recall: this.recall,
+      llm: this.llm,
+      usage: this.usage,
+      logs: this.kernelLog,
+      status: () => this.status(),
+    });
     ({ supervisor: this.supervisor, router: this.router, packages: this.packages, services: this.services } = plugins);
     ({ stages: this.stages, tools: this.tools, agent: this.agent } = assembleAgent(parts, plugins, infra, this.llm));
   }
@@ -99,7 +112,9 @@ export class Kernel {
     await this.supervisor.stopAll();
     await this.recall.close();
     this.sessions.close();
+    this.usage.close();
     this.config.close();
+    this.kernelLog.close();
   }
 
   status(): KernelStatus {

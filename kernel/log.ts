@@ -5,9 +5,15 @@ import { CORE_SCOPE } from './config/scope';
 /** The setting that holds the lowest level written; its definition's options are the levels allowed. */
 export const LOG_LEVEL_KEY = 'core.log.level';
 
-/** The kernel's root logger: pino JSON lines on stdout (journald keeps them under systemd). */
-export function createRootLogger(level: string): Logger {
-  return pino({ level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime });
+/** The kernel's root logger: pino JSON lines on stdout (journald keeps them under systemd) and, when given, in `kept` too. */
+export function createRootLogger(level: string, kept?: { write(line: string): boolean }): Logger {
+  const options = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+  if (!kept) return pino(options);
+  // Each stream takes every level: the logger's own level (core.log.level) is the one filter.
+  return pino(options, pino.multistream([
+    { level: 'trace', stream: pino.destination({ fd: 1, sync: true }) },
+    { level: 'trace', stream: kept },
+  ]));
 }
 
 /**

@@ -112,6 +112,8 @@ export interface LogLine {
   stream: string;
   /** Text. */
   msg: string;
+  /** The line's fields, as the plugin gave them (log/write). */
+  fields?: Record<string, unknown>;
 }
 export interface PluginLogsParams extends PluginNameParams {
   /** How many of the newest lines (default 100). */

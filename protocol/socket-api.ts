@@ -10,6 +10,7 @@ import { EVENT_PATTERN_FIELD } from './events';
 import type { InterruptResult } from './io';
 import { KNOWLEDGE_ADD_FIELDS, KnowledgeListRequest, KnowledgeReindexRequest, KnowledgeRemoveRequest, KnowledgeSearchRequest, type KnowledgeFile } from './knowledge';
 import { MAX_CLIENT_EVENT_NAMES, MAX_INPUT_TEXT_CHARS } from './limits';
+import { LogsReadRequest, UsageReadRequest } from './logs';
 import { GraphQueryRequest, MemoryForgetRequest, MemorySearchRequest } from './memory';
 import { SessionsListRequest, SessionsShowRequest } from './sessions';
 import { SocketMethods, type ChatInterruptParams, type ChatSayParams, type ChatSayResult, type ChatSubscribeParams, type EventsSubscribeParams } from './socket';
@@ -53,6 +54,8 @@ export const SocketApi = {
   PluginsInfo: forwarded(PluginsInfoRequest),
   PluginsControl: forwarded(PluginsControlRequest),
   PluginsLogs: forwarded(PluginsLogsRequest),
+  LogsRead: forwarded(LogsReadRequest),
+  UsageRead: forwarded(UsageReadRequest),
   PluginsInstall: forwarded(PluginsInstallRequest),
   PluginsRemove: forwarded(PluginsRemoveRequest),
   ConfigList: forwarded(ConfigListRequest),

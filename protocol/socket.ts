@@ -17,6 +17,10 @@ export const SocketMethods = {
   PluginsInfo: 'plugins/info',
   PluginsControl: 'plugins/control',
   PluginsLogs: 'plugins/logs',
+  /** The kernel's recent log lines (its own and every plugin's). */
+  LogsRead: 'logs/read',
+  /** Token usage per provider and model per day. */
+  UsageRead: 'usage/read',
   PluginsInstall: 'plugins/install',
   PluginsRemove: 'plugins/remove',
   ConfigList: 'config/list',

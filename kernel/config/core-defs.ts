@@ -16,7 +16,7 @@ function durationDef(key: string, defaultMs: number, zh: string, en: string, min
 }
 
 /** Keys older versions defined and nothing reads any more; seedDefaults removes them (definition and value) at start. */
-export const RETIRED_CORE_KEYS: readonly string[] = ['core.log.path'];
+export const RETIRED_CORE_KEYS: readonly string[] = [];
 
 /** Where the kernel keeps its data; seedDefaults fills each under the data directory. */
 export const CORE_PATH_DEFS: readonly ConfigDef[] = [
@@ -35,6 +35,7 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
   pathDef('core.memory.text', '文本记忆的目录。', 'Folder of the text memory.'),
   pathDef('core.memory.documents', '文档记忆的目录。', 'Folder of the document memory.'),
   pathDef('core.knowledge.path', '知识库文档及其索引所在的目录。', 'Folder of the knowledge documents and their index.'),
+  pathDef('core.log.path', '内核日志文件（按大小轮转）所在的目录，homectl logs 从中读取较早的日志。', 'Folder of the kernel\'s log files (rotated by size), where homectl logs reads older lines.'),
   {
     key: 'core.skills.path',
     type: 'path',

@@ -10,6 +10,7 @@ export interface CorePaths {
   memoryText: string;
   memoryDocuments: string;
   knowledge: string;
+  logs: string;
   /** Skills (SKILL.md folders) the openclaw plugin reads. */
   skills: string;
 }
@@ -20,6 +21,7 @@ const PATH_KEYS: Record<keyof CorePaths, { key: string; under: string }> = {
   memoryText: { key: 'core.memory.text', under: 'memory/text' },
   memoryDocuments: { key: 'core.memory.documents', under: 'memory/documents' },
   knowledge: { key: 'core.knowledge.path', under: 'knowledge' },
+  logs: { key: 'core.log.path', under: 'logs' },
   skills: { key: 'core.skills.path', under: 'skills' },
 };
 

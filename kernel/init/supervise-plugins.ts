@@ -13,6 +13,8 @@ import { PluginRouter } from '../supervisor/plugin-router';
 import { Supervisor } from '../supervisor/supervisor';
 import type { FoundPlugins } from './find-plugins';
 import type { KernelLlm } from './open-providers';
+import type { UsageLedger } from '../llm/usage-ledger';
+import type { KernelLog } from '../logs/kernel-log';
 import { openAsks } from './open-asks';
 import type { Settings } from './open-settings';
 import type { Infrastructure } from './start-infrastructure';
@@ -23,6 +25,8 @@ export interface ServedParts {
   sessions: SessionStore;
   recall: Recall;
   llm: KernelLlm;
+  usage: UsageLedger;
+  logs: KernelLog;
   /** The kernel's status now (asked for only once plugins run, when every part exists). */
   status(): KernelStatus;
 }
@@ -83,6 +87,9 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     bus,
     io: infra.io,
     status: served.status,
+    logs: served.logs,
+    log,
+    usage: served.usage,
     supervisor,
     packages,
     recall: () => served.recall.queries,

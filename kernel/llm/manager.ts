@@ -38,6 +38,8 @@ export interface ProviderManagerOptions {
   retry?: Partial<RetryPolicy>;
   /** Where the shipped adapters are (default: beside this file). */
   builtinAdapterDir?: string;
+  /** Hears every answer that came back (its provider, model and tokens), e.g. to count usage. */
+  onAnswer?(result: LlmResult): void;
 }
 
 /**
@@ -85,7 +87,9 @@ export class ProviderManager {
     const failures: LlmError[] = [];
     for (const name of chain) {
       try {
-        return await this.provider(name).complete(req, hooks);
+        const result = await this.provider(name).complete(req, hooks);
+        this.options.onAnswer?.(result);
+        return result;
       } catch (error) {
         if (!(error instanceof LlmError) || error.streamed) throw error;
         if (hooks.signal?.aborted) throw new LlmAbortError(name, error.partial, hooks.signal.reason);

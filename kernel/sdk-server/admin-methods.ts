@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import {
   KernelStatusRequest,
@@ -5,11 +6,16 @@ import {
   PluginsInfoRequest,
   PluginsListRequest,
   PluginsLogsRequest,
+  LogsReadRequest,
+  UsageReadRequest,
   type KernelStatus,
   type PluginInfo,
 } from '../../protocol';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
+import type { UsageLedger } from '../llm/usage-ledger';
+import type { KernelLog } from '../logs/kernel-log';
+import { audit } from './audit';
 import { bindRequest, type SdkCaller } from './binder';
 import { describeSandbox } from './sandbox-report';
 
@@ -17,6 +23,12 @@ import { describeSandbox } from './sandbox-report';
 export interface AdminServices {
   supervisor: Supervisor;
   status(): KernelStatus;
+  /** The kernel's log lines, for logs/read. */
+  logs: KernelLog;
+  /** Token usage, for usage/read. */
+  usage: UsageLedger;
+  /** The kernel's log, for the lines saying who changed what. */
+  log: Logger;
 }
 
 /** How many of a plugin's newest log lines plugins/logs returns when the call does not say. */
@@ -26,7 +38,13 @@ const DEFAULT_LOG_LINES = 100;
 export function bindAdminMethods(connection: MessageConnection, caller: SdkCaller, admin: AdminServices): void {
   bindRequest(connection, caller, PluginsListRequest, () => ({ plugins: admin.supervisor.list() }));
   bindRequest(connection, caller, PluginsInfoRequest, (params) => ({ plugin: describePlugin(admin.supervisor.get(params.name)) }));
-  bindRequest(connection, caller, PluginsControlRequest, async (params) => ({ plugin: await admin.supervisor.control(params.name, params.action) }));
+  bindRequest(connection, caller, PluginsControlRequest, async (params) => {
+    const plugin = await admin.supervisor.control(params.name, params.action);
+    audit(admin.log, caller, { plugin: params.name, action: params.action, state: plugin.state }, `plugin ${params.name}: ${params.action}, now ${plugin.state}`);
+    return { plugin };
+  });
+  bindRequest(connection, caller, LogsReadRequest, (params) => admin.logs.read(params));
+  bindRequest(connection, caller, UsageReadRequest, (params) => ({ rows: admin.usage.read(params.since) }));
   bindRequest(connection, caller, PluginsLogsRequest, (params) => ({ lines: admin.supervisor.get(params.name).logs.tail(params.lines ?? DEFAULT_LOG_LINES) }));
   bindRequest(connection, caller, KernelStatusRequest, () => admin.status());
 }

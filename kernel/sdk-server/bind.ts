@@ -43,14 +43,13 @@ export interface KernelServices extends AdminServices {
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
 export function bindKernelServices(connection: MessageConnection, caller: SdkCaller, services: KernelServices): void {
   bindNotification(connection, caller, LogNotification, (params) => {
-    const fields = params.fields ? ` ${safeJson(params.fields)}` : '';
-    caller.note(params.level, `${params.msg}${fields}`, 'sdk');
+    caller.note(params.level, params.msg, 'sdk', params.fields ? jsonSafe(params.fields) : undefined);
   });
-  bindConfigMethods(connection, caller, services.config);
+  bindConfigMethods(connection, caller, services.config, services.log);
   bindEventMethods(connection, caller, services.bus);
   bindAdminMethods(connection, caller, services);
   bindClientMethods(connection, caller, services.supervisor);
-  bindPackageMethods(connection, caller, services.packages);
+  bindPackageMethods(connection, caller, services.packages, services.log);
   bindIoMethods(connection, caller, services.io);
   bindMemoryMethods(connection, caller, services.recall);
   bindLlmMethods(connection, caller, services.llm);
@@ -99,10 +98,11 @@ export function interceptPriorityMessage(caller: SdkCaller, message: Message, se
   return !isRequest;
 }
 
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value).slice(0, 2000);
-  } catch {
-    return '[unserialisable fields]';
-  }
+/** Most characters of a log line's fields, as JSON: a plugin logging a huge object costs one short note. */
+const MAX_FIELDS_CHARS = 4000;
+
+/** A plugin's log fields as they are when small, else a note of their size in their place. */
+function jsonSafe(fields: Record<string, unknown>): Record<string, unknown> {
+  const size = JSON.stringify(fields).length;
+  return size <= MAX_FIELDS_CHARS ? fields : { fields_omitted: `${size} characters of fields, over ${MAX_FIELDS_CHARS}` };
 }

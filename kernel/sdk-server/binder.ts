@@ -21,7 +21,7 @@ export interface SdkCaller {
   /** Calls a permission check refused. */
   deniedCalls: number;
   /** Keeps a line in its log. */
-  note(level: LogLevel, msg: string, stream?: string): void;
+  note(level: LogLevel, msg: string, stream?: string, fields?: Record<string, unknown>): void;
   /** Its running process, through which the kernel notifies it (events). */
   readonly process?: { readonly channel: { notify<P>(type: NotificationType<P>, params: P): void } } | undefined;
 }

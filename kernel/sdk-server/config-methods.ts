@@ -1,6 +1,8 @@
+import type { Logger } from 'pino';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigEntry } from '../../protocol';
 import { ConfigError, fitForListing, maskEntry, type ConfigRegistry, type ConfigWriter } from '../config';
+import { audit, loggedValue } from './audit';
 import { bindRequest, type SdkCaller } from './binder';
 
 /**
@@ -14,7 +16,7 @@ import { bindRequest, type SdkCaller } from './binder';
  * Writing with no scope named is the owner writing its own table (its undeclared keys too); naming a scope,
  * its own included, is writing for people: only declared keys that are not read-only (see ConfigWriter).
  */
-export function bindConfigMethods(connection: MessageConnection, caller: SdkCaller, config: ConfigRegistry): void {
+export function bindConfigMethods(connection: MessageConnection, caller: SdkCaller, config: ConfigRegistry, log: Logger): void {
   const writerOf = (requested: string | undefined): ConfigWriter => (requested === undefined ? 'owner' : 'other');
   const reveal = (entry: ConfigEntry, key: string): ConfigEntry => (entry.isSet ? { ...entry, value: config.getValue(caller.name, key) } : entry);
 
@@ -25,13 +27,20 @@ export function bindConfigMethods(connection: MessageConnection, caller: SdkCall
     }),
   );
   bindRequest(connection, caller, ConfigSetRequest, (params) =>
-    wrapConfigErrors(() => ({ entry: maskEntry(config.set(params.scope ?? caller.name, params.key, params.value, writerOf(params.scope))) })),
+    wrapConfigErrors(() => {
+      const entry = config.set(params.scope ?? caller.name, params.key, params.value, writerOf(params.scope));
+      // Written for people (a named scope): logged with who asked; a plugin keeping its own state is not.
+      if (params.scope !== undefined) audit(log, caller, { scope: entry.scope, key: entry.key, value: loggedValue(entry) }, `setting ${entry.scope}:${entry.key} changed`);
+      return { entry: maskEntry(entry) };
+    }),
   );
   bindRequest(connection, caller, ConfigUnsetRequest, (params) =>
     wrapConfigErrors(() => {
       const scope = params.scope ?? caller.name;
       const wasSet = config.get(scope, params.key).isSet;
-      return { entry: maskEntry(config.unset(scope, params.key, writerOf(params.scope))), removed: wasSet };
+      const entry = config.unset(scope, params.key, writerOf(params.scope));
+      if (params.scope !== undefined && wasSet) audit(log, caller, { scope, key: params.key }, `setting ${scope}:${params.key} returned to its default`);
+      return { entry: maskEntry(entry), removed: wasSet };
     }),
   );
   bindRequest(connection, caller, ConfigListRequest, (params) =>

@@ -121,9 +121,11 @@ export class PluginSupervisor {
   }
 
   /** Records a log line from the plugin under its name. */
-  note(level: LogLevel, msg: string, stream = 'kernel'): void {
-    this.logs.push({ at: Date.now(), level, stream, msg });
-    this.log[level]({ stream }, msg);
+  /** Logs a line under the plugin's name (its own fields as JSON fields) and keeps it for plugins/logs. */
+  note(level: LogLevel, msg: string, stream = 'kernel', fields?: Record<string, unknown>): void {
+    const own = fields ? pluginFields(fields) : undefined;
+    this.logs.push(own ? { at: Date.now(), level, stream, msg, fields: own } : { at: Date.now(), level, stream, msg });
+    this.log[level]({ ...own, stream }, msg);
   }
 
   status(): PluginStatus {
@@ -275,4 +277,12 @@ export class PluginSupervisor {
     const event: PluginStateEvent = { name: this.name, state, previous, pid: this.process?.pid ?? null };
     this.services.bus.publish(KernelEvents.PluginState, 'kernel', event);
   }
+}
+
+/** Keys a line's own fields may not take (pino's, and the kernel's names for where a line came from). */
+const RESERVED_FIELDS = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'plugin', 'stream']);
+
+/** A plugin's fields as the line's JSON fields; one named like the line's own keys is kept as `field_<name>`. */
+function pluginFields(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).map(([key, value]) => [RESERVED_FIELDS.has(key) ? `field_${key}` : key, value]));
 }

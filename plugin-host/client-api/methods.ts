@@ -13,6 +13,8 @@ import {
   PluginsInstallRequest,
   PluginsListRequest,
   PluginsLogsRequest,
+  LogsReadRequest,
+  UsageReadRequest,
   PluginsRemoveRequest,
   SessionsListRequest,
   SessionsShowRequest,
@@ -74,6 +76,8 @@ export function createAdminMethods(kernel: KernelClient, self: string): MethodTa
       return kernel.request(PluginsControlRequest.type, p);
     }),
     row(SocketApi.PluginsLogs, (p) => kernel.request(PluginsLogsRequest.type, p)),
+    row(SocketApi.LogsRead, (p) => kernel.request(LogsReadRequest.type, p)),
+    row(SocketApi.UsageRead, (p) => kernel.request(UsageReadRequest.type, p)),
     row(SocketApi.PluginsInstall, (p) => kernel.request(PluginsInstallRequest.type, p)),
     row(SocketApi.PluginsRemove, (p) => kernel.request(PluginsRemoveRequest.type, p)),
     row(SocketApi.ConfigList, async (p) => {

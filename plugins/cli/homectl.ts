@@ -2,6 +2,7 @@
 // homectl: controls a running homed over its Unix socket (plugins, config, status).
 import * as readline from 'node:readline/promises';
 import { runHomectl } from './commands/main';
+import { readSecret } from './secret-input';
 import { ExitCodes } from './commands/usage';
 import { TimeoutUsageError, chooseTimeout, takeTimeoutFlag } from './timeouts';
 
@@ -41,6 +42,7 @@ if (argv === undefined) {
     cwd: process.cwd(),
     confirm,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
+    readSecret: (question) => readSecret(question),
   }).then((code) => {
     process.exitCode = code;
   });

@@ -12,6 +12,8 @@ export interface WatchedFolder {
 export interface WatchOutcome {
   /** Folders followed now. */
   watched: number;
+  /** Folders followed from now on: a change made in one before its watch began was not heard. */
+  added: number;
   /** Folders past the limit (or that could not be watched), left to the periodic rescan. */
   unwatched: number;
 }
@@ -40,18 +42,19 @@ export class FolderWatch {
       watcher.close();
       this.watchers.delete(key);
     }
-    for (const [key, folder] of keep) if (!this.watchers.has(key)) this.open(key, folder);
-    return { watched: this.watchers.size, unwatched: distinct.size - this.watchers.size };
+    let added = 0;
+    for (const [key, folder] of keep) if (!this.watchers.has(key) && this.open(key, folder)) added += 1;
+    return { watched: this.watchers.size, added, unwatched: distinct.size - this.watchers.size };
   }
 
-  private open(key: string, folder: WatchedFolder): void {
+  private open(key: string, folder: WatchedFolder): boolean {
     let watcher: fs.FSWatcher;
     try {
       watcher = fs.watch(folder.dir, { persistent: false }, (_event, name) => {
         if (folder.only === undefined || name === null || String(name) === folder.only) this.changed();
       });
     } catch {
-      return; // gone since it was listed, or unreadable: the periodic rescan covers it
+      return false; // gone since it was listed, or unreadable: the periodic rescan covers it
     }
     watcher.on('error', () => {
       watcher.close();
@@ -59,6 +62,7 @@ export class FolderWatch {
       this.changed();
     });
     this.watchers.set(key, watcher);
+    return true;
   }
 
   get size(): number {

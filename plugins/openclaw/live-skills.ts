@@ -1,6 +1,7 @@
 // The skill set kept current: loaded at start, refreshed after a change (a watched folder, a setting, a periodic
 // rescan), and after each refresh that changed something, `openclaw.skills.changed` published and the prompt block
-// set again when its text changed. The block is first sent once the kernel reports the plugin ready.
+// set again when its text changed. The block is sent again when the kernel reports the plugin ready, in case the
+// kernel dropped what was sent while the plugin was starting.
 import type { PluginContext } from '../../plugin-host';
 import { PromptBlockRequest } from '../../protocol/prompt';
 import { FolderWatch } from './folder-watch';
@@ -29,7 +30,6 @@ export class LiveSkills {
   private problems = '';
   private block: PromptBlock = { text: '', tokens: 0, listed: 0, cut: false };
   private sent: string | undefined;
-  private kernelReady = false;
 
   constructor(
     private readonly ctx: PluginContext,
@@ -57,9 +57,8 @@ export class LiveSkills {
     return this.refresher.now();
   }
 
-  /** The kernel reports this plugin ready: the block can be set (again, after a restart of the plugin). */
+  /** The kernel reports this plugin ready: the block is set again. */
   kernelIsReady(): void {
-    this.kernelReady = true;
     this.sent = undefined;
     void this.sendBlock();
   }
@@ -89,8 +88,8 @@ export class LiveSkills {
       }
       const offered = state.catalog.skills.filter((entry) => entry.status.status === 'ready' && entry.skill && !entry.skill.disableModelInvocation);
       this.block = buildPromptBlock(offered.map((entry) => ({ name: entry.name, description: entry.skill?.description ?? '' })), settings.promptBudget);
-      await this.sendBlock();
       this.followFolders();
+      await this.sendBlock();
     } catch (error) {
       this.ctx.log.error('cannot refresh the skills', { error: (error as Error).message });
     }
@@ -98,6 +97,8 @@ export class LiveSkills {
 
   private followFolders(): void {
     const outcome = this.watch.follow(planWatch(this.set.current, this.set.toolsRoot));
+    // A folder walked before its watch began may have changed in between: look once more.
+    if (outcome.added > 0) this.refresher.poke();
     const every = outcome.unwatched > 0 ? this.policy.busyRescanMs : this.policy.rescanMs;
     if (outcome.unwatched > 0 && every !== this.rescanMs) {
       this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${every / 1000} s`);
@@ -111,7 +112,7 @@ export class LiveSkills {
 
   private async sendBlock(): Promise<void> {
     const text = this.block.text;
-    if (!this.kernelReady || text === this.sent) return;
+    if (text === this.sent) return;
     try {
       await this.ctx.kernel.request(PromptBlockRequest.type, { text });
       this.sent = text;

@@ -207,6 +207,8 @@ export interface HomectlOptions {
   cwd?: string;
   /** Kill it after this long (default 30 s). */
   timeoutMs?: number;
+  /** Written to its stdin, then closed (default: stdin is empty). */
+  input?: string;
 }
 
 /** Runs the compiled homectl with `args` and resolves with its exit code and output. */
@@ -215,8 +217,10 @@ export function runHomectl(args: string[], options: HomectlOptions = {}): Promis
   const child = spawn(process.execPath, [HOMECTL_MAIN, ...location, ...args], {
     cwd: options.cwd ?? os.tmpdir(),
     env: { ...cleanEnv(), ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  // An empty stdin unless the test gives one: homectl reads a value kept off its command line from it.
+  child.stdin.end(options.input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));

@@ -2,7 +2,7 @@
 import { ConfigUnsetRequest, SocketMethods, type ConfigEntry } from '../../../protocol';
 import { NONE, formatBytes, formatValue } from './format';
 import { renderTable } from './table';
-import { UsageError, printJson, type Command } from './types';
+import { UsageError, printJson, type Command, type CommandContext } from './types';
 
 /** Shown for a password's value, whatever the server sent. */
 const MASK = '********';
@@ -113,16 +113,24 @@ const get: Command = {
 
 const set: Command = {
   words: 'config set',
-  args: ['KEY', 'VALUE'],
+  args: ['KEY', '[VALUE]'],
   options: { json: { type: 'boolean' } },
   flags: '[--json]',
-  summary: 'change a declared setting; the value is checked against its type',
-  async run([key, value], values, ctx) {
+  summary: 'change a declared setting, checked against its type; with no VALUE (or -) it is read without echo, or from stdin',
+  async run([key, given], values, ctx) {
+    const value = given === undefined || given === '-' ? await readValue(key as string, ctx) : given;
     const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigSet, { ...parseConfigKey(key as string), value });
     if (values['json']) printJson(ctx, maskForJson(entry));
     else ctx.print(`${displayKey(entry)} = ${displayValue(entry)}${restartNote(entry)}`);
   },
 };
+
+/** A value kept off the command line (an API key): typed without echo, or piped in. */
+async function readValue(key: string, ctx: CommandContext): Promise<string> {
+  const value = await ctx.readSecret(`value for ${key} (not shown):`);
+  if (value === '') throw new UsageError(`no value for ${key}: type it at the prompt, or pipe it in (printf %s "$VALUE" | homectl config set ${key})`);
+  return value;
+}
 
 const unset: Command = {
   words: 'config unset',

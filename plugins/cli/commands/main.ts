@@ -13,6 +13,8 @@ import { skillsCommands } from './skills';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
+import { logsCommands } from './logs';
+import { usageCommands } from './token-usage';
 import { UnconfirmedError, UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
 
@@ -26,11 +28,13 @@ export interface HomectlIO {
   confirm?(question: string): Promise<boolean | undefined>;
   /** The terminal's width in columns; undefined when stdout is not a terminal. */
   columns?: number | undefined;
+  /** Reads a value kept off the command line (the default: none to read). */
+  readSecret?(question: string): Promise<string>;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...skillsCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -53,6 +57,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
       columns: io.columns,
+      readSecret: io.readSecret ?? (() => Promise.resolve('')),
     };
     await command.run(positionals, values, ctx);
     return ExitCodes.Ok;

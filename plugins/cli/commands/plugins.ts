@@ -8,7 +8,8 @@ import {
   type PluginStatus,
 } from '../../../protocol';
 import { parseCountFlag } from './flags';
-import { NONE, formatBytes, formatLastExit, formatPercent, formatTime, formatUptime } from './format';
+import { NONE, formatBytes, formatLastExit, formatPercent, formatUptime } from './format';
+import { renderLogLines } from './log-lines';
 import { renderTable } from './table';
 import { HomedUnreachableError } from '../client';
 import { CLI_PLUGIN_NAME } from '../settings';
@@ -84,11 +85,6 @@ export function renderPluginInfo(p: PluginInfo, now: number = Date.now()): strin
     ['WALL', 'ACTIVE', 'NOTE'],
   );
   return `${facts}\n\nsandbox\n${walls}`;
-}
-
-/** Renders kept log lines, oldest first. */
-export function renderLogLines(lines: LogLine[]): string {
-  return lines.map((l) => `${formatTime(l.at)} ${l.level.toUpperCase().padEnd(5)} ${l.stream.padEnd(6)} ${l.msg}`).join('\n');
 }
 
 const list: Command = {

@@ -16,6 +16,8 @@ export interface CommandContext {
   confirm(question: string): Promise<boolean | undefined>;
   /** The terminal's width in columns; undefined when stdout is not a terminal. */
   columns?: number | undefined;
+  /** Reads a value kept off the command line: typed on the terminal without echo, or the whole of stdin. */
+  readSecret(question: string): Promise<string>;
 }
 
 /** One homectl command, e.g. `plugins list`. */

@@ -18,12 +18,14 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     memoryText: path.join(dataDir, 'memory', 'text'),
     memoryDocuments: path.join(dataDir, 'memory', 'documents'),
     knowledge: path.join(dataDir, 'knowledge'),
+    logs: path.join(dataDir, 'logs'),
     skills: path.join(dataDir, 'skills'),
   });
   const stored = registry.list('core').filter((e) => e.isSet);
   assert.deepEqual(stored.map((e) => e.key), [
     'core.data.dir',
     'core.knowledge.path',
+    'core.log.path',
     'core.memory.documents',
     'core.memory.graph',
     'core.memory.text',
@@ -119,7 +121,7 @@ test('seedDefaults moves the paths under the data dir when the data dir moves, a
   assert.equal(registry.getValue('core', 'core.data.dir'), moved);
 });
 
-test('a config.db from an older version still opens: core.log.path is gone at start, rows and all; core.skills.path is back', (t) => {
+test('a config.db from an older version still opens: its core.log.path is kept; core.skills.path, which it had removed, is back', (t) => {
   const file = makeTempConfigFile(t);
   const dataDir = path.dirname(file);
   const old = ConfigRegistry.open(file);
@@ -130,13 +132,11 @@ test('a config.db from an older version still opens: core.log.path is gone at st
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());
   const paths = seedDefaults(registry, dataDir);
-  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir', 'skills']);
-  const keys = registry.list('core').map((e) => e.key);
-  assert.ok(!keys.includes('core.log.path'), keys.join(', '));
-  assert.throws(() => registry.get('core', 'core.log.path'), /not a known setting of homed/);
+  assert.deepEqual(Object.keys(paths).sort(), ['knowledge', 'logs', 'memoryDocuments', 'memoryGraph', 'memoryText', 'pluginDir', 'skills']);
+  assert.equal(paths.logs, path.join(dataDir, 'log'));
   withRawDatabase(file, (db) => {
-    const left = db.prepare("SELECT (SELECT count(*) FROM config WHERE key = 'core.log.path') + (SELECT count(*) FROM config_defs WHERE key = 'core.log.path') AS n").get() as { n: number };
-    assert.equal(left.n, 0);
+    const left = db.prepare("SELECT count(*) AS n FROM config WHERE key = 'core.log.path'").get() as { n: number };
+    assert.equal(left.n, 1);
   });
   // A version that had retired core.skills.path removed its row: the folder under the data dir is set again.
   assert.equal(paths.skills, path.join(dataDir, 'skills'));

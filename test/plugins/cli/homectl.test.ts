@@ -57,14 +57,14 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // approvals, cli, exec, files, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
-    assert.match(human.stdout, /8 ready \/ 8 enabled \/ 9 known/);
+    // approvals, cli, exec, files, openclaw, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
+    assert.match(human.stdout, /9 ready \/ 9 enabled \/ 10 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;
     assert.equal(status.pid, homed.pid);
     assert.equal(status.dataDir, homed.dataDir);
-    assert.deepEqual(status.plugins, { ready: 8, enabled: 8, total: 9 });
+    assert.deepEqual(status.plugins, { ready: 9, enabled: 9, total: 10 });
   });
 
   it('config set core.log.level warn, then get reads it back', async () => {
@@ -126,7 +126,12 @@ describe('homectl against a running homed', () => {
     assert.match(human.stdout, /serving the socket/);
     const lines = JSON.parse((await ctl('plugins', 'logs', 'cli', '--json')).stdout) as LogLine[];
     assert.ok(lines.length >= 1);
-    for (const line of lines) assert.deepEqual(Object.keys(line).sort(), ['at', 'level', 'msg', 'stream']);
+    for (const line of lines) {
+      const keys = Object.keys(line).sort();
+      assert.deepEqual(keys.filter((key) => key !== 'fields'), ['at', 'level', 'msg', 'stream']);
+      if (line.fields !== undefined) assert.equal(typeof line.fields, 'object', 'a plugin\'s fields stay JSON');
+    }
+    assert.ok(lines.some((line) => line.msg === 'serving the socket' && typeof line.fields?.['path'] === 'string'), 'fields apart from the message');
     const one = JSON.parse((await ctl('plugins', 'logs', 'cli', '--lines', '1', '--json')).stdout) as LogLine[];
     assert.equal(one.length, 1);
   });

@@ -117,7 +117,7 @@ describe('the cli socket under load, against a real homed', () => {
     t.after(() => stuck.close());
     stuck.pause();
     // The setting applies once the plugin has seen config.changed, and says so.
-    await waitFor(() => homed.logs().some((line) => /^socket settings changed .*"maxOutputBytes":1048576/.test(String(line['msg']))), {
+    await waitFor(() => homed.logs().some((line) => line['msg'] === 'socket settings changed' && line['maxOutputBytes'] === 1048576), {
       what: 'the new cap applied',
     });
     stuck.write('{"id":1,"method":"chat/say","params":{"session":"big","text":"say a lot"}}\n');
