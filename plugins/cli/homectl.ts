@@ -41,6 +41,7 @@ if (argv === undefined) {
     env: process.env,
     cwd: process.cwd(),
     confirm,
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     readSecret: (question) => readSecret(question),
   }).then((code) => {
     process.exitCode = code;

@@ -1,5 +1,5 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
-import { SocketMethods } from '../../protocol';
+import { SkillsMethods, SocketMethods } from '../../protocol';
 import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
@@ -23,6 +23,10 @@ export const REQUEST_TIMEOUTS = {
     [SocketMethods.PluginsRemove]: 2 * MINUTE,
     [SocketMethods.KnowledgeAdd]: 2 * MINUTE,
     [SocketMethods.KnowledgeReindex]: 10 * MINUTE,
+    // Runs a skill's install spec (brew, npm, go, uv, a download); openclaw stops it at 10 min and answers within 11.
+    [SkillsMethods.Setup]: 12 * MINUTE,
+    // Copies a skill folder into the skills folder; openclaw gives up at 2 min, so its answer comes first.
+    [SkillsMethods.Install]: 3 * MINUTE,
     // Silence between two items: longer than a provider may go without data (120 s), so only a stuck homed trips it.
     [SocketMethods.ChatSay]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.

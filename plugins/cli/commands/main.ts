@@ -9,12 +9,13 @@ import { memoryCommands } from './memory';
 import { packageCommands } from './packages';
 import { pluginCommands } from './plugins';
 import { sessionCommands } from './sessions';
+import { skillsCommands } from './skills';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
 import { logsCommands } from './logs';
 import { usageCommands } from './token-usage';
-import { UsageError, type Command, type CommandContext } from './types';
+import { UnconfirmedError, UsageError, type Command, type CommandContext } from './types';
 import { ExitCodes, renderSynopsis, renderUsage } from './usage';
 
 /** Where homectl writes; the real streams in the bin, buffers in tests. */
@@ -25,13 +26,15 @@ export interface HomectlIO {
   cwd: string;
   /** Asks a yes/no question; undefined when stdin is not a terminal (the default). */
   confirm?(question: string): Promise<boolean | undefined>;
+  /** The terminal's width in columns; undefined when stdout is not a terminal. */
+  columns?: number | undefined;
   /** Reads a value kept off the command line (the default: none to read). */
   readSecret?(question: string): Promise<string>;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path)];
@@ -53,6 +56,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
+      columns: io.columns,
       readSecret: io.readSecret ?? (() => Promise.resolve('')),
     };
     await command.run(positionals, values, ctx);
@@ -99,6 +103,10 @@ export function parseCommandLine(command: Command, args: string[]): { values: Re
 }
 
 function reportFailure(error: unknown, io: HomectlIO, commands: Command[]): number {
+  if (error instanceof UnconfirmedError) {
+    io.err(`homectl: ${error.message}`);
+    return ExitCodes.Usage;
+  }
   if (error instanceof UsageError || error instanceof LocateUsageError) {
     io.err(`homectl: ${error.message}\n\n${renderUsage([...commands, statusCommand('')])}`);
     return ExitCodes.Usage;

@@ -14,6 +14,8 @@ export interface CommandContext {
   cwd: string;
   /** Asks a yes/no question on the terminal; undefined when there is no terminal to ask on. */
   confirm(question: string): Promise<boolean | undefined>;
+  /** The terminal's width in columns; undefined when stdout is not a terminal. */
+  columns?: number | undefined;
   /** Reads a value kept off the command line: typed on the terminal without echo, or the whole of stdin. */
   readSecret(question: string): Promise<string>;
 }
@@ -36,6 +38,11 @@ export interface Command {
 /** Bad command line: homectl prints the message and the usage, and exits 2. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** A step that needs a person's yes, where nobody can answer (no terminal, or --json): homectl exits 2 with the message alone. */
+export class UnconfirmedError extends Error {
+  override name = 'UnconfirmedError';
 }
 
 /** Prints a value as indented JSON, the `--json` form of every command. */
