@@ -18,6 +18,7 @@ import { makeRow, type BenchRow } from './results';
 import { benchRpc } from './rpc';
 import { benchStartup } from './startup';
 import { benchSkills } from './skills';
+import { benchSkillsPlugin } from './skills-plugin';
 import { msSince } from './stats';
 import { benchTools } from './tools';
 import { benchTracker } from './tracker';
@@ -52,7 +53,10 @@ async function main(): Promise<void> {
   if (chosen.has('exec')) rows.push(...((await step('exec', () => benchExec())) ?? []));
   if (chosen.has('tracker')) rows.push(...((await step('tracker', () => benchTracker())) ?? []));
   if (chosen.has('tools')) rows.push(...((await step('tools', () => benchTools())) ?? []));
-  if (chosen.has('skills')) rows.push(...((await step('skills', () => benchSkills())) ?? []));
+  if (chosen.has('skills')) {
+    rows.push(...((await step('skills', () => benchSkills())) ?? []));
+    rows.push(...((await step('skills (openclaw plugin)', () => benchSkillsPlugin())) ?? []));
+  }
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

@@ -4,7 +4,7 @@ export interface BenchRow {
   section: string;
   figure: string;
   value: number;
-  unit: 'ms' | 'µs' | 'msg/s' | 'turns/s' | 'MB' | 'kB' | '%';
+  unit: 'ms' | 'µs' | 'msg/s' | 'turns/s' | 'MB' | 'kB' | '%' | 'tokens';
   /** What the baseline is. */
   baselineName: string;
   baseline: number;

@@ -57,7 +57,7 @@ export async function benchSkills(plan = SKILLS_PLAN): Promise<BenchRow[]> {
 }
 
 /** Writes `count` skills, some nested two or three folders down; answers their files. */
-function writeSkills(root: string, count: number): string[] {
+export function writeSkills(root: string, count: number): string[] {
   const random = seededRandom(13);
   const files: string[] = [];
   for (let i = 0; i < count; i++) {
