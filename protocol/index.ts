@@ -27,3 +27,4 @@ export * from './approvals';
 export * from './prompt';
 export * from './skills';
 export * from './tokens';
+export * from './service';
