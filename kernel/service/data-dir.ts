@@ -10,9 +10,9 @@ import { ServiceSetupError } from './run';
 const HIDDEN = ['/home', '/root', '/run/user', '/tmp', '/var/tmp'];
 
 /** Refuses a data dir the service could not see, or could not reach. */
-export function checkServiceDataDir(dir: string): void {
+export function checkServiceDataDir(dir: string, hiddenByUnit: readonly string[] = HIDDEN): void {
   if (!path.isAbsolute(dir)) throw new ServiceSetupError(`--data needs an absolute path, not "${dir}"`);
-  const hidden = HIDDEN.find((top) => dir === top || dir.startsWith(`${top}/`));
+  const hidden = hiddenByUnit.find((top) => dir === top || dir.startsWith(`${top}/`));
   if (hidden) {
     throw new ServiceSetupError(
       `the service cannot see ${dir}: its unit hides ${hidden} (ProtectHome=yes, PrivateTmp=yes); pick a data dir such as /var/lib/homeagent or /srv/homeagent`,

@@ -11,6 +11,10 @@ import * as path from 'node:path';
  * plugin already owns and homed cannot list is the plugin's already and is left alone.
  */
 export function giveTree(dir: string, uid: number, gid: number): void {
+  giveEntries(dir, uid, gid, true);
+}
+
+function giveEntries(dir: string, uid: number, gid: number, top: boolean): void {
   const stat = fs.lstatSync(dir);
   let entries: fs.Dirent[];
   try {
@@ -21,10 +25,10 @@ export function giveTree(dir: string, uid: number, gid: number): void {
   }
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) giveTree(full, uid, gid);
+    if (entry.isDirectory()) giveEntries(full, uid, gid, false);
     else if (!ownedBy(fs.lstatSync(full), uid, gid)) fs.lchownSync(full, uid, gid);
   }
-  if ((stat.mode & 0o777) !== 0o700 && (stat.uid !== uid || process.geteuid?.() === 0)) fs.chmodSync(dir, 0o700);
+  if (top && (stat.mode & 0o777) !== 0o700 && (stat.uid !== uid || process.geteuid?.() === 0)) fs.chmodSync(dir, 0o700);
   if (!ownedBy(stat, uid, gid)) fs.lchownSync(dir, uid, gid);
 }
 

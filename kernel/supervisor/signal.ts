@@ -25,8 +25,10 @@ export function signalPlugin(pid: number, signal: NodeJS.Signals, runAs: RunAs |
 /** Sends the signal to the process group as the plugin's own uid (homed may switch to it: CAP_SETUID). */
 function signalAs(runAs: RunAs, pgid: number, signal: NodeJS.Signals): void {
   const setpriv = findTool('setpriv');
+  if (!setpriv) return;
   const kill = findTool('kill');
-  if (!setpriv || !kill) return;
-  const args = [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', ...capabilityDropArgs(), '--', kill, '-s', signal.replace(/^SIG/, ''), '--', `-${pgid}`];
+  // procps kill where installed; node itself otherwise.
+  const command = kill ? [kill, '-s', signal.replace(/^SIG/, ''), '--', `-${pgid}`] : [process.execPath, '-e', `try { process.kill(-${pgid}, '${signal}') } catch {}`];
+  const args = [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', ...capabilityDropArgs(), '--', ...command];
   spawn(setpriv, args, { stdio: 'ignore' }).on('error', () => undefined);
 }

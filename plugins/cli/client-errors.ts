@@ -1,10 +1,11 @@
 // What the socket client reports when homed cannot be reached, does not answer in time, or answers an error.
-import { SERVICE_USER, type SocketError } from '../../protocol';
+import type { SocketError } from '../../protocol';
+import { SERVICE_USER } from '../../protocol/service';
 import { formatSeconds } from './limits';
 
 /** How to start homed, for messages that find it not running. */
 export const START_HINT =
-  'start it with `npm start` (data/ beside the package), `homed -data DIR` or `systemctl start homed` (the installed service), or point at it with --socket PATH or -data DIR';
+  'start it with `npm start` (data/ beside the package) or `homed -data DIR` (`systemctl start homed` for the installed service), or point at it with --socket PATH or -data DIR';
 
 /** homed cannot be reached at the path: not running, stale socket, no permission, or the connection dropped. */
 export class HomedUnreachableError extends Error {

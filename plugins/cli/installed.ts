@@ -2,7 +2,7 @@
 // same default as homed itself (data/ beside the package), whatever folder the client runs in.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SERVICE_DATA_DIR, SERVICE_UNIT_PATH, dataDirOfUnit } from '../../protocol';
+import { SERVICE_DATA_DIR, SERVICE_UNIT_PATH, dataDirOfUnit } from '../../protocol/service';
 
 /** homed's own default data dir: data/ beside the package (dist/plugins/cli is three levels below it). */
 export const PACKAGE_DATA_DIR = resolve(__dirname, '..', '..', '..', 'data');
