@@ -65,7 +65,10 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     const ps = (pid: number, field: string): Promise<InsideResult> => box.run(['ps', '-o', `${field}=`, '-p', String(pid)]);
     assert.equal(ok(await ps(kernel, 'user'), 'ps').trim(), 'homeagent', 'homed itself is not root');
     assert.equal(Number(ok(await ps(info.pid, 'uid'), 'ps').trim()), pluginUid('sandbox-probe'));
-    assert.match(ok(await box.run(['grep', 'CapEff', `/proc/${info.pid}/status`]), 'caps'), /CapEff:\s+0+$/m, 'the plugin holds no capability');
+    const cli = JSON.parse(ok(await homectl(['plugins', 'info', 'cli', '--json']), 'info cli')) as { pid: number };
+    for (const [pid, who] of [[info.pid, 'a sandboxed plugin'], [cli.pid, 'a built-in plugin']] as const) {
+      assert.match(ok(await box.run(['grep', 'Cap', `/proc/${pid}/status`]), 'caps'), /CapEff:\s+0+\n(.*\n)*CapAmb:\s+0+$/m, `${who} holds no capability`);
+    }
     const netns = async (pid: number): Promise<string> => ok(await box.run(['readlink', `/proc/${pid}/ns/net`]), 'readlink').trim();
     assert.notEqual(await netns(info.pid), await netns(kernel), 'a network namespace of its own');
 
