@@ -6,9 +6,9 @@ import { SERVICE_UNIT, SERVICE_UNIT_PATH } from '../../protocol';
 import { PACKAGE_ROOT } from '../paths';
 import { ensureServiceUser } from './accounts';
 import { COMMANDS, installWrappers } from './bins';
-import { checkNobodyServes, checkServiceDataDir, prepareServiceDataDir } from './data-dir';
+import { checkDataDirContents, checkNobodyServes, checkServiceDataDir, prepareServiceDataDir } from './data-dir';
 import { mustRun, runTool, ServiceSetupError } from './run';
-import { isOurUnit, renderUnit } from './unit-file';
+import { checkUnitFields, isOurUnit, renderUnit } from './unit-file';
 
 export interface InstallOptions {
   dataDir: string;
@@ -23,16 +23,17 @@ export function installService(options: InstallOptions): void {
   const node = process.execPath;
   checkSystem();
   checkServiceDataDir(dataDir);
-  const unit = renderUnit({ node, packageRoot: PACKAGE_ROOT, dataDir, user });
+  checkUnitFields({ node, packageRoot: PACKAGE_ROOT, dataDir, user });
   if (fs.existsSync(SERVICE_UNIT_PATH) && !isOurUnit(SERVICE_UNIT_PATH)) {
     throw new ServiceSetupError(`${SERVICE_UNIT_PATH} exists and was not written by install-service; move it away (or remove it), then run this again`);
   }
   if (fs.existsSync(SERVICE_UNIT_PATH)) runTool('systemctl', ['stop', SERVICE_UNIT]);
   checkNobodyServes(dataDir);
+  checkDataDirContents(dataDir);
 
   const account = ensureServiceUser(user, dataDir);
-  say(account.created ? `created the system user and group ${user}` : `using the existing user ${user} (uid ${account.uid})`);
-  checkUserCanRun(user, node);
+  say(account.created ? `created the system user and group ${user}` : `using the existing user ${user} (uid ${account.uid}, group ${account.group})`);
+  checkUserCanRun(user, account.group, node);
   const data = prepareServiceDataDir(dataDir, account);
   say(`${data.created ? 'created' : 'using'} ${dataDir} (owner ${user}, mode 0750${data.handedOver ? `; ${data.handedOver} entries handed over to ${user}` : ''})`);
 
@@ -40,14 +41,14 @@ export function installService(options: InstallOptions): void {
   if (bins.written.length) say(`commands on PATH: ${bins.written.join(', ')}`);
   for (const left of bins.left) say(`left ${left} as it is (not written by install-service); it is used instead`);
 
-  fs.writeFileSync(SERVICE_UNIT_PATH, unit, { mode: 0o644 });
+  fs.writeFileSync(SERVICE_UNIT_PATH, renderUnit({ node, packageRoot: PACKAGE_ROOT, dataDir, user, group: account.group }), { mode: 0o644 });
   say(`wrote ${SERVICE_UNIT_PATH}`);
   mustRun('systemctl', ['daemon-reload']);
   mustRun('systemctl', ['enable', SERVICE_UNIT]);
   startAndWait();
   say(`started ${SERVICE_UNIT}: every enabled plugin is ready`);
   openSocketToGroup(node, dataDir);
-  say(`members of the group ${user} may use waiter and homectl (cli:socket_access group); the data stays ${user}'s alone`);
+  say(`members of the group ${account.group} may use waiter and homectl (cli:socket_access group); the data stays ${user}'s alone`);
 }
 
 /** install-service changes the system: root, and a systemd that runs this machine. */
@@ -58,9 +59,9 @@ function checkSystem(): void {
 }
 
 /** The service user must be able to run node on the package: try it, the way the unit will. */
-function checkUserCanRun(user: string, node: string): void {
+function checkUserCanRun(user: string, group: string, node: string): void {
   const entry = path.join(PACKAGE_ROOT, COMMANDS['homed'] as string);
-  const probe = runTool('setpriv', [`--reuid=${user}`, `--regid=${user}`, '--init-groups', '--', node, entry, '--version']);
+  const probe = runTool('setpriv', [`--reuid=${user}`, `--regid=${group}`, '--init-groups', '--', node, entry, '--version']);
   if (probe.status === 0) return;
   throw new ServiceSetupError(
     `the user ${user} cannot run ${node} ${entry} (${(probe.stderr || probe.stdout).trim().split('\n')[0] ?? 'no output'}): ` +

@@ -1,6 +1,7 @@
 // `homed uninstall-service [--purge]`: stops and removes what install-service made. The data dir and the user that
 // owns it stay unless --purge, so a reinstall (or a homed started by hand on it) finds everything.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { SERVICE_DATA_DIR, SERVICE_UNIT, SERVICE_UNIT_PATH, SERVICE_USER, dataDirOfUnit } from '../../protocol';
 import { removeServiceUser } from './accounts';
 import { removeWrappers } from './bins';
@@ -37,10 +38,13 @@ export function uninstallService(options: UninstallOptions): void {
     say(`kept ${dataDir} and the user ${user} that owns it; homed uninstall-service --purge removes them too`);
     return;
   }
-  if (fs.existsSync(dataDir)) {
+  if (fs.existsSync(path.join(dataDir, 'config.db'))) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     say(`deleted ${dataDir}`);
+  } else if (fs.existsSync(dataDir)) {
+    say(`kept ${dataDir}: it is not a homed data dir (no config.db)`);
   }
   const gone = removeServiceUser(user);
-  if (gone.length) say(`removed the ${gone.join(' and the ')}`);
+  if (gone.removed.length) say(`removed the ${gone.removed.join(' and the ')}`);
+  if (gone.kept) say(gone.kept);
 }

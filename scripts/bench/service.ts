@@ -49,7 +49,8 @@ async function timeWatchdogKill(box: Container, round: number, afterMs: number):
   await sleep(Math.max(0, readyAt + afterMs - nowMs));
   const before = await box.show('homed', ['MainPID', 'NRestarts', 'ActiveState', 'SubState']);
   if (before['ActiveState'] !== 'active' || before['SubState'] !== 'running') throw new Error(`homed is ${before['ActiveState']}/${before['SubState']} before round ${round + 1}`);
-  const stoppedAtUs = Number(await must(box, ['sh', '-c', `date +%s%6N; kill -STOP ${before['MainPID']}`]));
+  if (!(Number(before['MainPID']) > 0)) throw new Error(`homed has no main pid before round ${round + 1}`);
+  const stoppedAtUs = Number(await must(box, ['sh', '-c', `date +%s%6N; kill -STOP ${Number(before['MainPID'])}`]));
   await waitFor(
     async () => {
       const now = await box.show('homed', ['NRestarts', 'ActiveState', 'SubState']);

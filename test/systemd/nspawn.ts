@@ -125,7 +125,8 @@ function makeContainer(name: string, leader: number, checkout: string, nspawn: C
     // -w alone takes PID 1's folder inside; nsenter's --wd=DIR would open DIR on the host. env -C moves inside.
     const args = ['-t', String(leader), '-a', '-w', '--', 'env', '-i', '-C', options.cwd ?? '/', ...envArgs, ...asUser, ...argv];
     return new Promise((resolve) => {
-      const child = spawn('nsenter', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL' });
+      // A process group of its own: a signal sent inside to "group 0" must not reach the test.
+      const child = spawn('nsenter', args, { stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeoutMs ?? 60_000, killSignal: 'SIGKILL', detached: true });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

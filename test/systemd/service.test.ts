@@ -126,8 +126,10 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     const before = await box.show('homed', ['MainPID', 'NRestarts']);
     // A minute of tests at WatchdogSec=4s without a kill: the keep-alives (sent as homed's pid) arrive.
     assert.equal(before['NRestarts'], '0');
+    const kernel = Number(before['MainPID']);
+    assert.ok(kernel > 0, `homed runs (MainPID ${before['MainPID']})`);
     const stoppedAt = Date.now();
-    ok(await box.run(['kill', '-STOP', before['MainPID'] ?? '0']), 'SIGSTOP');
+    ok(await box.run(['kill', '-STOP', String(kernel)]), 'SIGSTOP');
     let watchdogSeenAt = 0;
     const restarted = await waitFor(
       async () => {

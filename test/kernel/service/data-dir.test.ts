@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { checkServiceDataDir, prepareServiceDataDir } from '../../../kernel/service/data-dir';
+import { checkDataDirContents, checkServiceDataDir, prepareServiceDataDir } from '../../../kernel/service/data-dir';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -20,6 +20,17 @@ describe("the service's data dir", () => {
     t.after(() => fs.rmSync(top, { recursive: true, force: true }));
     fs.chmodSync(top, 0o700);
     assert.throws(() => checkServiceDataDir(path.join(top, 'data'), []), new RegExp(`${top} may not be passed by other users.*chmod o\\+x ${top}`));
+  });
+
+  it('is refused when it holds files homed did not make; a new, empty or homed folder will do', (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    assert.doesNotThrow(() => checkDataDirContents(path.join(dir, 'new')));
+    assert.doesNotThrow(() => checkDataDirContents(dir));
+    fs.writeFileSync(path.join(dir, 'index.html'), '');
+    assert.throws(() => checkDataDirContents(dir), new RegExp(`${dir} already holds files and is not a homed data dir \\(it has no config\\.db\\)`));
+    fs.writeFileSync(path.join(dir, 'config.db'), '');
+    assert.doesNotThrow(() => checkDataDirContents(dir));
   });
 
   it("hands an existing data dir over to the service user, leaving what plugins own to them", { skip: isRoot ? false : 'needs root to chown' }, (t) => {

@@ -8,7 +8,7 @@ import { isOurUnit, renderUnit, userOfUnit } from '../../../kernel/service/unit-
 import { dataDirOfUnit, SERVICE_FILE_MARK } from '../../../protocol';
 import { securityScore } from '../../systemd/security-score';
 
-const FIELDS = { node: '/usr/bin/node', packageRoot: '/opt/homeagent', dataDir: '/var/lib/homeagent', user: 'homeagent' };
+const FIELDS = { node: '/usr/bin/node', packageRoot: '/opt/homeagent', dataDir: '/var/lib/homeagent', user: 'homeagent', group: 'homeagent' };
 
 describe('the unit file', () => {
   it('fills the template: node, the package, the data dir and the user, marked as written by install-service', () => {
