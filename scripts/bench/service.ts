@@ -16,7 +16,10 @@ const MOUNT = '/opt/homeagent';
 /** Boots a container, installs the service, measures, powers off. */
 export async function benchService(plan = SERVICE_PLAN): Promise<BenchRow[]> {
   const problem = nspawnProblem();
-  if (problem) throw new Error(`cannot boot a systemd here: ${problem}`);
+  if (problem) {
+    process.stderr.write(` skipped: no systemd to boot here (${problem})…`);
+    return [];
+  }
   const box = await bootContainer({ checkout: REPO_ROOT, mountAt: MOUNT, name: `ha-bench-${process.pid}` });
   try {
     await must(box, ['sh', '-c', `mkdir -p /etc/systemd/system/homed.service.d && printf '[Service]\\nWatchdogSec=${plan.watchdogSec}\\n' > /etc/systemd/system/homed.service.d/bench.conf`]);
