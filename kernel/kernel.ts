@@ -20,6 +20,8 @@ import { KERNEL_VERSION } from './init/version';
 import type { PackageAdmin } from './packages/package-admin';
 import { BUILTIN_PLUGIN_DIR, createDataTree, type DataTree } from './paths';
 import type { Recall } from './recall/recall';
+import { Health } from './service/health';
+import { pluginsHealth } from './service/plugins-health';
 import type { KernelServices } from './sdk-server/bind';
 import type { UsageLedger } from './llm/usage-ledger';
 import type { KernelLog } from './logs/kernel-log';
@@ -70,6 +72,8 @@ export class Kernel {
   readonly stages: StageHost;
   readonly tools: ToolRouter;
   readonly agent: Agent;
+  /** Whether the kernel is healthy, asked by the systemd watchdog; a health-check plugin can add a hook. */
+  readonly health = new Health();
 
   constructor(options: KernelOptions) {
     const env = options.env ?? process.env;
@@ -94,6 +98,7 @@ export class Kernel {
     });
     ({ supervisor: this.supervisor, router: this.router, packages: this.packages, services: this.services } = plugins);
     ({ stages: this.stages, tools: this.tools, agent: this.agent } = assembleAgent(parts, plugins, infra, this.llm));
+    this.health.register(pluginsHealth(() => this.supervisor.plugins.values(), this.policy));
   }
 
   /** Starts every enabled plugin in dependency order, then recall's loops and the agent. */

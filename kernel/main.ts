@@ -6,12 +6,16 @@ import { resolveDataDir, runDirOf } from './paths';
 import { lockDataDir, type DataLock } from './startup/data-lock';
 import { checkDataDir, checkFreeSpace } from './startup/preflight';
 import { describeStartupError } from './startup/startup-error';
-import { notifySystemd } from './systemd';
+import { runServiceCommand, SERVICE_COMMANDS } from './service/command';
+import { ServiceLink } from './systemd';
 
 const USAGE = `usage: homed [-data DIR]
+       homed install-service [--data DIR] [--user NAME]
+       homed uninstall-service [--purge]
 
 Runs the HomeAgent kernel on DIR (default: HOMEAGENT_DATA, else data/ beside the package).
-Talk to it with: homectl status, homectl plugins list, waiter -say "…"`;
+Talk to it with: homectl status, homectl plugins list, waiter -say "…"
+install-service (as root) runs it as the systemd service homed under its own user; see homed install-service --help.`;
 
 /** The data dir lock once taken: released on the way out, whichever way that is. */
 let held: DataLock | undefined;
@@ -24,11 +28,12 @@ async function main(dataDir: string): Promise<void> {
   const { log } = kernel;
   log.info({ dataDir: kernel.tree.data, version: KERNEL_VERSION, plugins: kernel.supervisor.plugins.size }, 'homed starting');
   reportHomedUserPlugins(kernel);
-  stopOnSignals(kernel, lock);
+  const service = ServiceLink.open(kernel);
+  stopOnSignals(kernel, lock, service);
   await kernel.start();
   const status = kernel.status();
   log.info({ ...status.plugins, ms: status.uptime_ms }, 'homed ready');
-  notifySystemd('--ready');
+  await service.ready();
 }
 
 /** Checks the data dir, then takes it for this process before anything in it is opened; refuses with what to do, changing nothing. */
@@ -48,7 +53,7 @@ function reportHomedUserPlugins(kernel: Kernel): void {
 }
 
 /** SIGTERM/SIGINT: stop every plugin in reverse order, close the database, exit. A second signal forces it. */
-function stopOnSignals(kernel: Kernel, lock: DataLock): void {
+function stopOnSignals(kernel: Kernel, lock: DataLock, service: ServiceLink): void {
   const { log } = kernel;
   let stopping = false;
   const stop = (signal: NodeJS.Signals): void => {
@@ -59,12 +64,14 @@ function stopOnSignals(kernel: Kernel, lock: DataLock): void {
     }
     stopping = true;
     log.info({ signal }, 'homed stopping');
-    notifySystemd('--status=stopping');
-    void kernel.stop().then(() => {
-      log.info({}, 'homed stopped');
-      lock.release();
-      process.exit(0);
-    });
+    void service
+      .stopping()
+      .then(() => kernel.stop())
+      .then(() => {
+        log.info({}, 'homed stopped');
+        lock.release();
+        process.exit(0);
+      });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
@@ -75,7 +82,8 @@ function stopOnSignals(kernel: Kernel, lock: DataLock): void {
 }
 
 const args = process.argv.slice(2);
-if (args.includes('--help') || args.includes('-h')) process.stdout.write(`${USAGE}\n`);
+if (SERVICE_COMMANDS.includes(args[0] ?? '')) process.exitCode = runServiceCommand(args);
+else if (args.includes('--help') || args.includes('-h')) process.stdout.write(`${USAGE}\n`);
 else if (args.includes('--version')) process.stdout.write(`${KERNEL_VERSION}\n`);
 else {
   const dataDir = resolveDataDir(args, process.env);

@@ -1,7 +1,48 @@
-import { execFile } from 'node:child_process';
+// homed's side of its systemd service: READY=1 once every enabled plugin is ready, then STATUS= and WATCHDOG=1
+// while it runs (service/watchdog.ts), STOPPING=1 on the way out. Outside systemd each step does nothing.
+import type { Kernel } from './kernel';
+import { LoopLag } from './service/loop-lag';
+import { systemdNotifier, type Notifier } from './service/notify';
+import { statusLine } from './service/status-line';
+import { keepAliveMs, loadWatchdogPolicy, Watchdog } from './service/watchdog';
 
-/** Tells systemd the kernel's state when it runs as a Type=notify service (needs NotifyAccess=all). */
-export function notifySystemd(state: string): void {
-  if (!process.env['NOTIFY_SOCKET']) return;
-  execFile('systemd-notify', [`--pid=${process.pid}`, state], () => undefined);
+/** What homed tells systemd, from start to stop. */
+export class ServiceLink {
+  private watchdog: Watchdog | undefined;
+  private lag: LoopLag | undefined;
+
+  private constructor(
+    private readonly kernel: Kernel,
+    private readonly notifier: Notifier | null,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** The link for this process: live when systemd gave it NOTIFY_SOCKET. */
+  static open(kernel: Kernel, env: NodeJS.ProcessEnv = process.env): ServiceLink {
+    return new ServiceLink(kernel, systemdNotifier(env, kernel.log), env);
+  }
+
+  /** READY=1 with the first STATUS= line, then the watchdog (with the event-loop hook) when systemd asks for one. */
+  async ready(): Promise<void> {
+    if (!this.notifier) return;
+    const policy = loadWatchdogPolicy(this.env);
+    const keepAlive = keepAliveMs(this.env);
+    if (keepAlive !== null) {
+      this.lag = new LoopLag(policy.lagBoundMs, policy.lagSampleMs);
+      this.lag.start();
+      this.kernel.health.register(this.lag);
+      this.kernel.log.info({ keepAliveMs: keepAlive, lagBoundMs: policy.lagBoundMs }, 'feeding the systemd watchdog while healthy');
+    }
+    const status = (): string => statusLine(this.kernel.status(), this.kernel.supervisor.list());
+    await this.notifier.send({ READY: '1', STATUS: status() });
+    this.watchdog = new Watchdog({ notifier: this.notifier, health: this.kernel.health, status, keepAliveMs: keepAlive, statusEveryMs: policy.statusEveryMs, log: this.kernel.log });
+    this.watchdog.start();
+  }
+
+  /** STOPPING=1: systemd then waits for homed to end instead of expecting keep-alives. */
+  async stopping(): Promise<void> {
+    this.watchdog?.stop();
+    this.lag?.stop();
+    if (this.notifier) await this.notifier.send({ STOPPING: '1', STATUS: 'stopping: ending plugins in reverse order' });
+  }
 }

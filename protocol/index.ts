@@ -28,3 +28,4 @@ export * from './prompt';
 export * from './skills';
 export * from './tokens';
 export * from './logs';
+export * from './service';

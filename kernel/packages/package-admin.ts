@@ -4,6 +4,7 @@ import { ErrorCodes, haError, type PluginsInstallParams, type PluginsInstallResu
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
 import { homedUserNote, planSandbox } from '../supervisor/sandbox';
+import { reclaimTree } from '../supervisor/sandbox-files';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
 import { InstallError } from './errors';
@@ -142,6 +143,8 @@ export class PackageAdmin {
     if (wasSkill && removed) this.deps.skillsChanged?.({ name, change: 'removed' });
     if (params.purge) {
       config.dropScope(name);
+      // A sandboxed plugin's folder is its uid's; homed takes it back first (it reads no other uid's files).
+      reclaimTree(this.deps.pluginDataDir(name));
       await fs.promises.rm(this.deps.pluginDataDir(name), { recursive: true, force: true });
     }
     return { removed: removed || plugin !== undefined };

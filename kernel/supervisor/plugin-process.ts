@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
-import treeKill from 'tree-kill';
 import type { Message, MessageConnection } from 'vscode-jsonrpc';
 import {
   ErrorCodes,
@@ -17,6 +16,7 @@ import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolat
 import { PluginChannel, formatMs } from './channel';
 import { forEachLine } from './log-ring';
 import type { SupervisorPolicy } from './policy';
+import { signalPlugin, type RunAs } from './signal';
 import { spawnPluginHost, type SpawnOptions } from './spawn';
 
 /** How a plugin process ended. */
@@ -50,6 +50,8 @@ const STDERR_DRAIN_MS = 1000;
 export class PluginProcess {
   readonly child: ChildProcess;
   readonly pid: number;
+  /** The uid it runs as when it has one of its own (signals go to it as that uid where homed lacks CAP_KILL). */
+  private readonly runAs: RunAs | null;
   readonly startedAt = Date.now();
   readonly channel: PluginChannel;
   readonly exited: Promise<ProcessExit>;
@@ -71,6 +73,8 @@ export class PluginProcess {
     // The host reads and writes by the kernel's caps, so neither end sends what the other refuses.
     this.child = spawnPluginHost({ ...spawnOptions, env: { ...spawnOptions.env, ...wireLimitsEnv(policy.wire) } });
     this.pid = this.child.pid ?? -1;
+    const { uid, gid } = spawnOptions.sandbox ?? {};
+    this.runAs = uid != null && gid != null ? { uid, gid } : null;
     const wire = this.child.stdio[3] as Socket;
     const intercept = hooks.intercept?.bind(hooks);
     const { connection, reader } = createWireConnection(wire, wire, policy.wire, intercept);
@@ -175,7 +179,7 @@ export class PluginProcess {
   kill(reason: string, detail: string): void {
     this.killReason ??= { reason, detail };
     this.stopHeartbeat();
-    signalTree(this.pid, 'SIGKILL');
+    signalPlugin(this.pid, 'SIGKILL', this.runAs);
   }
 
   /** Ordered stop: `shutdown` then `exit`; SIGTERM when that is ignored; SIGKILL after the grace period. */
@@ -190,9 +194,9 @@ export class PluginProcess {
     } catch {
       // no orderly answer: fall through to signals
     }
-    signalTree(this.pid, 'SIGTERM');
+    signalPlugin(this.pid, 'SIGTERM', this.runAs);
     if (await this.exitsWithin(killGraceMs)) return this.exited;
-    signalTree(this.pid, 'SIGKILL');
+    signalPlugin(this.pid, 'SIGKILL', this.runAs);
     return this.exited;
   }
 
@@ -230,15 +234,4 @@ export class PluginProcess {
     if (code === 0 && !signal) return { code, signal, reason: 'exited', detail: 'exited by itself (code 0)' };
     return { code, signal, reason: 'crash', detail: `crashed (${how})` };
   }
-}
-
-/** Signals a plugin's whole process group and tree; a process already gone is not an error. */
-function signalTree(pid: number, signal: NodeJS.Signals): void {
-  if (pid <= 0) return;
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // group already gone
-  }
-  treeKill(pid, signal, () => undefined);
 }

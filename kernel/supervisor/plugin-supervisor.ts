@@ -43,6 +43,8 @@ export interface SupervisorServices {
 /** One plugin across its process lifetimes: state, restarts with backoff, the crash-loop breaker. */
 export class PluginSupervisor {
   state: PluginState = 'stopped';
+  /** When it entered its state (Date.now()). */
+  stateSince = Date.now();
   restarts = 0;
   lastExit: LastExit | null = null;
   detail: string | null = null;
@@ -273,6 +275,7 @@ export class PluginSupervisor {
     const previous = this.state;
     if (previous === state) return;
     this.state = state;
+    this.stateSince = Date.now();
     this.log.debug({ state }, 'state');
     const event: PluginStateEvent = { name: this.name, state, previous, pid: this.process?.pid ?? null };
     this.services.bus.publish(KernelEvents.PluginState, 'kernel', event);

@@ -4,7 +4,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PluginKind } from '../registry/discover';
 import { cachedFinder } from '../../plugin-host/executables';
+import { holds, missing, ownPrivilege, type Privilege } from './capabilities';
 import { ensureHostCopy, hostCopyIn } from './host-copy';
+import { giveTree, readableTree } from './sandbox-files';
 
 /** One wall as `homectl plugins info` shows it. */
 export interface SandboxWall {
@@ -40,6 +42,8 @@ export interface SandboxInput {
   dataDir: string;
   permissions: readonly string[];
   maxOpenFiles: number;
+  /** homed's privilege (default: this process's); tests pass another. */
+  privilege?: Privilege;
 }
 
 /** Plugin uids and gids: one per plugin, stable, in a range no distribution hands out. */
@@ -72,7 +76,16 @@ export function pluginUid(name: string): number {
   return PLUGIN_UID_BASE + (hash % PLUGIN_UID_SPAN);
 }
 
-const isRoot = (): boolean => typeof process.geteuid === 'function' && process.geteuid() === 0;
+/** What a uid of its own takes: switching uid and gid (setpriv), and handing the plugin its data folder (chown). */
+const OWN_UID_CAPS = ['SETUID', 'SETGID', 'CHOWN'] as const;
+
+/** Why homed cannot put up a wall that needs these capabilities, or null when it can. */
+function lacking(privilege: Privilege, caps: readonly ('SETUID' | 'SETGID' | 'CHOWN' | 'SYS_ADMIN')[]): string | null {
+  if (holds(privilege, ...caps)) return null;
+  if (privilege.root) return `homed runs as root without ${missing(privilege, ...caps).map((c) => `CAP_${c}`).join(', ')}`;
+  const absent = missing(privilege, ...caps).map((c) => `CAP_${c}`).join(', ');
+  return `homed is not running as root and lacks ${absent} (the installed service has them)`;
+}
 
 /**
  * The first folder above `target` that another uid cannot search, or null when there is none. Folders
@@ -121,13 +134,14 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
     note: prlimit ? `RLIMIT_NOFILE ${input.maxOpenFiles} (soft and hard) set by ${prlimit}` : 'prlimit (util-linux) not found: the plugin has the open-files limit of homed',
   });
 
-  // 3. Own uid and no network: only with the privilege to set them.
-  const root = isRoot();
+  // 3. Own uid and no network: only with the privilege to set them (root, or the capabilities the service grants).
+  const privilege = input.privilege ?? ownPrivilege();
   const setpriv = findTool('setpriv');
   let uid: number | null = null;
   let gid: number | null = null;
-  if (!root) {
-    walls.push({ wall: 'own-uid', active: false, note: 'homed is not running as root: the plugin runs as the homed user' });
+  const noUid = lacking(privilege, OWN_UID_CAPS);
+  if (noUid) {
+    walls.push({ wall: 'own-uid', active: false, note: `${noUid}: the plugin runs as the homed user` });
   } else if (!setpriv) {
     walls.push({ wall: 'own-uid', active: false, note: 'setpriv (util-linux) not found: the plugin runs as the homed user' });
   } else {
@@ -141,16 +155,17 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
       walls.push({
         wall: 'own-uid',
         active: true,
-        note: `runs as uid ${uid} gid ${gid}, no supplementary groups, no-new-privileges; its data folder is owned by it`,
+        note: `runs as uid ${uid} gid ${gid}, no supplementary groups, no capabilities, no-new-privileges; its data folder is owned by it`,
       });
     }
   }
   const wantsNet = input.permissions.includes('net');
   const unshare = findTool('unshare');
+  const noNetns = lacking(privilege, ['SYS_ADMIN']);
   if (wantsNet) {
     walls.push({ wall: 'no-network', active: false, note: 'the manifest was granted `net`: the plugin shares the host network' });
-  } else if (!root) {
-    walls.push({ wall: 'no-network', active: false, note: 'homed is not running as root: no network namespace, the plugin can open sockets' });
+  } else if (noNetns) {
+    walls.push({ wall: 'no-network', active: false, note: `${noNetns}: no network namespace, the plugin can open sockets` });
   } else if (!unshare) {
     walls.push({ wall: 'no-network', active: false, note: 'unshare (util-linux) not found: the plugin can open sockets' });
   } else {
@@ -186,8 +201,7 @@ export function prepareSandbox(plan: SandboxPlan, input: SandboxInput): void {
   fs.mkdirSync(input.pluginData, { recursive: true });
   const host = ensureHostCopy(input.dataDir);
   if (plan.uid === null || plan.gid === null) return;
-  chownTree(input.pluginData, plan.uid, plan.gid);
-  fs.chmodSync(input.pluginData, 0o700);
+  giveTree(input.pluginData, plan.uid, plan.gid);
   // Its own code stays owned by homed (it must not rewrite it) but readable by it.
   readableTree(input.pluginDir);
   const dataDir = path.resolve(input.dataDir);
@@ -196,30 +210,6 @@ export function prepareSandbox(plan: SandboxPlan, input: SandboxInput): void {
       const mode = fs.statSync(dir).mode & 0o7777;
       if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
       if (dir === dataDir) break;
-    }
-  }
-}
-
-/** chown without following symlinks (a planted link must not hand the plugin a file outside). */
-function chownTree(dir: string, uid: number, gid: number): void {
-  fs.lchownSync(dir, uid, gid);
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) chownTree(full, uid, gid);
-    else fs.lchownSync(full, uid, gid);
-  }
-}
-
-/** Adds read (and, on folders, search) for others, not following symlinks. */
-function readableTree(dir: string): void {
-  const mode = fs.lstatSync(dir).mode & 0o7777;
-  if ((mode & 0o005) !== 0o005) fs.chmodSync(dir, mode | 0o005);
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) readableTree(full);
-    else if (entry.isFile()) {
-      const fileMode = fs.lstatSync(full).mode & 0o7777;
-      if ((fileMode & 0o004) === 0) fs.chmodSync(full, fileMode | 0o004);
     }
   }
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import { capabilityDropArgs, ownPrivilege } from './capabilities';
 import { findTool, type SandboxPlan } from './sandbox';
 
 /** Environment variables a plugin process may see; nothing else of the kernel's leaks (no NODE_OPTIONS, no secrets). */
@@ -20,7 +21,7 @@ export interface SpawnOptions {
   /** Extra flags for node. */
   nodeFlags?: string[];
   /** The walls for an untrusted plugin (see sandbox.ts); absent for a trusted one. */
-  sandbox?: Pick<SandboxPlan, 'wrappers' | 'setprivArgs' | 'nodeFlags' | 'hostMain'>;
+  sandbox?: Pick<SandboxPlan, 'wrappers' | 'setprivArgs' | 'nodeFlags' | 'hostMain' | 'uid' | 'gid'>;
 }
 
 /**
@@ -37,19 +38,30 @@ export function spawnPluginHost(options: SpawnOptions): ChildProcess {
   const sandbox = options.sandbox;
   const nodeArgs = [...(sandbox?.nodeFlags ?? []), ...(options.nodeFlags ?? []), sandbox?.hostMain ?? PLUGIN_HOST_MAIN];
   const setpriv = findSetpriv();
+  const enter = enterAsPlugin(options);
   // The wrappers (prlimit, unshare) exec in place, so homed stays the parent the death signal watches;
   // setpriv comes last because it drops the privilege the others need.
   const argv = [
     ...(sandbox?.wrappers ?? []),
-    ...(setpriv ? [setpriv, ...(sandbox?.setprivArgs ?? []), '--pdeathsig', 'KILL', '--'] : []),
+    ...(setpriv ? [setpriv, ...(sandbox?.setprivArgs ?? []), ...capabilityDropArgs(), '--pdeathsig', 'KILL', '--'] : []),
+    ...(enter ? [enter, `--chdir=${options.cwd}`, '--'] : []),
     process.execPath,
     ...nodeArgs,
   ];
   const [command = process.execPath, ...args] = argv;
   return spawn(command, args, {
-    cwd: options.cwd,
+    cwd: enter ? '/' : options.cwd,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
   });
+}
+
+/**
+ * coreutils env, when the host must enter its folder only once it runs as the plugin's uid: that folder is the
+ * uid's alone, and a homed that is not root (the installed service) may not enter it itself. Null otherwise.
+ */
+function enterAsPlugin(options: SpawnOptions): string | null {
+  if (options.sandbox?.uid == null || ownPrivilege().root) return null;
+  return findTool('env');
 }

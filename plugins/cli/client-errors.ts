@@ -1,9 +1,11 @@
 // What the socket client reports when homed cannot be reached, does not answer in time, or answers an error.
 import type { SocketError } from '../../protocol';
+import { SERVICE_USER } from '../../protocol/service';
 import { formatSeconds } from './limits';
 
 /** How to start homed, for messages that find it not running. */
-export const START_HINT = 'start it with `npm start` (data in ./data) or `homed -data DIR`, or point at it with --socket PATH or -data DIR';
+export const START_HINT =
+  'start it with `npm start` (data/ beside the package) or `homed -data DIR` (`systemctl start homed` for the installed service), or point at it with --socket PATH or -data DIR';
 
 /** homed cannot be reached at the path: not running, stale socket, no permission, or the connection dropped. */
 export class HomedUnreachableError extends Error {
@@ -57,7 +59,12 @@ export function describeConnectError(path: string, error: NodeJS.ErrnoException)
       return new HomedUnreachableError(`homed is not running at ${path} (a stale socket, nothing answers); ${START_HINT}`, path, 'refused');
     case 'EACCES':
     case 'EPERM':
-      return new HomedUnreachableError(`cannot open ${path}: permission denied; run this as the user homed runs as`, path, 'denied');
+      return new HomedUnreachableError(
+        `cannot open ${path}: permission denied; run this as the user homed runs as, or, for the installed service, as a member of its group ` +
+          `(sudo usermod -aG ${SERVICE_USER} $USER, then log in again)`,
+        path,
+        'denied',
+      );
     case 'ENOTSOCK':
       return new HomedUnreachableError(`${path} is not a socket; point at homed's socket with --socket PATH or -data DIR`, path, 'not-socket');
     default:

@@ -4,6 +4,7 @@ import { KernelEvents, type OutputParams } from '../../protocol';
 import { createClientMethods, type ChatRouter } from '../../plugin-host/client-api';
 import { LIVE_SETTING_KEYS, readLimits, readMaxClients, readSettings } from './settings';
 import { startSocketServer, type SocketServer } from './server';
+import { applySocketAccess, readSocketAccess } from './socket-access';
 
 let server: SocketServer | undefined;
 let router: ChatRouter | undefined;
@@ -21,7 +22,10 @@ async function activate(ctx: PluginContext): Promise<void> {
     forward: client.forward,
     log: ctx.log,
   });
-  ctx.log.info('serving the socket', { path: settings.socketPath, maxClients: settings.maxClients, ...settings.limits });
+  const access = await readSocketAccess(ctx);
+  const opened = applySocketAccess(settings.socketPath, access, ctx.paths.run);
+  ctx.log.info('serving the socket', { path: settings.socketPath, access, mode: opened.socketMode.toString(8), maxClients: settings.maxClients, ...settings.limits });
+  if (opened.blocked) ctx.log.warn(`socket_access is group, but ${opened.blocked}`);
   // Following changes is a convenience: the socket serves without it.
   await followLiveSettings(ctx).catch((error: unknown) => ctx.log.warn('socket setting changes apply after a restart', { error: String(error) }));
 }
@@ -44,6 +48,10 @@ function output(params: OutputParams): void {
 async function followLiveSettings(ctx: PluginContext): Promise<void> {
   await ctx.events.on(KernelEvents.ConfigChanged, (event) => {
     const change = event.data as { scope?: unknown; key?: unknown } | undefined;
+    if (change?.scope === ctx.name && change.key === 'socket_access') {
+      void changeSocketAccess(ctx);
+      return;
+    }
     if (change?.scope !== ctx.name || typeof change.key !== 'string' || !LIVE_SETTING_KEYS.includes(change.key)) return;
     Promise.all([readMaxClients(ctx), readLimits(ctx)])
       .then(([max, limits]) => {
@@ -53,6 +61,20 @@ async function followLiveSettings(ctx: PluginContext): Promise<void> {
       })
       .catch((error: unknown) => ctx.log.warn('cannot re-read the socket settings', { key: change.key, error: String(error) }));
   });
+}
+
+/** Applies a changed socket_access to the socket being served. */
+async function changeSocketAccess(ctx: PluginContext): Promise<void> {
+  const running = server;
+  if (!running) return;
+  try {
+    const access = await readSocketAccess(ctx);
+    const opened = applySocketAccess(running.path, access, ctx.paths.run);
+    ctx.log.info('socket access changed', { access, mode: opened.socketMode.toString(8) });
+    if (opened.blocked) ctx.log.warn(`socket_access is group, but ${opened.blocked}`);
+  } catch (error) {
+    ctx.log.warn('cannot change the socket access', { error: String(error) });
+  }
 }
 
 export default definePlugin({ activate, deactivate, output });

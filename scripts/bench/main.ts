@@ -16,6 +16,7 @@ import { RESULTS_FILE } from './paths';
 import { printTable, writeJson } from './report';
 import { makeRow, type BenchRow } from './results';
 import { benchRpc } from './rpc';
+import { benchService } from './service';
 import { benchStartup } from './startup';
 import { benchSkills } from './skills';
 import { benchSkillsPlugin } from './skills-plugin';
@@ -24,7 +25,7 @@ import { benchTools } from './tools';
 import { benchTracker } from './tracker';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service'] as const;
 
 let broken = 0;
 
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     rows.push(...((await step('skills', () => benchSkills())) ?? []));
     rows.push(...((await step('skills (openclaw plugin)', () => benchSkillsPlugin())) ?? []));
   }
+  if (chosen.has('service')) rows.push(...((await step('service', () => benchService())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

@@ -96,7 +96,7 @@ describe('homectl against a running homed', () => {
     const list = JSON.parse((await ctl('config', 'list', '--plugin', 'cli', '--json')).stdout) as ConfigEntry[];
     assert.deepEqual(
       list.map((e) => e.key),
-      ['idle_timeout', 'max_clients', 'output_max_mb', 'output_pause_mb', 'output_stall_timeout', 'socket_path'],
+      ['idle_timeout', 'max_clients', 'output_max_mb', 'output_pause_mb', 'output_stall_timeout', 'socket_access', 'socket_path'],
     );
     assert.equal(list.find((e) => e.key === 'max_clients')?.value, 32);
   });

@@ -1,18 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { DefaultDataDir } from '../../../plugins/cli/installed';
 import { LocateUsageError, locateSocket } from '../../../plugins/cli/locate';
 
 const cwd = '/home/me';
 
 describe('locateSocket', () => {
-  it('prefers --socket, then -data, then HOMEAGENT_SOCKET, then HOMEAGENT_DATA, then ./data', () => {
+  it('prefers --socket, then -data, then HOMEAGENT_SOCKET, then HOMEAGENT_DATA, then the default data dir', () => {
     const env = { HOMEAGENT_SOCKET: '/env/s.sock', HOMEAGENT_DATA: '/env/data' };
     assert.equal(locateSocket(['--socket', '/x.sock', '-data', '/d'], env, cwd).path, '/x.sock');
     assert.equal(locateSocket(['-data', '/d'], env, cwd).path, '/d/run/homed.sock');
     assert.equal(locateSocket(['--data', 'rel'], env, cwd).path, '/home/me/rel/run/homed.sock');
     assert.equal(locateSocket([], env, cwd).path, '/env/s.sock');
     assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd).path, '/env/data/run/homed.sock');
-    assert.deepEqual(locateSocket(['status'], {}, cwd), { path: '/home/me/data/run/homed.sock', source: 'default', rest: ['status'] });
+    const service = (): DefaultDataDir => ({ dir: '/var/lib/homeagent', source: 'service' });
+    assert.deepEqual(locateSocket(['status'], {}, cwd, service), { path: '/var/lib/homeagent/run/homed.sock', source: 'service', rest: ['status'] });
+    assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd, service).path, '/env/data/run/homed.sock', 'the environment comes first');
   });
 
   it('takes the location flags out wherever they stand, in both spellings', () => {
