@@ -12,6 +12,7 @@ import { renderMarkdown } from '../markdown';
 import type { T } from '../i18n';
 import { questions } from '../question-store';
 import type { OutputAsk } from '../../../../protocol/io';
+import { CommandMenu } from './chat-commands';
 import { applyStep, storedCards, ToolCardView, type StoredToolEntry, type ToolCard, type ToolStep } from './chat-tools';
 
 const html = htm.bind(h);
@@ -249,6 +250,7 @@ export default function Chat({ client, t }: PageProps) {
             }
           }}
         ></textarea>
+        <${CommandMenu} client=${client} t=${t} draft=${draft} choose=${(text: string) => setDraft(text)} />
         ${running
           ? html`<button type="button" class="stop" onClick=${stop}>${t('chat.stop')}</button>`
           : html`<button type="submit" disabled=${!connected || draft.trim() === ''}>${t('chat.send')}</button>`}
