@@ -69,7 +69,14 @@ describe('the walls from capabilities', () => {
     fs.writeFileSync(path.join(folder, 'cache', 'a'), 'x');
     fs.chmodSync(dataDir, 0o755);
     spawnSync('chown', ['-R', '4321:4321', dataDir]);
-    const files = path.join(REPO_ROOT, 'dist', 'kernel', 'supervisor', 'sandbox-files.js');
+    // The other uid may not enter the checkout (a root user's clone under /root is 0700): it loads a copy of the
+    // module (which needs only node's own) from a folder it can read.
+    const lib = fs.mkdtempSync(path.join('/var/tmp', 'give-lib-'));
+    t.after(() => fs.rmSync(lib, { recursive: true, force: true }));
+    fs.chmodSync(lib, 0o755);
+    const files = path.join(lib, 'sandbox-files.js');
+    fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'kernel', 'supervisor', 'sandbox-files.js'), files);
+    fs.chmodSync(files, 0o644);
     const asService = (code: string) =>
       spawnSync('setpriv', ['--reuid=4321', '--regid=4321', '--clear-groups', '--inh-caps=+chown', '--ambient-caps=+chown', '--', process.execPath, '-e', code], { encoding: 'utf8' });
     const give = asService(`require(${JSON.stringify(files)}).giveTree(${JSON.stringify(folder)}, 250001, 250001)`);
