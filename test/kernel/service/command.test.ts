@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import { describe, it } from 'node:test';
 import { HOMED_MAIN } from '../../harness/homed';
+import { checkoutUnreadableBy } from '../../harness/other-uid';
 
 const homed = (args: string[], asNobody = false): { status: number | null; stdout: string; stderr: string } => {
   const command = asNobody ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '--', process.execPath] : [process.execPath];
@@ -31,6 +32,8 @@ describe('homed install-service and uninstall-service', () => {
       return assert.match(refused.stderr, /run it as root \(sudo homed install-service\)/);
     }
     if (spawnSync('setpriv', ['--version']).status !== 0) return t.skip('setpriv (util-linux) is not installed here');
+    const unreadable = checkoutUnreadableBy(65534);
+    if (unreadable) return t.skip(unreadable);
     for (const command of ['install-service', 'uninstall-service']) {
       const refused = homed([command], true);
       assert.equal(refused.status, 1, refused.stderr);

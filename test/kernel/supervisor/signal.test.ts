@@ -1,4 +1,5 @@
 // Without CAP_KILL (the installed service keeps none), homed reaches a plugin running under a uid of its own as that uid.
+import { checkoutUnreadableBy } from '../../harness/other-uid';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -9,6 +10,8 @@ import { pidAlive, REPO_ROOT, waitFor } from '../../harness/homed';
 describe('signalling a plugin that runs as another uid', () => {
   it('works from a non-root homed with CAP_SETUID and CAP_SETGID but no CAP_KILL', async (t) => {
     if (process.getuid?.() !== 0 || !findTool('setpriv')) return t.skip('needs root and setpriv to start processes under other uids');
+    const unreadable = checkoutUnreadableBy(4321);
+    if (unreadable) return t.skip(unreadable);
     const plugin = spawn('setpriv', ['--reuid=250002', '--regid=250002', '--clear-groups', '--', 'sleep', '60'], { detached: true, stdio: 'ignore' });
     t.after(() => {
       if (plugin.exitCode === null) plugin.kill('SIGKILL');
