@@ -41,6 +41,11 @@ export interface PluginManifest {
   config?: ConfigDef[];
   /** Order among handlers of one stage: lower runs its patch first. */
   priority?: number;
+  /**
+   * Prefixes of the client methods it serves besides its own name (`skills` for skills/list…), so that a client
+   * calling one while the plugin does not run is told the plugin's state and how to bring it back.
+   */
+  serves?: string[];
   /** Whether it starts on a fresh install (default true). */
   enabled?: boolean;
   /** Lowest HomeAgent version it runs on. */
@@ -88,6 +93,7 @@ export const pluginManifestSchema = {
     depends: { type: 'array', uniqueItems: true, items: { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$' } },
     config: { type: 'array', items: configDefSchema },
     priority: { type: 'integer', minimum: -1000, maximum: 1000 },
+    serves: { type: 'array', uniqueItems: true, maxItems: 16, items: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{0,62}$' } },
     enabled: { type: 'boolean' },
     homeagent: { type: 'string' },
   },

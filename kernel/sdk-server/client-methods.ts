@@ -65,8 +65,10 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   const { method } = params;
   const serving = findServer(hosts, method);
   if (!serving) {
-    // A plugin that never started this run declared nothing yet; `webui/open` most likely belongs to `webui`.
-    const namesake = hosts.inStartOrder().find((p) => p.name === method.split('/')[0]);
+    // A plugin that never started this run declared nothing yet: `webui/open` belongs to `webui`, `skills/list` to
+    // the plugin whose manifest says it serves `skills`.
+    const prefix = method.split('/')[0] as string;
+    const namesake = hosts.inStartOrder().find((p) => p.name === prefix || p.record.manifest.serves?.includes(prefix));
     if (namesake && namesake.state !== CALLABLE_STATE) throw unavailableServer(method, namesake);
     const served = servedMethods(hosts);
     const known = served.length > 0 ? `plugins serve ${served.join(', ')}` : 'no plugin serves any';

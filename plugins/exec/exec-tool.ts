@@ -8,12 +8,13 @@ import { EXEC_PARAMETERS, ExecArgumentError, parseExecArgs, type ExecArgs, type 
 import { OutputCap } from './output-cap';
 import { EXEC_POLICY, EXEC_UID, type ExecPolicy } from './policy';
 import { ProgressStream } from './progress';
-import type { RunOutcome } from './run-process';
+import type { RunOutcome } from '../../plugin-host/run-process';
 import { runInSandbox, type SandboxTools } from './sandbox-run';
 import { handDefaultRoot, readExecSettings, type ExecSettings } from './settings';
 import { runWithSnapshots } from './snapshot-run';
 import { sandboxProblem } from './sandbox-probe';
 import { findTool } from './tools-on-path';
+import { COMMAND_PATH } from '../../plugin-host/command-path';
 
 /** The tool's result. */
 export interface ExecResult {
@@ -142,7 +143,7 @@ function resolveCwd(cwd: string | undefined, roots: string[]): string {
  * It reaches the command as its environment in every mode, never on a command line or in a file.
  */
 function commandEnv(asked: Record<string, string>, granted: Record<string, string> | undefined, home: string): Record<string, string> {
-  return { PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', ...asked, ...granted };
+  return { PATH: COMMAND_PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb', ...asked, ...granted };
 }
 
 const SANDBOX_TOOLS = ['unshare', 'mount', 'setpriv'];

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ChangeEntry, ChangeStore } from '../../plugin-host/tracker';
 import { applyUpperLayer, type ApplyFailure } from './apply-upper';
 import { EXEC_UID, type ExecPolicy } from './policy';
-import { runProcess, type RunOptions, type RunOutcome } from './run-process';
+import { runProcess, type RunOptions, type RunOutcome } from '../../plugin-host/run-process';
 import { sandboxCommand, type OverlayLayer } from './sandbox-script';
 import { pathsUnder, readUpperLayer } from './upper-layer';
 

@@ -4,7 +4,7 @@
 // process limit does not bind root; a process that leaves the group and the tree escapes the kill.
 import type { ChangeEntry, ChangeStore } from '../../plugin-host/tracker';
 import { diffSnapshots, snapshotRoots } from '../../plugin-host/tracker';
-import { runProcess, type RunOptions, type RunOutcome } from './run-process';
+import { runProcess, type RunOptions, type RunOutcome } from '../../plugin-host/run-process';
 
 export interface SnapshotRun {
   argv: string[];

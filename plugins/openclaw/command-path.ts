@@ -4,16 +4,15 @@
 // the program, as it would in the shell homed was started from.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { COMMAND_PATH } from '../../plugin-host/command-path';
 
-/** The PATH the exec plugin gives every command (plugins/exec/exec-tool.ts). */
-export const EXEC_PATH = '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin';
 
 /** The folder under the plugin's data folder where `skills setup` puts downloads, one subfolder per skill key. */
 export const TOOLS_DIR = 'tools';
 
 /** The PATH of skill commands: homed's folders, exec's, then the downloaded tools' (absolute folders, each once). */
 export function commandPath(homedPath: string, toolsRoot: string): string {
-  const dirs = [...homedPath.split(path.delimiter), ...EXEC_PATH.split(':'), ...listToolDirs(toolsRoot)];
+  const dirs = [...homedPath.split(path.delimiter), ...COMMAND_PATH.split(':'), ...listToolDirs(toolsRoot)];
   return [...new Set(dirs.filter((dir) => path.isAbsolute(dir)))].join(path.delimiter);
 }
 

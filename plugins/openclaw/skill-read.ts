@@ -2,7 +2,7 @@
 // with its path and folder; the skill's variables (`skills.<key>.env`, its api key as `primaryEnv`) and the PATH it
 // was gated against are granted to the rest of the turn's commands, and only their names are answered.
 import type { ToolCall, ToolDefinition } from '../../plugin-host';
-import { EXEC_PATH } from './command-path';
+import { COMMAND_PATH } from '../../plugin-host/command-path';
 import { findByName, whyNotReady } from './availability';
 import type { Invocations } from './invocations';
 import type { LiveSkills } from './live-skills';
@@ -62,7 +62,7 @@ export function createSkillReadTool(live: () => LiveSkills, invocations: Invocat
 /** The variables a turn that read `entry` gives its commands. */
 function grantedEnv(entry: CatalogEntry, settings: { env?: Record<string, string>; apiKey?: string } | undefined, pathValue: string): Record<string, string> {
   // Commands find the programs gating found (exec alone gives only its system folders), unless the owner set PATH.
-  const env: Record<string, string> = pathValue === EXEC_PATH ? {} : { PATH: pathValue };
+  const env: Record<string, string> = pathValue === COMMAND_PATH ? {} : { PATH: pathValue };
   Object.assign(env, settings?.env);
   const primary = entry.skill?.metadata?.primaryEnv;
   if (primary && settings?.apiKey) env[primary] = settings.apiKey;

@@ -13,7 +13,6 @@ import {
   type SkillsPreviewParams,
 } from '../../../protocol';
 import { connectPluginmgr } from './pluginmgr-client';
-import { requestSkills } from './skills-client';
 import type { SkillOrigin } from './skills-trust';
 import { UsageError, type CommandContext } from './types';
 
@@ -47,12 +46,12 @@ export function prepareSkill(given: string, ctx: CommandContext): Promise<Prepar
 }
 
 async function prepareFolder(dir: string, ctx: CommandContext): Promise<PreparedSkill> {
-  const preview = await requestSkills<SkillPreview>(ctx, SkillsMethods.Preview, { dir } satisfies SkillsPreviewParams);
+  const preview = await ctx.request<SkillPreview>(SkillsMethods.Preview, { dir } satisfies SkillsPreviewParams);
   return {
     preview,
     origin: { source: dir },
     install: async () => {
-      const result = await requestSkills<SkillsInstallResult>(ctx, SkillsMethods.Install, { dir, sha256: preview.sha256 });
+      const result = await ctx.request<SkillsInstallResult>(SkillsMethods.Install, { dir, sha256: preview.sha256 });
       const replaced = result.replaced ? ', replacing the one that was there' : '';
       return { result, line: `skill "${result.name}" installed in ${path.dirname(result.path)}${replaced}: now ${result.status}` };
     },
@@ -93,7 +92,7 @@ async function previewPackage(inspected: PluginsInstallResult, given: string, ct
     throw new UsageError(`${given} is a ${inspected.kind} plugin package ("${name}"), not a skill; install it with: homectl plugins install ${given}`);
   }
   if (!inspected.skill) throw new Error(`homed described the skill package ${given} without its SKILL.md, so there is nothing to show; it is not installed`);
-  return requestSkills<SkillPreview>(ctx, SkillsMethods.Preview, { text: inspected.skill.text, folder: name } satisfies SkillsPreviewParams);
+  return ctx.request<SkillPreview>(SkillsMethods.Preview, { text: inspected.skill.text, folder: name } satisfies SkillsPreviewParams);
 }
 
 function describePackageInstall(result: PluginsInstallResult, preview: SkillPreview): InstalledSkill {

@@ -132,7 +132,7 @@ describe('homectl skills list|info|check|enable|disable', () => {
     const listed = await h.ctl('skills', 'list');
     assert.equal(listed.code, 1);
     assert.match(listed.stderr, /skills\/list is not available: .*openclaw.* disabled; enable it with:? homectl plugins enable openclaw/);
-    // Started disabled, the plugin never declared its methods this run: homectl still names it.
+    // Started disabled, the plugin never declared its methods this run: the kernel still names it (its manifest serves `skills`).
     await h.restart();
     const started = await h.ctl('skills', 'info', 'notes');
     assert.equal(started.code, 1);
