@@ -10,6 +10,7 @@ import { HostPolicy, machineNames } from './hosts';
 import { LoginStore } from './logins';
 import { removePortFile, writePortFile } from './port-file';
 import { buildWebServer } from './server';
+import { refusalLogger } from './refusal-log';
 import { readWebSettings, type BindMode } from './settings';
 import { knowledgeUploader } from './upload';
 import { PackageUploads } from './package-uploads';
@@ -43,6 +44,7 @@ async function activate(ctx: PluginContext): Promise<void> {
     openSession: (transport) => openClientSession(transport, { methods: client.methods, log: ctx.log, serverName: 'webui plugin', forward: client.forward }),
     knowledgeUpload: knowledgeUploader(ctx.kernel, ctx.paths.pluginData),
     packages: { uploads: packages, maxBytes: () => installerArchiveLimit(ctx) },
+    onRefusal: refusalLogger((message, fields) => ctx.log.warn(message, fields)),
     ...(settings.tls ? { tls: settings.tls } : {}),
   });
   const port = await listen(server, settings.port, settings.bind);

@@ -8,12 +8,13 @@ import type { Assets } from './assets';
 import type { OpenClientSession } from './client-session';
 import type { HostPolicy } from './hosts';
 import type { LoginStore, WebSession } from './logins';
-import { shellPage, signInPage } from './pages';
+import { refusalPage, shellPage, signInPage } from './pages';
 import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sessionCookie } from './security';
 import type { TlsFiles } from './settings';
 import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
 import { MAX_UPLOAD_BYTES, type KnowledgeUpload } from './upload';
 import { registerPackageRoutes, type PackageRouteDeps } from './package-routes';
+import type { Refusal } from './refusal-log';
 import { MAX_KNOWLEDGE_NAME_CHARS } from '../../protocol/limits';
 
 /** Sign-in attempts allowed per address and window. */
@@ -38,6 +39,8 @@ export interface WebServerOptions {
   maxUploadBytes?: number;
   /** Packages uploaded from the Plugins page (/api/packages); without it those routes do not exist. */
   packages?: PackageRouteDeps;
+  /** Told of each request refused for its Host or Origin (the plugin logs them, at most one line a minute per kind). */
+  onRefusal?: (refusal: Refusal) => void;
 }
 
 declare module 'fastify' {
@@ -83,11 +86,13 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
 async function checkRequest(request: FastifyRequest, reply: FastifyReply, options: WebServerOptions, secure: boolean): Promise<void> {
   const host = request.headers.host;
   if (!options.hosts.allowsHost(host)) {
+    options.onRefusal?.({ status: 421, method: request.method, url: request.url, host: host ?? '', from: request.ip });
     return refuse(reply, 421, `this server does not answer to the host name ${JSON.stringify(host ?? '')}; open the address homectl webui open prints`);
   }
   const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
   const reads = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
   if (!reads && !options.hosts.allowsOrigin(request.headers.origin, host)) {
+    options.onRefusal?.({ status: 403, method: upgrade ? 'WebSocket' : request.method, url: request.url, host: host ?? '', origin: request.headers.origin ?? '(none)', from: request.ip });
     return refuse(reply, 403, `refused a ${upgrade ? 'WebSocket' : request.method} request from origin ${JSON.stringify(request.headers.origin ?? '(none)')}: only the page itself may send one`);
   }
   const token = readSessionCookie(request.headers.cookie);
@@ -101,7 +106,12 @@ async function checkRequest(request: FastifyRequest, reply: FastifyReply, option
   }
 }
 
+/** JSON for the page's own requests; a readable page for a browser that navigated here (it asks for HTML). */
 async function refuse(reply: FastifyReply, status: number, message: string): Promise<void> {
+  if (reply.request.method === 'GET' && /\btext\/html\b/.test(reply.request.headers.accept ?? '')) {
+    await reply.code(status).type('text/html; charset=utf-8').send(refusalPage(status, message));
+    return;
+  }
   await reply.code(status).send({ error: message });
 }
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LOGIN_POLICY } from '../../../plugins/webui/logins';
 import { BAD_LINK } from '../../../plugins/webui/server';
+import { refusalLogger } from '../../../plugins/webui/refusal-log';
 import { CONTENT_SECURITY_POLICY } from '../../../plugins/webui/security';
 import { readHostNames } from '../../../plugins/webui/settings';
 import { cookieOf, HOST, ORIGIN, PORT, testServer } from './helpers';
@@ -74,6 +75,10 @@ describe('webui server: Host and Origin', () => {
     for (const host of ['evil.example', `evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`, '127.0.0.1', `192.168.1.5:${PORT}`]) assert.equal(await status(host), 421, host);
     const refused = await app.inject({ url: '/', headers: { host: 'rebound.example:8420' } });
     assert.match(refused.json<{ error: string }>().error, /rebound\.example/);
+    const navigated = await app.inject({ url: '/', headers: { host: 'rebound.example:8420', accept: 'text/html,application/xhtml+xml' } });
+    assert.equal(navigated.statusCode, 421);
+    assert.match(navigated.headers['content-type'] as string, /^text\/html/);
+    assert.match(navigated.body, /<p>this server does not answer to the host name &quot;rebound\.example:8420&quot;; open the address homectl webui open prints<\/p>/);
   });
 
   it('under lan also answers the machine’s own addresses and name, nothing else', async (t) => {
@@ -115,6 +120,25 @@ describe('webui server: Host and Origin', () => {
     }
     const good = await app.inject({ method: 'POST', url: '/api/login', headers: { host: `localhost:${PORT}`, origin: `http://localhost:${PORT}` }, payload: { secret: logins.issueLink() } });
     assert.equal(good.statusCode, 200, 'same origin by another loopback name');
+  });
+
+  it('logs Host and Origin refusals, one line per kind a minute, counting the repeats it left out', async (t) => {
+    const lines: { message: string; fields: Record<string, unknown> }[] = [];
+    const clock = { now: 0 };
+    const onRefusal = refusalLogger((message, fields) => lines.push({ message, fields }), 60_000, () => clock.now);
+    const { app } = await testServer(t, { extra: { onRefusal } });
+    for (let i = 0; i < 5; i++) assert.equal((await app.inject({ url: '/', headers: { host: 'rebound.example:8420' } })).statusCode, 421);
+    const forged = await app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: 'http://evil.example' }, payload: { secret: 'x' } });
+    assert.equal(forged.statusCode, 403);
+    assert.equal(lines.length, 2, JSON.stringify(lines));
+    assert.match(lines[0]?.message ?? '', /host name "rebound\.example:8420"/);
+    assert.deepEqual(lines[0]?.fields, { status: 421, method: 'GET', url: '/', host: 'rebound.example:8420', from: '127.0.0.1' });
+    assert.match(lines[1]?.message ?? '', /POST request from origin "http:\/\/evil\.example"/);
+    assert.equal(lines[1]?.fields['origin'], 'http://evil.example');
+    clock.now = 60_000;
+    await app.inject({ url: '/', headers: { host: 'rebound.example:8420' } });
+    assert.equal(lines.length, 3);
+    assert.equal(lines[2]?.fields['repeats_not_logged'], 4);
   });
 });
 
