@@ -9,17 +9,29 @@ export function sha256Of(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Marks a kept blob as just used (so pruning spares it for its grace period); false when it is not there. */
+function refreshTime(file: string): boolean {
+  const now = new Date();
+  try {
+    fs.utimesSync(file, now, now);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /** The blobs of one change store. */
 export class BlobStore {
   constructor(readonly dir: string) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** Keeps the bytes (once per content) and returns their hash. */
+  /** Keeps the bytes (once per content) and returns their hash; keeping bytes already there refreshes their time. */
   keep(bytes: Buffer): string {
     const hash = sha256Of(bytes);
     const file = this.pathOf(hash);
-    if (fs.existsSync(file)) return hash;
+    if (refreshTime(file)) return hash;
     const tmp = path.join(this.dir, `.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
     try {
       fs.writeFileSync(tmp, bytes, { mode: 0o600 });

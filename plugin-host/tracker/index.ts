@@ -5,4 +5,5 @@ export { ChangeStore, TRACKER_POLICY, formatId, parseId, type ChangeSetInput, ty
 export { diffSnapshots, snapshotRoots, type Snapshot, type SnapshotOptions } from './snapshot';
 export { PathRefusedError, defaultRoots, isInsideRoots, loadRoots, prepareRoots, resolveInRoots } from './roots';
 export { isBinary } from './render-diff';
+export { schedulePruning, type PruneResult } from './prune';
 export { sameState } from './file-state';

@@ -7,6 +7,7 @@ import { ErrorCodes, haError } from '../../protocol/errors';
 import { BlobStore } from './blobs';
 import { openChangeDatabase, type EntryRow, type SetRow } from './database';
 import { readFileState, sameState } from './file-state';
+import { pruneChanges, type PruneResult } from './prune';
 import { renderChangeDiff } from './render-diff';
 import { applyUndo, planUndo } from './undo';
 
@@ -16,9 +17,13 @@ export interface TrackerPolicy {
   maxKeepBytes: number;
   /** How many change sets `list` gives when not told. */
   listLimit: number;
+  /** Change sets older than this many days are pruned (the files plugin's `changes_keep_days` setting overrides it). */
+  keepDays: number;
+  /** An unnamed blob younger than this is spared by pruning: another process may be about to name it. */
+  graceMs: number;
 }
 
-export const TRACKER_POLICY: TrackerPolicy = { maxKeepBytes: 16 * 1024 * 1024, listLimit: 50 };
+export const TRACKER_POLICY: TrackerPolicy = { maxKeepBytes: 16 * 1024 * 1024, listLimit: 50, keepDays: 30, graceMs: 3600_000 };
 
 /** What one tool call changed, as the tool records it. */
 export interface ChangeSetInput {
@@ -101,6 +106,11 @@ export class ChangeStore {
   }
 
   /** Closes the database. */
+  /** Forgets change sets older than the keep period (`keepDays` overrides the policy's) and the blobs nothing names. */
+  prune(keepDays: number = this.policy.keepDays, now: number = Date.now()): PruneResult {
+    return pruneChanges(this.db, this.blobs, { keepDays, graceMs: this.policy.graceMs }, now);
+  }
+
   close(): void {
     this.db.close();
   }
