@@ -1,6 +1,6 @@
 // One descriptor per wire method: its name, its typed vscode-jsonrpc type, the JSON Schema of its params and the
 // permission a caller needs. Both sides take the method from here; the kernel's binder checks the rest.
-import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { Permission } from './manifest';
 
 /** A JSON Schema, as a plain object (compiled with ajv where it is checked). */
@@ -54,12 +54,30 @@ export interface NotificationDescriptor<P> extends MethodDescriptor<P> {
 
 /** Declares a request method with its params schema and permission. */
 export function request<P, R>(method: string, spec: DescriptorSpec<P>): RequestDescriptor<P, R> {
-  return { ...describe(method, spec), type: new RequestType<P, R, void>(method) };
+  let type: RequestType<P, R, void> | undefined;
+  return {
+    ...describe(method, spec),
+    get type() {
+      return (type ??= new (loadJsonRpc().RequestType)<P, R, void>(method));
+    },
+  };
 }
 
 /** Declares a notification method with its params schema and permission. */
 export function notification<P>(method: string, spec: DescriptorSpec<P>): NotificationDescriptor<P> {
-  return { ...describe(method, spec), type: new NotificationType<P>(method) };
+  let type: NotificationType<P> | undefined;
+  return {
+    ...describe(method, spec),
+    get type() {
+      return (type ??= new (loadJsonRpc().NotificationType)<P>(method));
+    },
+  };
+}
+
+// The typed vscode-jsonrpc types are made when a connection first uses them: homectl reads the descriptors (names,
+// schemas) on every run and speaks its socket without vscode-jsonrpc, whose loading would be a fifth of its start.
+function loadJsonRpc(): typeof import('vscode-jsonrpc') {
+  return require('vscode-jsonrpc') as typeof import('vscode-jsonrpc');
 }
 
 function describe<P>(method: string, spec: DescriptorSpec<P>): MethodDescriptor<P> {

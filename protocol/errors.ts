@@ -1,4 +1,4 @@
-import { ResponseError } from 'vscode-jsonrpc';
+import type { ResponseError } from 'vscode-jsonrpc';
 
 /** One catalogue of the errors that cross the wire, each with the facts a person needs. */
 export const ErrorCodes = {
@@ -78,5 +78,12 @@ export interface ErrorFacts {
 
 /** Builds a wire error whose data carries its catalogue name and facts. */
 export function haError(code: number, message: string, facts: ErrorFacts = {}): ResponseError<ErrorFacts & { name: string }> {
-  return new ResponseError(code, message, { name: ErrorNames[code] ?? 'HA_ERR_UNKNOWN', ...facts });
+  const WireError = loadResponseError();
+  return new WireError(code, message, { name: ErrorNames[code] ?? 'HA_ERR_UNKNOWN', ...facts });
+}
+
+// vscode-jsonrpc is loaded with the first error built, not when the catalogue is imported: homectl reads the
+// catalogue on every run and seldom builds an error, and loading the library is a quarter of its start.
+function loadResponseError(): typeof ResponseError {
+  return (require('vscode-jsonrpc') as typeof import('vscode-jsonrpc')).ResponseError;
 }

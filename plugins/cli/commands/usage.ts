@@ -35,7 +35,7 @@ export function renderUsage(commands: Command[]): string {
     `a size like ${SIZE_EXAMPLES} (${SIZE_BARE_NUMBER}). Values print the same way.`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
-    'else $HOMEAGENT_DATA (…/run/homed.sock), else ./data/run/homed.sock',
+    'else $HOMEAGENT_DATA (…/run/homed.sock), else the installed service\'s (/var/lib/homeagent), else data/ beside the package',
     '',
     'waiting for homed: 30 s per request (longer for install, restart, reindex); --timeout SECONDS replaces it, 0 waits for ever',
     '',
