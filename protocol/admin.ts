@@ -1,5 +1,5 @@
 import { NO_PARAMS, objectSchema, request } from './descriptor';
-import { BOOLEAN_FIELD, PATH_FIELD, PLUGIN_NAME_FIELD, wholeNumberField } from './fields';
+import { BOOLEAN_FIELD, PATH_FIELD, PLUGIN_NAME_FIELD, SHA256_FIELD, wholeNumberField } from './fields';
 import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
 import type { PluginManifest } from './manifest';
@@ -151,6 +151,8 @@ export interface PluginsInstallParams {
   file: string;
   /** Check the package and describe it, writing nothing. */
   inspectOnly?: boolean;
+  /** The SHA-256 the person was shown (from an inspectOnly answer): a file that changed since is refused. */
+  sha256?: string;
 }
 export interface PluginsInstallResult {
   /** The package's manifest. */
@@ -161,6 +163,9 @@ export interface PluginsInstallResult {
   entries: { name: string; size: number }[];
   /** Whether it was installed (false for inspectOnly). */
   installed: boolean;
+  /** SHA-256 and size of the package file as it was read (once, for both the checks and the install). */
+  sha256: string;
+  bytes: number;
   /** The version it replaced, when this was an upgrade. */
   upgradedFrom?: string;
   /** The installed plugin's status. */
@@ -172,7 +177,7 @@ export interface PluginsInstallResult {
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {
-  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD }, ['file']),
+  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD, sha256: SHA256_FIELD }, ['file']),
   permission: 'admin',
 });
 

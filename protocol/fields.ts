@@ -28,6 +28,8 @@ export function wholeNumberField(min: number, max: number): JsonSchema {
 
 /** true or false. */
 export const BOOLEAN_FIELD: JsonSchema = { type: 'boolean' };
+/** A SHA-256 in lowercase hex. */
+export const SHA256_FIELD: JsonSchema = { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'a SHA-256 in lowercase hex' };
 /** A session (conversation) id. */
 export const SESSION_FIELD = stringField(MAX_SESSION_CHARS);
 /** A person's message. */

@@ -10,9 +10,10 @@ import type { Supervisor } from '../supervisor/supervisor';
 import { InstallError } from './errors';
 import { inspectPackage } from './inspect';
 import { installPackage } from './install';
-import { loadInstallLimits } from './limits';
+import { loadInstallLimits, type InstallLimits } from './limits';
 import { isPluginName } from './package-check';
 import type { PackagePolicy } from './package-policy';
+import { pinPackage, type PinnedPackage } from './pinned-copy';
 import { removePackage } from './remove';
 
 /** What installing and removing packages touches in the kernel. */
@@ -62,14 +63,33 @@ export class PackageAdmin {
   }
 
   private async doInstall(params: PluginsInstallParams): Promise<PluginsInstallResult> {
-    const { supervisor, pluginDir } = this.deps;
+    const { pluginDir } = this.deps;
     if (!path.isAbsolute(params.file)) throw haError(ErrorCodes.InvalidValue, `"${params.file}" is not an absolute path; give the .hmap file's full path`);
     const limits = loadInstallLimits((key) => this.deps.config.getValue(CORE_SCOPE, key));
+    // The file is read once, into a private copy: what is checked, shown and installed cannot change underneath.
+    const pinned = await answerRefusal(() => pinPackage(params.file, pluginDir, limits));
+    try {
+      if (params.sha256 !== undefined && params.sha256 !== pinned.sha256) {
+        throw haError(
+          ErrorCodes.Conflict,
+          `${params.file} changed since it was shown (its sha256 is now ${pinned.sha256}, not ${params.sha256}); nothing was installed: run the install again to see what it is now`,
+          { file: params.file },
+        );
+      }
+      return await this.installPinned(pinned, params.inspectOnly === true, limits);
+    } finally {
+      await pinned.discard();
+    }
+  }
+
+  private async installPinned(pinned: PinnedPackage, inspectOnly: boolean, limits: InstallLimits): Promise<PluginsInstallResult> {
+    const { supervisor, pluginDir } = this.deps;
     const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
     // Every check first, writing nothing: a refused package never stops the running version.
-    const inspected = await answerRefusal(() => inspectPackage(params.file, limits, policy));
+    const inspected = await answerRefusal(() => inspectPackage(pinned.file, limits, policy));
     const homedUser = inspected.kind === 'skill' ? {} : this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
-    if (params.inspectOnly) return { ...inspected, installed: false, ...homedUser };
+    const source = { sha256: pinned.sha256, bytes: pinned.bytes };
+    if (inspectOnly) return { ...inspected, installed: false, ...source, ...homedUser };
     const name = inspected.manifest.name;
     const old = supervisor.plugins.get(name);
     const wasSkill = !old && this.isSkillPackage(name);
@@ -77,7 +97,7 @@ export class PackageAdmin {
     if (old) await old.stop('upgrade', old.state === 'disabled' ? 'disabled' : 'stopped');
     let installed;
     try {
-      installed = await answerRefusal(() => installPackage(params.file, { pluginsDir: pluginDir, limits, ...policy }));
+      installed = await answerRefusal(() => installPackage(pinned.file, { pluginsDir: pluginDir, limits, ...policy }));
     } catch (error) {
       // The library left the old version in place: bring it back as it was.
       if (old && wasRunning) await old.start();
@@ -88,6 +108,7 @@ export class PackageAdmin {
       kind: installed.kind,
       entries: inspected.entries,
       installed: true,
+      ...source,
       ...(installed.upgradedFrom === undefined ? {} : { upgradedFrom: installed.upgradedFrom }),
     };
     if (installed.skill) {

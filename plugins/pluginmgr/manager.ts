@@ -123,7 +123,7 @@ export class PackageManager {
       const asked = (inspected.manifest.permissions ?? []).filter((p) => refused.includes(p));
       if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
     }
-    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file });
+    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, sha256: fetched.sha256 });
     this.ctx.log.info('plugin installed', {
       plugin: result.manifest.name,
       version: result.manifest.version,

@@ -97,7 +97,7 @@ export class PackageUploads {
     try {
       const sha256 = createHash('sha256').update(await fs.promises.readFile(upload.file)).digest('hex');
       if (sha256 !== upload.summary.sha256) throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again');
-      const result = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file: upload.file }));
+      const result = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file: upload.file, sha256 }));
       return {
         name: result.manifest.name,
         version: result.manifest.version,

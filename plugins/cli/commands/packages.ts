@@ -47,12 +47,15 @@ const install: Command = {
   },
 };
 
-/** A file on this machine: homed reads it directly, once to show it, once to install it. */
+/**
+ * A file on this machine: homed reads it directly, once to show it, once to install it; the install is pinned to the
+ * SHA-256 of what was shown, so a file changed in between is refused, not installed unseen.
+ */
 async function installFromFile(absolute: string, values: OptionValues, ctx: CommandContext): Promise<void> {
   const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, inspectOnly: true });
-  if (!values['json']) ctx.print(renderPackage(inspected));
+  if (!values['json']) ctx.print(`${renderPackage(inspected)}\n${absolute} (${formatBytes(inspected.bytes)}, sha256 ${inspected.sha256})`);
   if (!(await confirmInstall(values, ctx))) return;
-  reportInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute }), values, ctx);
+  reportInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, sha256: inspected.sha256 }), values, ctx);
 }
 
 /**

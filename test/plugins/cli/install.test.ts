@@ -1,5 +1,6 @@
 // homectl plugins install|remove end to end: real .hmap packages, a real homed, the compiled homectl.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -51,6 +52,8 @@ describe('homectl plugins install|remove against a running homed', () => {
     assert.equal(asked.code, 2, asked.stderr);
     assert.match(asked.stdout, /name\s+good/);
     assert.match(asked.stdout, /permissions\s+tools, events/);
+    const sha256 = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    assert.match(asked.stdout, new RegExp(`${file} \\(.*, sha256 ${sha256}\\)`), 'the hash the install is pinned to is shown');
     assert.match(asked.stderr, /pass --yes/);
     assert.ok(!fs.existsSync(path.join(pluginsDir, 'good')), 'nothing may be installed');
   });
