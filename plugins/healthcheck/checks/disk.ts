@@ -1,37 +1,14 @@
 // Free space of the data dir's file system: homed writes every message, memory and setting there.
 import { statfs } from 'node:fs/promises';
 import type { HealthFinding } from '../../../protocol';
+import { judgeDiskSpace, type DiskSpace } from '../../../protocol/disk-space';
 
-/** Free and total bytes of a file system. */
-export interface DiskSpace {
-  freeBytes: number;
-  totalBytes: number;
-}
-
-const MIB = 1024 * 1024;
-const GIB = 1024 * MIB;
-
-/** Low is both a small share and a small amount: a big disk at 5 % still holds plenty, a small one at 50 % does not worry. */
-export const DISK_BOUNDS = {
-  warning: { share: 0.1, bytes: GIB },
-  error: { share: 0.02, bytes: 200 * MIB },
-};
+export { judgeDiskSpace, type DiskSpace };
 
 /** Free space available to homed's user (not the blocks kept for root). */
 export async function readDiskSpace(dir: string): Promise<DiskSpace> {
   const s = await statfs(dir);
   return { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize };
-}
-
-/** The finding for `space` of the file system holding `dir`. */
-export function judgeDiskSpace(dir: string, space: DiskSpace): HealthFinding {
-  const share = space.totalBytes > 0 ? space.freeBytes / space.totalBytes : 0;
-  const detail = `${formatSize(space.freeBytes)} free of ${formatSize(space.totalBytes)} (${(share * 100).toFixed(1)} %) on the file system of ${dir}`;
-  const fix = `du -sh ${dir}/* | sort -h; free space on that file system or move the data dir`;
-  const below = (bound: { share: number; bytes: number }): boolean => share < bound.share && space.freeBytes < bound.bytes;
-  if (below(DISK_BOUNDS.error)) return { check: 'disk', severity: 'error', title: 'the data dir is almost out of space', detail, fix };
-  if (below(DISK_BOUNDS.warning)) return { check: 'disk', severity: 'warning', title: 'the data dir is low on space', detail, fix };
-  return { check: 'disk', severity: 'ok', title: 'the data dir has room', detail };
 }
 
 /** The finding for `dir`, reading its file system; one that cannot be read is a warning. */
@@ -41,11 +18,4 @@ export async function diskFinding(dir: string, read: (dir: string) => Promise<Di
   } catch (error) {
     return { check: 'disk', severity: 'warning', title: 'free space unknown', detail: `statfs ${dir} failed: ${(error as Error).message}`, fix: `ls -ld ${dir}` };
   }
-}
-
-/** Bytes as people read them: `812.0 MiB`, `3.2 GiB`. */
-export function formatSize(bytes: number): string {
-  if (bytes >= GIB) return `${(bytes / GIB).toFixed(1)} GiB`;
-  if (bytes >= MIB) return `${(bytes / MIB).toFixed(1)} MiB`;
-  return `${(bytes / 1024).toFixed(1)} KiB`;
 }
