@@ -21,6 +21,9 @@ import type { PackageAdmin } from './packages/package-admin';
 import { BUILTIN_PLUGIN_DIR, createDataTree, type DataTree } from './paths';
 import type { Recall } from './recall/recall';
 import { Health } from './service/health';
+import type { HealthDesk } from './health/health-desk';
+import { openHealth } from './init/open-health';
+import { loadWatchdogPolicy } from './service/watchdog';
 import { pluginsHealth } from './service/plugins-health';
 import type { KernelServices } from './sdk-server/bind';
 import type { UsageLedger } from './llm/usage-ledger';
@@ -74,6 +77,8 @@ export class Kernel {
   readonly agent: Agent;
   /** Whether the kernel is healthy, asked by the systemd watchdog; a health-check plugin can add a hook. */
   readonly health = new Health();
+  /** What the healthcheck plugin probes and reports to. */
+  readonly healthDesk: HealthDesk;
 
   constructor(options: KernelOptions) {
     const env = options.env ?? process.env;
@@ -88,7 +93,9 @@ export class Kernel {
     ({ sessions: this.sessions, recall: this.recall } = parts);
     const builtin = options.builtinDir === undefined ? BUILTIN_PLUGIN_DIR : options.builtinDir;
     const found = findPlugins({ ...(builtin === null ? {} : { builtin }), installed: this.paths.pluginDir }, this.config, this.log);
+    this.healthDesk = openHealth(this.tree, this.paths, this.config, () => this.supervisor, this.health, loadWatchdogPolicy(env));
     const plugins = supervisePlugins(found, this.tree, settings, infra, {
+      health: this.healthDesk,
       sessions: this.sessions,
       recall: this.recall,
       llm: this.llm,
@@ -103,6 +110,7 @@ export class Kernel {
 
   /** Starts every enabled plugin in dependency order, then recall's loops and the agent. */
   async start(): Promise<void> {
+    this.healthDesk.start();
     await startPlugins(this.supervisor, this.packages, this.paths.pluginDir, this.log);
     this.recall.start(() => keepDataPrivate(this.tree, this.paths, this.log));
     this.agent.start();
@@ -120,6 +128,7 @@ export class Kernel {
     this.usage.close();
     this.config.close();
     this.kernelLog.close();
+    this.healthDesk.stop();
   }
 
   status(): KernelStatus {
@@ -137,6 +146,7 @@ export class Kernel {
       rss_bytes: process.memoryUsage.rss(),
       node: process.version,
       turns: this.agent.load(),
+      health: { report: this.healthDesk.latest.get(), watchdog: this.health.peek() },
     };
   }
 }

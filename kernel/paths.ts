@@ -70,9 +70,14 @@ export function makePrivate(paths: readonly string[]): void {
   }
 }
 
+/** The kernel's SQLite databases: settings, conversations and usage, the memory graph, the knowledge index. */
+export function databasePaths(tree: DataTree, paths: CorePaths): string[] {
+  return [tree.configDb, path.join(tree.data, 'agent.db'), paths.memoryGraph, path.join(tree.data, 'index', 'knowledge.db')];
+}
+
 /** The kernel's own databases (with their WAL files) and folders no plugin reads directly. */
 export function privatePaths(tree: DataTree, paths: CorePaths): string[] {
-  const databases = [tree.configDb, path.join(tree.data, 'agent.db'), paths.memoryGraph, path.join(tree.data, 'index', 'knowledge.db')];
+  const databases = databasePaths(tree, paths);
   return [
     ...databases.flatMap((db) => [db, `${db}-wal`, `${db}-shm`]),
     path.dirname(paths.memoryGraph),

@@ -2,6 +2,7 @@ import { NO_PARAMS, objectSchema, request } from './descriptor';
 import { BOOLEAN_FIELD, PATH_FIELD, PLUGIN_NAME_FIELD, SHA256_FIELD, wholeNumberField } from './fields';
 import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
+import type { KernelHealth } from './healthcheck';
 import type { PluginManifest } from './manifest';
 
 /** Lifecycle states of a supervised plugin. */
@@ -142,6 +143,8 @@ export interface KernelStatus {
   node: string;
   /** Turns running now and messages waiting for theirs. */
   turns: { running: number; waiting: number };
+  /** The healthcheck plugin's latest report and the watchdog's verdict. */
+  health?: KernelHealth;
 }
 /** plugin → kernel (admin): kernel status. */
 export const KernelStatusRequest = request<Record<string, never>, KernelStatus>('kernel/status', { params: NO_PARAMS, permission: 'admin' });

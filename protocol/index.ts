@@ -29,3 +29,4 @@ export * from './skills';
 export * from './tokens';
 export * from './logs';
 export * from './service';
+export * from './healthcheck';

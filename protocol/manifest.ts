@@ -18,6 +18,7 @@ export const PERMISSIONS = [
   'prompt', // put a block of text into the agent's system prompt (prompt/block)
   'env.grant', // attach environment variables to the commands of the rest of a turn (a skill's api key)
   'env.receive', // receive the environment a turn was granted with each tool call (a command runner)
+  'health', // probe the kernel's health, have its databases checked, report the findings (health/probe, health/quick_check, health/report)
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -4,6 +4,7 @@ import type { SessionStore } from '../agent/sessions';
 import { InFlightToolCalls } from '../agent/tool-calls';
 import { CORE_SCOPE } from '../config';
 import { PackageAdmin } from '../packages/package-admin';
+import type { HealthDesk } from '../health/health-desk';
 import type { DataTree } from '../paths';
 import type { Recall } from '../recall/recall';
 import { bindKernelServices, interceptPriorityMessage, type KernelServices } from '../sdk-server/bind';
@@ -29,6 +30,8 @@ export interface ServedParts {
   logs: KernelLog;
   /** The kernel's status now (asked for only once plugins run, when every part exists). */
   status(): KernelStatus;
+  /** The kernel's side of the health checks. */
+  health: HealthDesk;
 }
 
 /** The plugins under supervision, how installs reach them, and how the agent's stages, tools and outputs reach them. */
@@ -97,6 +100,7 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     sessions: served.sessions,
     toolCalls: new InFlightToolCalls(),
     asks: openAsks(bus, infra.io, served.sessions, supervisor, router),
+    health: served.health,
   };
   return { supervisor, packages, router, services };
 }

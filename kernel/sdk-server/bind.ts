@@ -7,12 +7,14 @@ import type { IOManager } from '../io/io-manager';
 import type { ConfigRegistry } from '../config';
 import type { EventBus } from '../events/bus';
 import type { AskRegistry } from '../io/asks';
+import type { HealthDesk } from '../health/health-desk';
 import { bindAdminMethods, type AdminServices } from './admin-methods';
 import { bindApprovalMethods } from './approval-methods';
 import { admitCall, bindNotification, type SdkCaller } from './binder';
 import { bindClientMethods } from './client-methods';
 import { bindConfigMethods } from './config-methods';
 import { bindEventMethods } from './event-methods';
+import { bindHealthMethods } from './health-methods';
 import { bindIoMethods } from './io-methods';
 import { bindLlmMethods, type LlmService } from './llm-methods';
 import { bindMemoryMethods } from './memory-methods';
@@ -38,6 +40,8 @@ export interface KernelServices extends AdminServices {
   toolCalls: InFlightToolCalls;
   /** Questions put to a session's person, for approval/ask, approval/answer and approval/pending. */
   asks: AskRegistry;
+  /** Health probes, database checks and the latest health report, for health/*. */
+  health: HealthDesk;
 }
 
 /** Binds every SDK method a plugin may call to the kernel's services, with its identity checked per call. */
@@ -57,6 +61,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindToolMethods(connection, caller, services.toolCalls);
   bindApprovalMethods(connection, caller, services.asks);
   bindPromptMethods(connection, caller, services.supervisor);
+  bindHealthMethods(connection, caller, services.health);
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(InterruptRequest.type, (params) => {
     const answer = interruptAnswers.get(params as object);

@@ -12,6 +12,8 @@ export interface HealthVerdict {
 export interface HealthHook {
   name: string;
   check(): HealthVerdict;
+  /** The same answer without using up what the next check judges (for status); default: check. */
+  peek?(): HealthVerdict;
 }
 
 /** The hooks that do not say yes, with why. */
@@ -34,11 +36,20 @@ export class Health {
 
   /** Asks every hook; a hook that throws counts as unhealthy, with its error as the reason. */
   check(): HealthReport {
+    return this.ask((hook) => hook.check());
+  }
+
+  /** What check would answer now, for status, leaving each hook's samples to the watchdog's next check. */
+  peek(): HealthReport {
+    return this.ask((hook) => (hook.peek ? hook.peek() : hook.check()));
+  }
+
+  private ask(question: (hook: HealthHook) => HealthVerdict): HealthReport {
     const failing: { name: string; reason: string }[] = [];
     for (const hook of this.hooks.values()) {
       let verdict: HealthVerdict;
       try {
-        verdict = hook.check();
+        verdict = question(hook);
       } catch (error) {
         verdict = { healthy: false, reason: `its check failed: ${(error as Error).message}` };
       }

@@ -33,8 +33,14 @@ export class LoopLag implements HealthHook {
 
   /** Healthy while the median lag since the last check is under the bound (no samples yet: healthy). */
   check(): { healthy: boolean; reason?: string } {
-    const samples = this.samples.sort((a, b) => a - b);
+    const verdict = this.peek();
     this.samples = [];
+    return verdict;
+  }
+
+  /** The verdict on the samples since the last check, keeping them for it. */
+  peek(): { healthy: boolean; reason?: string } {
+    const samples = [...this.samples].sort((a, b) => a - b);
     if (samples.length === 0) return { healthy: true };
     const median = samples[Math.floor(samples.length / 2)] as number;
     if (median <= this.boundMs) return { healthy: true };

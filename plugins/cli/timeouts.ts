@@ -1,5 +1,5 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
-import { SkillsMethods, SocketMethods } from '../../protocol';
+import { HealthcheckMethods, SkillsMethods, SocketMethods } from '../../protocol';
 import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
@@ -27,6 +27,8 @@ export const REQUEST_TIMEOUTS = {
     [SkillsMethods.Setup]: 12 * MINUTE,
     // Copies a skill folder into the skills folder; openclaw gives up at 2 min, so its answer comes first.
     [SkillsMethods.Install]: 3 * MINUTE,
+    // A fresh health round: the provider check stops at healthcheck:provider_timeout (20 s), a quick_check of big databases takes longer.
+    [HealthcheckMethods.Report]: 10 * MINUTE,
     // Silence between two items: longer than a provider may go without data (120 s), so only a stuck homed trips it.
     [SocketMethods.ChatSay]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.

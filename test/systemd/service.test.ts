@@ -47,7 +47,7 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     assert.equal(status.dataDir, DATA, 'homectl found the installed service from /tmp');
     const shown = await box.show('homed', ['ActiveState', 'SubState', 'StatusText', 'NotifyAccess', 'Type', 'WatchdogUSec', 'User']);
     assert.deepEqual([shown['ActiveState'], shown['SubState'], shown['Type'], shown['NotifyAccess'], shown['User']], ['active', 'running', 'notify', 'main', 'homeagent']);
-    assert.match(shown['StatusText'] ?? '', /^ready: \d+ plugins, 0 turns running$/);
+    assert.match(shown['StatusText'] ?? '', /^ready: \d+ plugins, 0 turns running(; health (ok|info|warning|error))?$/);
     assert.equal(shown['WatchdogUSec'], `${WATCHDOG_SEC}s`);
   });
 

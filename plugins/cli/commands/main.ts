@@ -13,6 +13,7 @@ import { skillsCommands } from './skills';
 import { webuiCommands } from './webui';
 import { changesCommands } from './changes';
 import { statusCommand } from './status';
+import { doctorCommand } from './doctor';
 import { logsCommands } from './logs';
 import { usageCommands } from './token-usage';
 import { UnconfirmedError, UsageError, type Command, type CommandContext } from './types';
@@ -37,7 +38,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
   const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
-    const all = [...commands, statusCommand(location.path)];
+    const all = [...commands, statusCommand(location.path), doctorCommand(location.path)];
     const rest = location.rest;
     if (rest.length === 0) throw new UsageError('no command given');
     if (['help', '--help', '-h'].includes(rest[0] as string)) {
@@ -59,8 +60,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       columns: io.columns,
       readSecret: io.readSecret ?? (() => Promise.resolve('')),
     };
-    await command.run(positionals, values, ctx);
-    return ExitCodes.Ok;
+    return (await command.run(positionals, values, ctx)) ?? ExitCodes.Ok;
   } catch (error) {
     return reportFailure(error, io, commands);
   }
@@ -108,7 +108,7 @@ function reportFailure(error: unknown, io: HomectlIO, commands: Command[]): numb
     return ExitCodes.Usage;
   }
   if (error instanceof UsageError || error instanceof LocateUsageError) {
-    io.err(`homectl: ${error.message}\n\n${renderUsage([...commands, statusCommand('')])}`);
+    io.err(`homectl: ${error.message}\n\n${renderUsage([...commands, statusCommand(''), doctorCommand('')])}`);
     return ExitCodes.Usage;
   }
   if (error instanceof HomedUnreachableError) {

@@ -32,7 +32,8 @@ export interface Command {
   flags: string;
   /** One line saying what it does. */
   summary: string;
-  run(args: string[], values: OptionValues, ctx: CommandContext): Promise<void>;
+  /** Carries it out; a number is homectl's exit code (doctor: 1 when it found something), else 0. */
+  run(args: string[], values: OptionValues, ctx: CommandContext): Promise<void | number>;
 }
 
 /** Bad command line: homectl prints the message and the usage, and exits 2. */

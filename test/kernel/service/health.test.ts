@@ -62,5 +62,8 @@ describe('the health the watchdog asks', () => {
     assert.equal(statusLine(status(1, 1, 1, 0), []), 'ready: 1 plugin, 1 turn running');
     const plugins = [{ name: 'cli', state: 'ready' }, { name: 'timer', state: 'backoff' }, { name: 'webui', state: 'disabled' }] as const;
     assert.equal(statusLine(status(1, 2, 2, 3), plugins), 'ready: 1 of 2 plugins (timer: backoff), 2 turns running, 3 waiting');
+    const report = { at: 'x', overall: 'warning' as const, findings: [], duration_ms: 1 };
+    const withHealth = { ...status(9, 9, 0, 0), health: { report, watchdog: { healthy: true, failing: [] } } };
+    assert.equal(statusLine(withHealth, []), 'ready: 9 plugins, 0 turns running; health warning', 'the latest health report\'s word');
   });
 });

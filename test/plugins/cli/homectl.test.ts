@@ -57,14 +57,14 @@ describe('homectl against a running homed', () => {
     const human = await ctl('status');
     assert.equal(human.code, 0, human.stderr);
     assert.match(human.stdout, new RegExp(`pid ${homed.pid}\\b`));
-    // approvals, cli, exec, files, openclaw, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
-    assert.match(human.stdout, /9 ready \/ 9 enabled \/ 10 known/);
+    // approvals, cli, exec, files, healthcheck, openclaw, pluginmgr, timer and web (built-in) and secret-keeper (the fixture); webui is off by default.
+    assert.match(human.stdout, /10 ready \/ 10 enabled \/ 11 known/);
     assert.ok(human.stdout.includes(homed.dataDir));
     const json = await ctl('status', '--json');
     const status = JSON.parse(json.stdout) as KernelStatus;
     assert.equal(status.pid, homed.pid);
     assert.equal(status.dataDir, homed.dataDir);
-    assert.deepEqual(status.plugins, { ready: 9, enabled: 9, total: 10 });
+    assert.deepEqual(status.plugins, { ready: 10, enabled: 10, total: 11 });
   });
 
   it('config set core.log.level warn, then get reads it back', async () => {

@@ -1,0 +1,47 @@
+// The kernel's side of health checking: the desk the healthcheck plugin probes and reports to, and the watchdog
+// hook that turns unhealthy when its reports stop coming.
+import type { ConfigRegistry, CorePaths } from '../config';
+import { HealthDesk } from '../health/health-desk';
+import { HEALTHCHECK_PLUGIN, healthcheckHook } from '../health/healthcheck-hook';
+import { databasePaths, type DataTree } from '../paths';
+import type { Health } from '../service/health';
+import type { WatchdogPolicy } from '../service/watchdog';
+import type { Supervisor } from '../supervisor/supervisor';
+
+/** The healthcheck plugin's interval unless its setting says otherwise. */
+export const DEFAULT_HEALTHCHECK_INTERVAL_MS = 30_000;
+
+/** Builds the desk and registers the `healthcheck` hook with `health`; `supervisor` is asked only once plugins run. */
+export function openHealth(tree: DataTree, paths: CorePaths, config: ConfigRegistry, supervisor: () => Supervisor, health: Health, policy: WatchdogPolicy): HealthDesk {
+  const desk = new HealthDesk({ plugins: () => supervisor().list(), dataDir: tree.data, databases: () => databasePaths(tree, paths) });
+  const interval = cachedInterval(config);
+  const plugin = (): ReturnType<Supervisor['list']>[number] | undefined => supervisor().list().find((p) => p.name === HEALTHCHECK_PLUGIN);
+  health.register(
+    healthcheckHook(
+      { state: () => plugin()?.state, pid: () => plugin()?.pid ?? null, intervalMs: interval },
+      desk.latest,
+      { intervals: policy.healthcheckIntervals, minBoundMs: policy.healthcheckMinBoundMs },
+    ),
+  );
+  return desk;
+}
+
+/** `healthcheck:interval` in ms, read again only after it changes (the watchdog's hooks must answer without IO). */
+function cachedInterval(config: ConfigRegistry): () => number {
+  let cached: number | undefined;
+  config.onChange((change) => {
+    if (change.scope === HEALTHCHECK_PLUGIN) cached = undefined;
+  });
+  return () => {
+    if (cached === undefined) {
+      let value: unknown;
+      try {
+        value = config.getValue(HEALTHCHECK_PLUGIN, 'interval');
+      } catch {
+        value = undefined;
+      }
+      cached = typeof value === 'number' && value > 0 ? value : DEFAULT_HEALTHCHECK_INTERVAL_MS;
+    }
+    return cached;
+  };
+}

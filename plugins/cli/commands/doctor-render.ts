@@ -1,0 +1,33 @@
+// How homectl doctor shows its findings: a line per finding (severity, title), its detail and fix hint below it,
+// then a summary; or, with --json, `{findings, summary}`.
+import { HEALTH_SEVERITIES, worstSeverity, type HealthFinding, type HealthSeverity } from '../../../protocol';
+
+/** Counts per severity, the worst, and the exit code doctor ends with. */
+export interface DoctorSummary {
+  counts: Record<HealthSeverity, number>;
+  overall: HealthSeverity;
+  /** 0 with no warning and no error, else 1. */
+  exit_code: number;
+}
+
+/** The summary of `findings`. */
+export function summarize(findings: readonly HealthFinding[]): DoctorSummary {
+  const counts = Object.fromEntries(HEALTH_SEVERITIES.map((s) => [s, findings.filter((f) => f.severity === s).length])) as Record<HealthSeverity, number>;
+  const overall = worstSeverity(findings.map((f) => f.severity));
+  return { counts, overall, exit_code: overall === 'warning' || overall === 'error' ? 1 : 0 };
+}
+
+const MARKS: Record<HealthSeverity, string> = { ok: 'ok     ', info: 'info   ', warning: 'WARNING', error: 'ERROR  ' };
+
+/** The findings for a person, worst last so they stay in view. */
+export function renderFindings(findings: readonly HealthFinding[], summary: DoctorSummary): string {
+  const lines: string[] = [];
+  for (const f of findings) {
+    lines.push(`${MARKS[f.severity]}  ${f.title}`);
+    if (f.detail && f.severity !== 'ok') lines.push(`         ${f.detail}`);
+    if (f.fix && f.severity !== 'ok') lines.push(`         fix: ${f.fix}`);
+  }
+  const { counts } = summary;
+  lines.push('', `${counts.error} errors, ${counts.warning} warnings, ${counts.info} notes, ${counts.ok} ok`);
+  return lines.join('\n');
+}

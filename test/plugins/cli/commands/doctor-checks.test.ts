@@ -1,0 +1,36 @@
+// doctor's own checks on given facts: Node.js support dates, the systemd unit's states, the summary's exit code.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { nodeVersionFinding } from '../../../../plugins/cli/commands/doctor-node';
+import { summarize } from '../../../../plugins/cli/commands/doctor-render';
+import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
+
+describe('doctor checks', () => {
+  it('knows each LTS line\'s end of life', () => {
+    const day = new Date('2026-12-04T12:00:00Z');
+    const past = nodeVersionFinding('v20.20.2', day);
+    assert.equal(past.severity, 'warning');
+    assert.match(past.fix ?? '', /Node\.js 22 or 24/);
+    assert.equal(nodeVersionFinding('v22.12.0', day).severity, 'ok');
+    assert.equal(nodeVersionFinding('v22.12.0', new Date('2027-03-01T00:00:00Z')).severity, 'info');
+    assert.equal(nodeVersionFinding('v23.1.0', day).severity, 'warning');
+  });
+
+  it('judges the unit from systemctl show, and is not applicable without systemd', async () => {
+    assert.equal((await unitFinding(() => false)).severity, 'info');
+    const show = (props: Record<string, string>) => () => Promise.resolve(props);
+    assert.equal((await unitFinding(() => true, show({ LoadState: 'not-found' }))).fix, 'sudo homed install-service');
+    const stopped = await unitFinding(() => true, show({ LoadState: 'loaded', ActiveState: 'failed', SubState: 'failed', UnitFileState: 'enabled', Result: 'watchdog' }));
+    assert.equal(stopped.severity, 'error');
+    assert.match(stopped.detail, /last result watchdog/);
+    const running = await unitFinding(() => true, show({ LoadState: 'loaded', ActiveState: 'active', SubState: 'running', UnitFileState: 'enabled', NRestarts: '0', Result: 'success' }));
+    assert.equal(running.severity, 'ok');
+  });
+
+  it('exits 1 with any warning or error, 0 with only ok and info', () => {
+    const f = (severity: 'ok' | 'info' | 'warning' | 'error') => ({ check: 'x', severity, title: '', detail: '' });
+    assert.equal(summarize([f('ok'), f('info')]).exit_code, 0);
+    assert.equal(summarize([f('ok'), f('warning')]).exit_code, 1);
+    assert.deepEqual(summarize([f('error'), f('ok')]).counts, { ok: 1, info: 0, warning: 0, error: 1 });
+  });
+});
