@@ -1,5 +1,6 @@
 import type { StageName, StageSnapshot, ToolCall, ToolOutputEvent } from '../../protocol';
 import type { LlmMessage, LlmRequest, LlmResult, LlmToolCall, StreamHooks } from '../llm/types';
+import { childSessionOf } from './child-session';
 import { ChildRegistry } from './children';
 import { fromContext, fromWireCall, renderToolResult, toContext, toWireCall } from './messages';
 import type { AgentPolicy } from './policy';
@@ -102,7 +103,7 @@ export class Turn {
     this.ownsEnv = env === undefined;
     this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth) =>
       new Turn(
-        { session: `${setup.session}/child`, text: task, history: [], depth, ...(brief ? { brief } : {}) },
+        { session: childSessionOf(setup.session), text: task, history: [], depth, ...(brief ? { brief } : {}) },
         deps,
         { delta: () => undefined, notice: () => undefined, tool: () => undefined },
         this.env,

@@ -1,6 +1,7 @@
 import { KernelEvents, type PluginState, type PluginStateEvent } from '../../protocol';
 import type { SessionStore } from '../agent/sessions';
 import type { EventBus } from '../events/bus';
+import { personSessionOf } from '../agent/child-session';
 import { askRouter } from '../io/ask-route';
 import { AskRegistry } from '../io/asks';
 import type { IOManager, OutputEvent } from '../io/io-manager';
@@ -13,10 +14,10 @@ const GONE: ReadonlySet<PluginState> = new Set<PluginState>(['stopping', 'stoppe
 /** The registry of questions to a session's person: shown as a notice in the session's chat, announced on the bus. */
 export function openAsks(bus: EventBus, io: IOManager, sessions: SessionStore, supervisor: Supervisor, router: PluginRouter): AskRegistry {
   const asks = new AskRegistry({
-    route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
+    route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), personSessionOf, stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
     show: (route, view, text) => {
       const ask = { id: view.id, question: view.question, choices: view.choices, expiresAt: view.expiresAt };
-      const output: OutputEvent = { target: route.target, session: view.session, kind: 'notice', text, ask, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
+      const output: OutputEvent = { target: route.target, session: personSessionOf(view.session), kind: 'notice', text, ask, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
       // A full output channel means a burst larger than it: deliver at once rather than drop the question.
       if (!io.emit(output)) router.deliver(output);
     },

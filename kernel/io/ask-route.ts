@@ -1,5 +1,6 @@
 // Where a question about a session goes: to the plugin whose client sent the message the session is answering now
-// (its chat call waits for the turn's output, so the client is there), else to the session's owner plugin.
+// (its chat call waits for the turn's output, so the client is there), else to the session's owner plugin. A
+// sub-agent's session asks the person of the session it was started from.
 import type Database from 'better-sqlite3';
 import type { PluginState } from '../../protocol';
 import type { AskRoute } from './asks';
@@ -10,6 +11,8 @@ export interface AskRouteDeps {
   database: Database.Database;
   /** The plugin that last brought a person's input to the session. */
   ownerPluginOf(session: string): string | undefined;
+  /** The session whose person answers for this one (a sub-agent's: the session it was started from). */
+  personSessionOf(session: string): string;
   /** A plugin's state, or undefined when there is no such plugin. */
   stateOf(plugin: string): PluginState | undefined;
 }
@@ -19,7 +22,8 @@ export function askRouter(deps: AskRouteDeps): (session: string) => AskRoute | {
   const running = deps.database.prepare(
     "SELECT source, input_id AS inputId FROM inputs WHERE session = ? AND via = 'input' AND state = 'running' ORDER BY received_at DESC, rowid DESC LIMIT 1",
   );
-  return (session) => {
+  return (asked) => {
+    const session = deps.personSessionOf(asked);
     const input = running.get(session) as { source: string; inputId: string | null } | undefined;
     const target = input?.source ?? deps.ownerPluginOf(session);
     if (target === undefined) {

@@ -8,6 +8,7 @@ import type { IOManager } from '../../io/io-manager';
 import { CONSOLIDATION_SOURCE } from '../../io/io-manager';
 import type { LlmRequest, LlmResult, StreamHooks } from '../../llm/types';
 import type { Extraction, Provenance, RecordResult } from '../../memory';
+import { isChildSession } from '../../agent/child-session';
 import type { SessionStore } from '../../agent/sessions';
 import { buildDistillRequest, extractionFor, parseExtraction, type DistillMessage } from './extraction';
 
@@ -48,7 +49,7 @@ export type DistillOutcome =
 
 /** Sessions that are not a person's conversation. */
 export function isDistilled(session: string): boolean {
-  return session !== CONSOLIDATION_SOURCE && !session.includes('/child');
+  return session !== CONSOLIDATION_SOURCE && !isChildSession(session);
 }
 
 export class DistillLoop {

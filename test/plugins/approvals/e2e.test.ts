@@ -15,7 +15,7 @@ import {
   type PendingResult,
   type PluginInfo,
 } from '../../../protocol';
-import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
+import { lastUserText, startFakeLlm, type FakeLlm, type FakeRequest } from '../../fake-llm/server';
 import { fakeProviderEnv, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 
 type EventItem = Extract<EventsStreamItem, { kind: 'event' }>;
@@ -143,6 +143,37 @@ describe('approvals through a real homed and a socket client', () => {
     const third = say('cli:always', 'and again');
     await answer((await nextQuestion('cli:always', 2)).id, 'yes');
     assert.equal((await third).text, 'Asked again.');
+  });
+
+  it("a sub-agent's call asks the person of the session it was started from, in that session's chat stream", async () => {
+    const toolMessages = (request: FakeRequest): number => ((request.body as { messages?: { role: string }[] }).messages ?? []).filter((m) => m.role === 'tool').length;
+    llm.setDefault((request) => {
+      const user = lastUserText(request);
+      const done = toolMessages(request);
+      if (user === 'delegate the sum') {
+        if (done === 0) return { toolCalls: [{ name: 'spawn_child', args: { task: 'add 20 and 22' } }] };
+        if (done === 1) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1', timeout_ms: 30_000 } }] };
+        return { text: 'The sub-agent got it.' };
+      }
+      if (user === 'add 20 and 22') return done === 0 ? addCall(20, 22) : { text: 'It is 42.' };
+      return { text: `unexpected: ${String(user)}` };
+    });
+    try {
+      const saying = say('cli:kids', 'delegate the sum');
+      const question = await nextQuestion('cli:kids/child');
+      assert.equal(question.question, 'Allow add {"a":20,"b":22}?');
+      assert.equal(question.shownVia, 'cli', 'shown to the client of cli:kids, not settled for want of one');
+      await answer(question.id, 'yes');
+      const said = await saying;
+      assert.equal(said.text, 'The sub-agent got it.');
+      assert.ok(said.items.some((i) => i.kind === 'notice' && i.text?.includes(question.id)), `the question was in the chat stream: ${JSON.stringify(said.items)}`);
+      assert.deepEqual(answered('cli:kids/child').map((a) => [a.choice, a.by]), [['yes', 'person']]);
+      const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolMessages(r) === 1);
+      assert.ok(childAsked, 'the sub-agent got its tool result');
+      assert.match(JSON.stringify(childAsked.body), /sum.{0,6}42/);
+    } finally {
+      llm.setDefault(undefined);
+    }
   });
 
   it('nothing: past approvals:timeout the call is denied', async () => {
