@@ -90,6 +90,13 @@ export interface ToolOutputEvent {
   ms?: number;
   /** Why a guard refused the call (`end` of a denied call). */
   denied?: string;
+  /** The sub-agent that made the call (`child-1`; nested, `child-1/child-2`); absent for the agent's own calls. */
+  agent?: string;
+}
+
+/** How a client names a call: `exec`, or `child-1 › exec` for a sub-agent's. */
+export function toolCallLabel(event: Pick<ToolOutputEvent, 'name' | 'agent'>): string {
+  return event.agent ? `${event.agent} › ${event.name}` : event.name;
 }
 
 export interface OutputParams {

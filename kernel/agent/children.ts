@@ -30,7 +30,7 @@ export class ChildRegistry {
   constructor(
     readonly depth: number,
     private readonly limits: ChildLimits,
-    private readonly startTurn: (task: string, brief: string | undefined, depth: number) => ChildTurn,
+    private readonly startTurn: (task: string, brief: string | undefined, depth: number, id: string) => ChildTurn,
   ) {}
 
   /** Starts a child; throws with the limit's name when depth or count would exceed it. */
@@ -43,7 +43,7 @@ export class ChildRegistry {
       throw new Error(`${running} sub-agents are already running (the limit is ${this.limits.maxRunning}); wait for one with child_result`);
     }
     const id = `child-${++this.next}`;
-    const turn = this.startTurn(task, brief, this.depth + 1);
+    const turn = this.startTurn(task, brief, this.depth + 1, id);
     const child: ChildRun = { id, task, state: 'running', startedAt: Date.now(), turn, finished: Promise.resolve() };
     const timer = setTimeout(() => {
       if (child.state !== 'running') return;

@@ -101,11 +101,12 @@ export class Turn {
   ) {
     this.env = env ?? new TurnEnv();
     this.ownsEnv = env === undefined;
-    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth) =>
+    // A sub-agent's text is its parent's tool result; its tool calls are shown to the person, marked as its own.
+    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth, id) =>
       new Turn(
         { session: childSessionOf(setup.session), text: task, history: [], depth, ...(brief ? { brief } : {}) },
         deps,
-        { delta: () => undefined, notice: () => undefined, tool: () => undefined },
+        { delta: () => undefined, notice: () => undefined, tool: (event) => this.sink.tool({ ...event, id: `${id}:${event.id}`, agent: event.agent ? `${id}/${event.agent}` : id }) },
         this.env,
       ),
     );

@@ -100,7 +100,8 @@ export class QuestionDesk {
    */
   private settlesQuestions(item: ChatStreamItem): boolean {
     if (item.kind === 'delta') return (item.text ?? '') !== '';
-    return item.kind === 'tool' && item.tool?.phase === 'start' && !this.tools.has(item.tool.id);
+    // A sub-agent runs beside its parent: its calls say nothing about the parent's questions.
+    return item.kind === 'tool' && item.tool?.phase === 'start' && item.tool.agent === undefined && !this.tools.has(item.tool.id);
   }
 
   /** The person's choice; `no` without a terminal or at the input's end; undefined when taken away or declined. */

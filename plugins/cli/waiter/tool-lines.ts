@@ -1,6 +1,6 @@
 // How waiter shows tool calls on stderr: a running call's output as it comes, each line prefixed with the tool's
 // name (dimmed on a terminal), and one line when the call ends: `[tool] exec {"command":"ls"} → ok 12 ms`.
-import type { ToolOutputEvent } from '../../../protocol';
+import { toolCallLabel, type ToolOutputEvent } from '../../../protocol';
 
 /** Characters of a call's arguments on its end line; the rest is cut with `…`. */
 const MAX_ARGS_ON_LINE = 120;
@@ -22,13 +22,13 @@ export class ToolLines {
       const text = (this.partial.get(event.id) ?? '') + (event.text ?? '');
       const lines = text.split('\n');
       this.partial.set(event.id, lines.pop() ?? '');
-      return lines.map((line) => this.progressLine(event.name, line));
+      return lines.map((line) => this.progressLine(toolCallLabel(event), line));
     }
     const rest = this.partial.get(event.id);
     const args = this.args.get(event.id) ?? event.args ?? '';
     this.partial.delete(event.id);
     this.args.delete(event.id);
-    return [...(rest ? [this.progressLine(event.name, rest)] : []), renderToolEnd(event, args)];
+    return [...(rest ? [this.progressLine(toolCallLabel(event), rest)] : []), renderToolEnd(event, args)];
   }
 
   private progressLine(name: string, line: string): string {
@@ -37,10 +37,10 @@ export class ToolLines {
   }
 }
 
-/** `[tool] exec {"command":"ls"} → ok 12 ms`, or `→ denied: <reason> (3 ms)`. */
+/** `[tool] exec {"command":"ls"} → ok 12 ms` (`[tool] child-1 › exec …` for a sub-agent's), or `→ denied: <reason> (3 ms)`. */
 export function renderToolEnd(event: ToolOutputEvent, args: string): string {
   const shown = args.length > MAX_ARGS_ON_LINE ? `${args.slice(0, MAX_ARGS_ON_LINE)}…` : args;
   const ms = `${event.ms ?? 0} ms`;
   const how = event.outcome === 'denied' ? `denied: ${event.denied ?? 'no reason given'} (${ms})` : `${event.outcome ?? (event.isError ? 'error' : 'ok')} ${ms}`;
-  return `[tool] ${event.name}${shown && shown !== '{}' ? ` ${shown}` : ''} → ${how}`;
+  return `[tool] ${toolCallLabel(event)}${shown && shown !== '{}' ? ` ${shown}` : ''} → ${how}`;
 }

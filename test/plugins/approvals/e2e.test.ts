@@ -168,6 +168,10 @@ describe('approvals through a real homed and a socket client', () => {
       assert.equal(said.text, 'The sub-agent got it.');
       assert.ok(said.items.some((i) => i.kind === 'notice' && i.text?.includes(question.id)), `the question was in the chat stream: ${JSON.stringify(said.items)}`);
       assert.deepEqual(answered('cli:kids/child').map((a) => [a.choice, a.by]), [['yes', 'person']]);
+      const childSteps = said.items.filter((i) => i.kind === 'tool' && i.tool?.agent === 'child-1').map((i) => [i.tool?.id, i.tool?.name, i.tool?.phase, i.tool?.outcome]);
+      assert.deepEqual(childSteps.map(([, name, phase]) => [name, phase]), [['add', 'start'], ['add', 'end']], "the sub-agent's call is shown, marked as its own");
+      assert.match(String(childSteps[0]?.[0]), /^child-1:/, 'its id cannot collide with the parent\'s calls');
+      assert.equal(childSteps[1]?.[3], 'ok');
       const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolMessages(r) === 1);
       assert.ok(childAsked, 'the sub-agent got its tool result');
       assert.match(JSON.stringify(childAsked.body), /sum.{0,6}42/);

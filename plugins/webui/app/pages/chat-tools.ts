@@ -2,7 +2,7 @@
 // output as it came and result inside, always as text), built from live `tool` stream items or from stored turns.
 import { h } from 'preact';
 import htm from 'htm';
-import type { ToolCallOutcome, ToolOutputEvent } from '../../../../protocol/io';
+import { toolCallLabel, type ToolCallOutcome, type ToolOutputEvent } from '../../../../protocol/io';
 import type { SessionEntry } from '../../../../protocol/sessions';
 import type { T } from '../i18n';
 
@@ -32,8 +32,8 @@ export type StoredToolEntry = Pick<SessionEntry, 'role' | 'text' | 'tools' | 'ca
 /** The cards with one step applied: a start adds (or, rewritten by a guard, updates) its card. */
 export function applyStep(cards: readonly ToolCard[], step: ToolStep): ToolCard[] {
   const at = cards.findIndex((c) => c.id === step.id);
-  const card: ToolCard = at >= 0 ? { ...cards[at]! } : { id: step.id, name: step.name, args: step.args ?? '', output: '' };
-  card.name = step.name;
+  const card: ToolCard = at >= 0 ? { ...cards[at]! } : { id: step.id, name: toolCallLabel(step), args: step.args ?? '', output: '' };
+  card.name = toolCallLabel(step);
   if (step.phase === 'start' && step.args !== undefined) card.args = step.args;
   if (step.phase === 'progress') card.output = (card.output + (step.text ?? '')).slice(-MAX_CARD_OUTPUT);
   if (step.phase === 'end') {

@@ -109,6 +109,16 @@ describe('question desk', () => {
     assert.deepEqual(d.answers, []);
   });
 
+  it("keeps a question shown while a sub-agent, running beside the turn, starts calls of its own", async () => {
+    const d = desk(['y']);
+    d.questions.pass({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'start' } });
+    d.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });
+    d.questions.pass({ kind: 'tool', tool: { id: 'child-1:c1', name: 'read_file', phase: 'start', agent: 'child-1' } });
+    await d.questions.close();
+    assert.deepEqual(d.answers, ['q-1=yes'], 'the question was still asked, and answered');
+    assert.ok(!d.out.includes('(no longer asked)\n'));
+  });
+
   it('Ctrl-C answers no to the question shown and the ones waiting, at once', () => {
     const d = desk([]);
     d.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });

@@ -60,6 +60,13 @@ test('tool lines: progress by whole lines (dimmed on a terminal), the last part 
   assert.match(end[1]!, /^\[tool\] exec \{"command":"x{108}… → cancelled 7 ms$/);
 });
 
+test("tool lines: a sub-agent's call is named with the sub-agent", () => {
+  const lines = new ToolLines(false);
+  lines.take({ id: 'child-1:a', name: 'exec', phase: 'start', args: '{"command":"ls"}', agent: 'child-1' });
+  assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'progress', text: 'notes.txt\n', agent: 'child-1' }), ['  child-1 › exec │ notes.txt']);
+  assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'end', outcome: 'ok', ms: 5, agent: 'child-1' }), ['[tool] child-1 › exec {"command":"ls"} → ok 5 ms']);
+});
+
 test('a printer shows tool steps as note lines and keeps them off the answer', () => {
   const split = printer(false);
   split.p.show({ kind: 'delta', text: 'Checking.' });
