@@ -1,33 +1,43 @@
-// How late the kernel's event loop runs, for health/probe: Node's own histogram of loop delays (one native timer,
-// no JavaScript per sample), read and restarted at each probe.
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+// How late the kernel's event loop runs, for health/probe: a timer that notes by how much each tick came late,
+// read and restarted at each probe. (Node's monitorEventLoopDelay would cost less, but on Node 20 it misses a
+// stall inside a setImmediate callback, which is where long synchronous work often runs.)
 import type { LoopLagFigures } from '../../protocol';
 
-/** The loop's delay since the last read. */
-export class LoopDelay {
-  private readonly histogram: IntervalHistogram;
+/** Most samples kept between two reads (at 50 ms, over 40 minutes' worth); older ones are dropped. */
+const MAX_SAMPLES = 50_000;
 
-  /** `resolutionMs`: how often the loop is sampled. */
-  constructor(private readonly resolutionMs = 20) {
-    this.histogram = monitorEventLoopDelay({ resolution: resolutionMs });
-  }
+/** The loop's lag since the last read. */
+export class LoopDelay {
+  private samples: number[] = [];
+  private last = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  /** `everyMs`: how often the loop is sampled. */
+  constructor(private readonly everyMs = 50) {}
 
   start(): void {
-    this.histogram.enable();
+    this.last = performance.now();
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      if (this.samples.length >= MAX_SAMPLES) this.samples.shift();
+      this.samples.push(Math.max(0, now - this.last - this.everyMs));
+      this.last = now;
+    }, this.everyMs);
+    this.timer.unref();
   }
 
   stop(): void {
-    this.histogram.disable();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
   }
 
-  /** Mean, p99 and max delay since the last call (zeros before any sample), then starts a new window. */
+  /** Mean, p99 and max lag since the last call (zeros before any sample), then starts a new window. */
   takeFigures(): LoopLagFigures {
-    const h = this.histogram;
-    const hasSamples = h.count > 0;
-    // The histogram counts the sampling period itself as delay; what is beyond it is lag.
-    const lag = (ns: number): number => (hasSamples ? Math.max(0, Math.round((ns / 1e6 - this.resolutionMs) * 10) / 10) : 0);
-    const figures = { mean_ms: lag(h.mean), p99_ms: lag(h.percentile(99)), max_ms: lag(h.max) };
-    h.reset();
-    return figures;
+    const sorted = this.samples.sort((a, b) => a - b);
+    this.samples = [];
+    if (sorted.length === 0) return { mean_ms: 0, p99_ms: 0, max_ms: 0 };
+    const round = (ms: number): number => Math.round(ms * 10) / 10;
+    const mean = sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length;
+    return { mean_ms: round(mean), p99_ms: round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number), max_ms: round(sorted.at(-1) as number) };
   }
 }

@@ -6,6 +6,7 @@ import { benchContext } from './context';
 import { benchCrash } from './crash';
 import { benchExec } from './exec';
 import { benchGraph } from './graph';
+import { benchHealthcheck } from './healthcheck';
 import { benchKnowledge } from './knowledge';
 import { benchLanes } from './lanes';
 import { benchLuaAdapter } from './lua-adapter';
@@ -25,7 +26,7 @@ import { benchTools } from './tools';
 import { benchTracker } from './tracker';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service', 'healthcheck'] as const;
 
 let broken = 0;
 
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
     rows.push(...((await step('skills (openclaw plugin)', () => benchSkillsPlugin())) ?? []));
   }
   if (chosen.has('service')) rows.push(...((await step('service', () => benchService())) ?? []));
+  if (chosen.has('healthcheck')) rows.push(...((await step('healthcheck', () => benchHealthcheck())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

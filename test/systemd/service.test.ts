@@ -49,6 +49,18 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     assert.deepEqual([shown['ActiveState'], shown['SubState'], shown['Type'], shown['NotifyAccess'], shown['User']], ['active', 'running', 'notify', 'main', 'homeagent']);
     assert.match(shown['StatusText'] ?? '', /^ready: \d+ plugins, 0 turns running(; health (ok|info|warning|error))?$/);
     assert.equal(shown['WatchdogUSec'], `${WATCHDOG_SEC}s`);
+    // The healthcheck plugin's first report reaches the STATUS= line with the next keep-alive.
+    await waitFor(async () => /; health (ok|info|warning|error)$/.test((await box.show('homed', ['StatusText']))['StatusText'] ?? ''), { timeoutMs: 30_000, what: 'the health word in StatusText' });
+  });
+
+  it('homectl doctor under systemd shows the unit active and the data dir in its group', { timeout: 120_000 }, async () => {
+    const run = await homectl(['doctor', '--json']);
+    const { findings, summary } = JSON.parse(run.stdout) as { findings: { check: string; severity: string; title: string }[]; summary: { exit_code: number } };
+    assert.equal(run.status, summary.exit_code, run.stderr);
+    const of = (check: string) => findings.find((f) => f.check === check);
+    assert.deepEqual([of('service')?.severity, of('service')?.title], ['ok', 'homed.service is active']);
+    assert.equal(of('data-dir')?.severity, 'ok', JSON.stringify(of('data-dir')));
+    assert.equal(of('homed')?.severity, 'ok');
   });
 
   it('keeps every wall around a third-party plugin up without root, and stops one that ignores SIGTERM', { timeout: 120_000 }, async () => {

@@ -34,6 +34,8 @@ export function modeFindings(dataDir: string, socketPath: string, serviceInstall
   const detail = `socket ${socketPath} is ${octal(socketMode)} group ${groupName(socket.gid)}, its folder ${octal(runMode)}`;
   if (!shared && !own) {
     findings.push({ check: 'socket', severity: 'warning', title: 'the socket has modes homed does not set', detail, fix: 'homectl config set cli:socket_access owner   (or group), then homectl plugins restart cli' });
+  } else if (shared && serviceInstalled && groupName(socket.gid) !== SERVICE_USER) {
+    findings.push({ check: 'socket', severity: 'warning', title: `the socket is open to group ${groupName(socket.gid)}, not ${SERVICE_USER}`, detail, fix: 'sudo homed install-service   (it runs homed as the service user and group)' });
   } else {
     findings.push({ check: 'socket', severity: 'ok', title: shared ? `the socket is open to group ${groupName(socket.gid)}` : "the socket is its owner's alone", detail });
   }

@@ -2,7 +2,7 @@
 // skills that lack something, and what doctor checks itself (modes, the unit, Node.js; free space and databases
 // too when homed is down). With homed unreachable, that is a finding, and the local checks still run.
 import { dirname, basename } from 'node:path';
-import { HealthcheckMethods, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type SkillsListResult } from '../../../protocol';
+import { HealthcheckMethods, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
 import { nodeVersionFinding } from './doctor-node';
@@ -58,16 +58,29 @@ async function healthFindings(ctx: CommandContext): Promise<HealthFinding[]> {
     const report = await ctx.request<HealthReport>(HealthcheckMethods.Report, { provider: true });
     return report.findings;
   } catch (error) {
-    return [
-      {
-        check: 'healthcheck',
-        severity: 'warning',
-        title: 'the healthcheck plugin did not answer',
-        detail: `${(error as Error).message}; the provider, the plugins and the databases were not checked`,
-        fix: 'homectl plugins enable healthcheck; homectl plugins restart healthcheck',
-      },
-    ];
+    const silent: HealthFinding = {
+      check: 'healthcheck',
+      severity: 'warning',
+      title: 'the healthcheck plugin did not answer',
+      detail: `${(error as Error).message}; the provider, the disk and the databases were not checked`,
+      fix: 'homectl plugins enable healthcheck; homectl plugins restart healthcheck',
+    };
+    return [silent, ...(await notReadyPlugins(ctx))];
   }
+}
+
+/** Without the healthcheck plugin: each enabled plugin that is not ready, from plugins/list. */
+async function notReadyPlugins(ctx: CommandContext): Promise<HealthFinding[]> {
+  const { plugins } = await ctx.request<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList);
+  return plugins
+    .filter((p) => p.state !== 'ready' && p.state !== 'disabled' && p.name !== 'healthcheck')
+    .map((p) => ({
+      check: `plugin:${p.name}`,
+      severity: p.state === 'failed' ? 'error' : 'warning',
+      title: `plugin ${p.name} is ${p.state}`,
+      detail: p.detail ?? p.last_exit?.detail ?? p.last_exit?.reason ?? `it is ${p.state}, not ready`,
+      fix: `homectl plugins logs ${p.name}; homectl plugins restart ${p.name}`,
+    }));
 }
 
 /** One finding per skill that lacks a requirement (none when there are no skills or openclaw is off). */
