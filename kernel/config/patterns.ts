@@ -1,16 +1,11 @@
 import type { ConfigDef } from '../../protocol';
+import { isPatternKey, matchesPattern } from '../../protocol/config-patterns';
+
+export { isPatternKey, matchesPattern };
 
 // A pattern definition has `*` for whole segments of its key, e.g. `llm.provider.*.api_key`: it gives
 // the type and description of every key that matches it (`llm.provider.work.api_key`), so dynamic
 // keys can be typed (a password stays masked) without a definition per name.
-
-/** What one `*` segment matches in a concrete key: a name without dots. */
-const WILDCARD_SEGMENT = '[a-z0-9_-]+';
-
-/** Tells whether a key is a pattern, i.e. has a `*` in it. */
-export function isPatternKey(key: string): boolean {
-  return key.includes('*');
-}
 
 /** Returns why a pattern key is malformed, or undefined if it is fine (each `*` a whole segment, one literal segment at least). */
 export function patternKeyProblem(key: string): string | undefined {
@@ -23,15 +18,6 @@ export function patternKeyProblem(key: string): string | undefined {
 /** Replaces each `*` of a pattern by a sample name, to check the rest of the key like any other key. */
 export function sampleKeyOf(pattern: string): string {
   return pattern.split('.').map((s) => (s === '*' ? 'x' : s)).join('.');
-}
-
-/** Tells whether a concrete key matches a pattern key. */
-export function matchesPattern(pattern: string, key: string): boolean {
-  const source = pattern
-    .split('.')
-    .map((s) => (s === '*' ? WILDCARD_SEGMENT : s.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')))
-    .join('\\.');
-  return new RegExp(`^${source}$`).test(key);
 }
 
 /** Picks the pattern definition that applies to `key`: the one with fewest `*`, then the first by key; undefined if none. */

@@ -5,13 +5,11 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { LOCK_FILE, PID_FILE, holderPid, readPid } from '../../protocol/data-lock';
 import { writeFileAtomicSync } from '../files/atomic-write';
 import { StartupError } from './startup-error';
 
-/** The lock file inside the run folder. */
-export const LOCK_FILE = 'homed.lock';
-/** The holder's pid, beside the lock. */
-export const PID_FILE = 'homed.pid';
+export { LOCK_FILE, PID_FILE, holderPid };
 
 /** A held data dir lock. */
 export interface DataLock {
@@ -90,43 +88,4 @@ function createLockFile(file: string): void {
   } finally {
     fs.rmSync(draft, { force: true });
   }
-}
-
-/** The pid of the homed holding the lock: its pid file, or else the kernel's own lock table. */
-export function holderPid(runDir: string, file: string): number | null {
-  const written = readPid(path.join(runDir, PID_FILE));
-  if (written !== null && written !== process.pid && isAlive(written)) return written;
-  return lockOwnerFromProc(file);
-}
-
-function readPid(file: string): number | null {
-  try {
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Linux lists every POSIX lock in /proc/locks with its pid and inode: the holder the pid file may not name yet. */
-function lockOwnerFromProc(file: string): number | null {
-  try {
-    const inode = fs.statSync(file).ino;
-    for (const line of fs.readFileSync('/proc/locks', 'utf8').split('\n')) {
-      const match = /^\d+:\s+POSIX\s+\S+\s+WRITE\s+(\d+)\s+[0-9a-f]+:[0-9a-f]+:(\d+)\s/.exec(line);
-      if (match && Number(match[2]) === inode && Number(match[1]) !== process.pid && Number(match[1]) > 0) return Number(match[1]);
-    }
-  } catch {
-    // not Linux, or /proc not mounted
-  }
-  return null;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// homectl: controls a running homed over its Unix socket (plugins, config, status).
+// homectl: controls a running homed over its Unix socket (plugins, config, status), and backs its data dir up and restores it.
 import * as readline from 'node:readline/promises';
 import { runHomectl } from './commands/main';
 import { readSecret } from './secret-input';
 import { ExitCodes } from './commands/usage';
+import { silentProgress, terminalProgress } from './progress-bar';
 import { TimeoutUsageError, chooseTimeout, takeTimeoutFlag } from './timeouts';
 
 /** Asks on the terminal; undefined when stdin or stdout is not one (scripts must pass --yes). */
@@ -43,6 +44,7 @@ if (argv === undefined) {
     confirm,
     columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     readSecret: (question) => readSecret(question),
+    progress: process.stderr.isTTY ? terminalProgress(process.stderr) : silentProgress,
   }).then((code) => {
     process.exitCode = code;
   });

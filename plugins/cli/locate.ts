@@ -1,12 +1,14 @@
-// How clients find homed's socket: flags first, then the environment, then the installed service, then homed's default.
-import { join, resolve } from 'node:path';
+// How clients find homed's socket and data dir: flags first, then the environment, then the installed service, then homed's default.
+import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, type DefaultDataDir } from './installed';
 import { SOCKET_FILE } from './settings';
 import { takeValueFlags } from './take-flags';
 
-/** Where the socket is, how that was decided, and the arguments left once the location flags are taken out. */
+/** Where the socket and the data dir are, how that was decided, and the arguments left once the location flags are taken out. */
 export interface SocketLocation {
   path: string;
+  /** The data dir: the one named, or for a socket named alone the folder above the socket's own (`DIR/run/homed.sock`). */
+  dataDir: string;
   /** `--socket`, `-data`, `HOMEAGENT_SOCKET`, `HOMEAGENT_DATA`, `service` (the installed unit) or `default` (beside the package). */
   source: string;
   rest: string[];
@@ -38,12 +40,20 @@ export function locateSocket(
     if (SOCKET_FLAGS.includes(flag)) socket = value;
     else data = value;
   }
-  if (socket !== undefined) return { path: resolve(cwd, socket), source: '--socket', rest };
-  if (data !== undefined) return { path: socketInDataDir(resolve(cwd, data)), source: '-data', rest };
-  if (env['HOMEAGENT_SOCKET']) return { path: resolve(cwd, env['HOMEAGENT_SOCKET']), source: 'HOMEAGENT_SOCKET', rest };
-  if (env['HOMEAGENT_DATA']) return { path: socketInDataDir(resolve(cwd, env['HOMEAGENT_DATA'])), source: 'HOMEAGENT_DATA', rest };
+  if (socket !== undefined) return atSocket(resolve(cwd, socket), '--socket', rest);
+  if (data !== undefined) return atDataDir(resolve(cwd, data), '-data', rest);
+  if (env['HOMEAGENT_SOCKET']) return atSocket(resolve(cwd, env['HOMEAGENT_SOCKET']), 'HOMEAGENT_SOCKET', rest);
+  if (env['HOMEAGENT_DATA']) return atDataDir(resolve(cwd, env['HOMEAGENT_DATA']), 'HOMEAGENT_DATA', rest);
   const { dir, source } = fallback();
-  return { path: socketInDataDir(dir), source, rest };
+  return atDataDir(dir, source, rest);
+}
+
+function atSocket(socket: string, source: string, rest: string[]): SocketLocation {
+  return { path: socket, dataDir: dirname(dirname(socket)), source, rest };
+}
+
+function atDataDir(dataDir: string, source: string, rest: string[]): SocketLocation {
+  return { path: socketInDataDir(dataDir), dataDir, source, rest };
 }
 
 /** The socket homed serves by default for a data dir. */

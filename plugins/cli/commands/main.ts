@@ -1,7 +1,9 @@
 // homectl's body: finds the socket, picks the command, runs it, maps the outcome to an exit code.
 import { parseArgs } from 'node:util';
+import { backupCommands } from '../backup/commands';
 import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
 import { LocateUsageError, locateSocket } from '../locate';
+import { silentProgress, type ProgressReporter } from '../progress-bar';
 import { approvalsCommands } from './approvals';
 import { configCommands } from './config';
 import { knowledgeCommands } from './knowledge';
@@ -31,11 +33,13 @@ export interface HomectlIO {
   columns?: number | undefined;
   /** Reads a value kept off the command line (the default: none to read). */
   readSecret?(question: string): Promise<string>;
+  /** Draws progress bars (the default: none). */
+  progress?: ProgressReporter;
 }
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands, ...backupCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const all = [...commands, statusCommand(location.path), doctorCommand(location.path)];
@@ -59,6 +63,8 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
       columns: io.columns,
       readSecret: io.readSecret ?? (() => Promise.resolve('')),
+      dataDir: location.dataDir,
+      progress: io.progress ?? silentProgress,
     };
     return (await command.run(positionals, values, ctx)) ?? ExitCodes.Ok;
   } catch (error) {

@@ -1,5 +1,6 @@
 // What a homectl command is, and what it gets to run.
 import type { ParseArgsConfig } from 'node:util';
+import type { ProgressReporter } from '../progress-bar';
 
 /** Parsed flags of a command. */
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -18,6 +19,10 @@ export interface CommandContext {
   columns?: number | undefined;
   /** Reads a value kept off the command line: typed on the terminal without echo, or the whole of stdin. */
   readSecret(question: string): Promise<string>;
+  /** The data dir homed serves, found the way the socket is (commands that read it directly: backup, restore). */
+  dataDir: string;
+  /** Starts a progress bar (drawn on stderr when it is a terminal, else nothing). */
+  progress: ProgressReporter;
 }
 
 /** One homectl command, e.g. `plugins list`. */

@@ -10,17 +10,19 @@ describe('locateSocket', () => {
     const env = { HOMEAGENT_SOCKET: '/env/s.sock', HOMEAGENT_DATA: '/env/data' };
     assert.equal(locateSocket(['--socket', '/x.sock', '-data', '/d'], env, cwd).path, '/x.sock');
     assert.equal(locateSocket(['-data', '/d'], env, cwd).path, '/d/run/homed.sock');
+    assert.equal(locateSocket(['-data', '/d'], env, cwd).dataDir, '/d', 'the data dir named');
+    assert.equal(locateSocket(['--socket', '/srv/ha/run/homed.sock'], env, cwd).dataDir, '/srv/ha', 'the folder above the socket\'s run/');
     assert.equal(locateSocket(['--data', 'rel'], env, cwd).path, '/home/me/rel/run/homed.sock');
     assert.equal(locateSocket([], env, cwd).path, '/env/s.sock');
     assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd).path, '/env/data/run/homed.sock');
     const service = (): DefaultDataDir => ({ dir: '/var/lib/homeagent', source: 'service' });
-    assert.deepEqual(locateSocket(['status'], {}, cwd, service), { path: '/var/lib/homeagent/run/homed.sock', source: 'service', rest: ['status'] });
+    assert.deepEqual(locateSocket(['status'], {}, cwd, service), { path: '/var/lib/homeagent/run/homed.sock', dataDir: '/var/lib/homeagent', source: 'service', rest: ['status'] });
     assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd, service).path, '/env/data/run/homed.sock', 'the environment comes first');
   });
 
   it('takes the location flags out wherever they stand, in both spellings', () => {
     const found = locateSocket(['plugins', '--socket=/a.sock', 'list', '--json'], {}, cwd);
-    assert.deepEqual(found, { path: '/a.sock', source: '--socket', rest: ['plugins', 'list', '--json'] });
+    assert.deepEqual(found, { path: '/a.sock', dataDir: '/', source: '--socket', rest: ['plugins', 'list', '--json'] });
     assert.equal(locateSocket(['-data=/d', 'status'], {}, cwd).path, '/d/run/homed.sock');
   });
 

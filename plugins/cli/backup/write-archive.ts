@@ -1,0 +1,123 @@
+// Writes the archive: tar entries through gzip (level 1: the databases are most of it, and speed matters more than
+// the last few percent), each file hashed with SHA-256 as it is written, the manifest last.
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import * as fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import * as zlib from 'node:zlib';
+import * as tar from 'tar-stream';
+import { DATA_PREFIX, MANIFEST_NAME, type EntryKind, type Manifest, type ManifestEntry } from './manifest';
+import type { FoundDirectory } from './walk-data-dir';
+
+/** A file to put in the archive: read from `source` (the data dir's file, or a database's snapshot). */
+export interface ArchiveFile {
+  rel: string;
+  source: string;
+  kind: EntryKind;
+  mode: number;
+  uid: number;
+  gid: number;
+  mtime: Date;
+}
+
+/** A tar entry's header as tar-stream takes it. */
+type EntryHeader = Parameters<tar.Pack['entry']>[0];
+
+/** Files up to this size are read whole before their entry starts, so one that changes meanwhile is copied as it was. */
+const READ_WHOLE_BYTES = 16 * 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Writes the archive to `target` (a new file, mode 0600) and resolves with the manifest written last; `counted` is
+ * told how many bytes of each file were read.
+ */
+export async function writeArchive(
+  target: string,
+  directories: FoundDirectory[],
+  files: ArchiveFile[],
+  manifest: Omit<Manifest, 'entries' | 'directories'>,
+  counted: (bytes: number) => void,
+): Promise<Manifest> {
+  const pack = tar.pack();
+  const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
+  const written = pipeline(pack, zlib.createGzip({ level: 1 }), out);
+  // Should the pipeline fail first (disk full), the entries below stop on the destroyed pack.
+  written.catch(() => undefined);
+  for (const dir of directories) {
+    await addEntry(pack, { name: `${DATA_PREFIX}${dir.rel}/`, type: 'directory', mode: dir.mode, uid: dir.uid, gid: dir.gid });
+  }
+  const entries: ManifestEntry[] = [];
+  for (const file of files) entries.push(await addFile(pack, file, counted));
+  const whole: Manifest = { ...manifest, directories: directories.map((d) => d.rel), entries };
+  await addEntry(pack, { name: MANIFEST_NAME, type: 'file', mode: 0o600, mtime: new Date() }, Buffer.from(`${JSON.stringify(whole, null, 2)}\n`));
+  pack.finalize();
+  await written;
+  return whole;
+}
+
+function addEntry(pack: tar.Pack, header: EntryHeader, body?: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error | null): void => (error ? reject(error) : resolve());
+    if (body === undefined) pack.entry(header, done);
+    else pack.entry(header, body, done);
+  });
+}
+
+async function addFile(pack: tar.Pack, file: ArchiveFile, counted: (bytes: number) => void): Promise<ManifestEntry> {
+  const hash = createHash('sha256');
+  const fd = fs.openSync(file.source, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    const header: EntryHeader = { name: `${DATA_PREFIX}${file.rel}`, type: 'file', mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
+    if (size <= READ_WHOLE_BYTES) {
+      const body = readToEnd(fd);
+      hash.update(body);
+      await addEntry(pack, { ...header, size: body.length }, body);
+      counted(body.length);
+      return { path: file.rel, size: body.length, sha256: hash.digest('hex'), kind: file.kind };
+    }
+    await streamFile(pack, { ...header, size }, fd, file.source, (chunk) => {
+      hash.update(chunk);
+      counted(chunk.length);
+    });
+    return { path: file.rel, size, sha256: hash.digest('hex'), kind: file.kind };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Reads an open file from its start to its end, as it is now. */
+function readToEnd(fd: number): Buffer {
+  const chunks: Buffer[] = [];
+  for (let position = 0; ; ) {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) break;
+    chunks.push(chunk.subarray(0, read));
+    position += read;
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Streams exactly `header.size` bytes of a big file into its entry; one that shrinks meanwhile fails the backup. */
+async function streamFile(pack: tar.Pack, header: EntryHeader, fd: number, source: string, seen: (chunk: Buffer) => void): Promise<void> {
+  const size = header.size ?? 0;
+  let done: (error?: Error | null) => void = () => undefined;
+  const finished = new Promise<void>((resolve, reject) => (done = (error) => (error ? reject(error) : resolve())));
+  const entry = pack.entry(header, (error) => done(error));
+  for (let position = 0; position < size; ) {
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position));
+    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
+    if (read === 0) {
+      entry.destroy();
+      throw new Error(`${source} shrank while it was being copied (${position} of ${size} bytes); run the backup again`);
+    }
+    const piece = chunk.subarray(0, read);
+    seen(piece);
+    position += read;
+    if (!entry.write(piece)) await once(entry, 'drain');
+  }
+  // streamx's typings ask for a last chunk; ending without one is what is meant here.
+  (entry as unknown as { end(): void }).end();
+  await finished;
+}
