@@ -6,6 +6,7 @@ import { HEALTHCHECK_PLUGIN, healthcheckHook } from '../health/healthcheck-hook'
 import { databasePaths, type DataTree } from '../paths';
 import type { Health } from '../service/health';
 import type { WatchdogPolicy } from '../service/watchdog';
+import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
 
 /** The healthcheck plugin's interval unless its setting says otherwise. */
@@ -15,10 +16,11 @@ export const DEFAULT_HEALTHCHECK_INTERVAL_MS = 30_000;
 export function openHealth(tree: DataTree, paths: CorePaths, config: ConfigRegistry, supervisor: () => Supervisor, health: Health, policy: WatchdogPolicy): HealthDesk {
   const desk = new HealthDesk({ plugins: () => supervisor().list(), dataDir: tree.data, databases: () => databasePaths(tree, paths) });
   const interval = cachedInterval(config);
-  const plugin = (): ReturnType<Supervisor['list']>[number] | undefined => supervisor().list().find((p) => p.name === HEALTHCHECK_PLUGIN);
+  // Straight from the supervisor's record (list() would build every plugin's full status, sandbox plan included).
+  const plugin = (): PluginSupervisor | undefined => supervisor().plugins.get(HEALTHCHECK_PLUGIN);
   health.register(
     healthcheckHook(
-      { state: () => plugin()?.state, pid: () => plugin()?.pid ?? null, intervalMs: interval },
+      { state: () => plugin()?.state, pid: () => plugin()?.process?.pid ?? null, intervalMs: interval },
       desk.latest,
       { intervals: policy.healthcheckIntervals, minBoundMs: policy.healthcheckMinBoundMs },
     ),

@@ -2,7 +2,7 @@
 // skills that lack something, and what doctor checks itself (modes, the unit, Node.js; free space and databases
 // too when homed is down). With homed unreachable, that is a finding, and the local checks still run.
 import { dirname, basename } from 'node:path';
-import { HealthcheckMethods, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
+import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
 import { nodeVersionFinding } from './doctor-node';
@@ -45,6 +45,9 @@ async function askStatus(ctx: CommandContext): Promise<Asked<KernelStatus>> {
     return { ok: true, value: await ctx.request<KernelStatus>(SocketMethods.KernelStatus) };
   } catch (error) {
     if (!(error instanceof HomedUnreachableError)) throw error;
+    if (error.reason === 'denied') {
+      return { ok: false, finding: { check: 'homed', severity: 'error', title: 'homed cannot be reached by this user', detail: error.message, fix: `sudo usermod -aG ${SERVICE_USER} $USER   (then log in again)` } };
+    }
     return {
       ok: false,
       finding: { check: 'homed', severity: 'error', title: 'homed is not running (or cannot be reached)', detail: error.message, fix: 'sudo systemctl start homed   (or: homed -data DIR)' },

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HomedClient, requestOnce } from '../../../plugins/cli/client';
 import { HealthcheckEvents, HealthcheckMethods, SocketMethods, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
-import { startHomed, waitFor, type HomedHandle } from '../../harness/homed';
+import { runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { FAST_POLICY } from '../../kernel/kernel-harness';
 
 // Plugins restart and fail fast, but one that stops answering is left unresponsive (not killed) for the SIGSTOP test.
@@ -60,6 +60,9 @@ describe('the healthcheck plugin in a real homed', () => {
       assert.ok(shown.report, 'kernel/status holds the latest report');
       assert.ok(Date.parse(shown.report.at) >= Date.parse(reports[0]?.at ?? ''), 'the report in status is one of the latest');
       assert.deepEqual(shown.watchdog, { healthy: true, failing: [] });
+      const printed = await runHomectl(['status'], { dataDir: homed.dataDir });
+      assert.match(printed.stdout, /^health\s+(ok|info|warning|error) \(checked [\dhms]+ ago\)$/m, printed.stdout);
+      assert.match(printed.stdout, /^\s+ok\s+the kernel answers: health\/probe answered in [\d.]+ ms$/m, 'each finding on a line of its own');
     } finally {
       client.close();
     }
