@@ -28,6 +28,11 @@ export function renderFindings(findings: readonly HealthFinding[], summary: Doct
     if (f.fix && f.severity !== 'ok') lines.push(`         fix: ${f.fix}`);
   }
   const { counts } = summary;
-  lines.push('', `${counts.error} errors, ${counts.warning} warnings, ${counts.info} notes, ${counts.ok} ok`);
+  lines.push('', `${count(counts.error, 'error')}, ${count(counts.warning, 'warning')}, ${count(counts.info, 'note')}, ${counts.ok} ok`);
   return lines.join('\n');
+}
+
+/** `1 error`, `2 errors`. */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
