@@ -54,7 +54,7 @@ export async function readArchive(file: string, counted: (bytes: number) => void
       callback(null, chunk);
     },
   });
-  const flowing = pipeline(input, counter, zlib.createGunzip(), extract);
+  const flowing = pipeline(input, counter, zlib.createGunzip({ chunkSize: 256 * 1024 }), extract);
   flowing.catch(() => undefined);
   try {
     const reading = await readEntries(extract, sink);
