@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
+import { coalesceChunks } from './coalesce';
 import { DATA_PREFIX, MANIFEST_NAME, type EntryKind, type Manifest, type ManifestEntry } from './manifest';
 import type { FoundDirectory } from './walk-data-dir';
 
@@ -18,6 +19,8 @@ export interface ArchiveFile {
   uid: number;
   gid: number;
   mtime: Date;
+  /** Its size when listed (for the progress bar; the entry takes the size it has when read). */
+  size: number;
 }
 
 /** A tar entry's header as tar-stream takes it. */
@@ -26,6 +29,8 @@ type EntryHeader = Parameters<tar.Pack['entry']>[0];
 /** Files up to this size are read whole before their entry starts, so one that changes meanwhile is copied as it was. */
 const READ_WHOLE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
+/** What gzip is handed at a time, and hands on. */
+const GZIP_CHUNK_BYTES = 256 * 1024;
 
 /**
  * Writes the archive to `target` (a new file, mode 0600) and resolves with the manifest written last; `counted` is
@@ -40,7 +45,7 @@ export async function writeArchive(
 ): Promise<Manifest> {
   const pack = tar.pack();
   const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
-  const written = pipeline(pack, zlib.createGzip({ level: 1, chunkSize: 256 * 1024 }), out);
+  const written = pipeline(pack, coalesceChunks(GZIP_CHUNK_BYTES), zlib.createGzip({ level: 1, chunkSize: GZIP_CHUNK_BYTES }), out);
   // Should the pipeline fail first (disk full), the entries below stop on the destroyed pack.
   written.catch(() => undefined);
   for (const dir of directories) {
