@@ -111,7 +111,7 @@ function time<T>(inputs: readonly T[], run: (input: T) => unknown): number[] {
   });
 }
 
-function makeNames(n: number, random: () => number): string[] {
+export function makeNames(n: number, random: () => number): string[] {
   const names = new Set<string>();
   while (names.size < n) {
     if (random() < 0.15) {
@@ -125,7 +125,7 @@ function makeNames(n: number, random: () => number): string[] {
   return [...names];
 }
 
-function makeFacts(n: number, names: string[], pick: () => number, random: () => number): ExtractedFact[] {
+export function makeFacts(n: number, names: string[], pick: () => number, random: () => number): ExtractedFact[] {
   const seen = new Set<string>();
   const facts: ExtractedFact[] = [];
   while (facts.length < n) {
@@ -191,7 +191,7 @@ function twoHops(adjacency: Map<number, number[]>, start: number, limit: number)
 }
 
 // Entity indexes drawn with probability ∝ 1/rank^s: a few hubs, a long tail, as people's acquaintances are.
-function zipfPicker(n: number, s: number, random: () => number): () => number {
+export function zipfPicker(n: number, s: number, random: () => number): () => number {
   const cumulative = new Float64Array(n);
   let total = 0;
   for (let k = 0; k < n; k++) cumulative[k] = total += 1 / Math.pow(k + 1, s);

@@ -2,6 +2,7 @@
 // It only measures and prints; no timing here can fail it. `node dist/scripts/bench/main.js rpc memory` runs some.
 import * as os from 'node:os';
 import { benchAgent } from './agent';
+import { benchBackup } from './backup';
 import { benchContext } from './context';
 import { benchCrash } from './crash';
 import { benchExec } from './exec';
@@ -26,7 +27,7 @@ import { benchTools } from './tools';
 import { benchTracker } from './tracker';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service', 'healthcheck'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service', 'healthcheck', 'backup'] as const;
 
 let broken = 0;
 
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   }
   if (chosen.has('service')) rows.push(...((await step('service', () => benchService())) ?? []));
   if (chosen.has('healthcheck')) rows.push(...((await step('healthcheck', () => benchHealthcheck())) ?? []));
+  if (chosen.has('backup')) rows.push(...((await step('backup', () => benchBackup())) ?? []));
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);

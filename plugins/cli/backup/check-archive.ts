@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ProgressReporter } from '../progress-bar';
 import { relativePathProblem } from './entry-name';
 import type { Manifest } from './manifest';
-import { ArchiveError, readArchive, type ArchiveReading, type ArchiveSink, type EntryAttributes } from './read-archive';
+import { ArchiveError, readArchive, type ArchiveReading, type ArchiveSink, type EntryAttributes, type FileWriter } from './read-archive';
 
 /** Who should own an unpacked entry, from its archived owner; undefined leaves it to this process. */
 export type ChooseOwner = (archived: EntryAttributes) => { uid: number; gid: number } | undefined;
@@ -44,7 +44,7 @@ export async function unpackArchive(file: string, folder: string, expected: Mani
     file: (rel, attributes) => {
       const target = place(rel, attributes);
       fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
-      return fs.createWriteStream(target, { flags: 'wx', mode: attributes.mode | 0o600 });
+      return openFileWriter(target, attributes.mode | 0o600);
     },
   };
   try {
@@ -54,6 +54,22 @@ export async function unpackArchive(file: string, folder: string, expected: Mani
     meter.finish();
   }
   for (const [target, owner] of owners) fs.lchownSync(target, owner.uid, owner.gid);
+}
+
+/** A new file written with plain synchronous writes: one system call a chunk, none through the thread pool. */
+function openFileWriter(file: string, mode: number): FileWriter {
+  const fd = fs.openSync(file, 'wx', mode);
+  let open = true;
+  return {
+    write: (chunk) => {
+      for (let done = 0; done < chunk.length; ) done += fs.writeSync(fd, chunk, done, chunk.length - done);
+    },
+    close: () => {
+      if (!open) return;
+      open = false;
+      fs.closeSync(fd);
+    },
+  };
 }
 
 function archiveSize(file: string): number {

@@ -29,11 +29,17 @@ export interface EntryAttributes {
   gid: number;
 }
 
+/** Where one file's bytes go, in order. */
+export interface FileWriter {
+  write(chunk: Buffer): void;
+  close(): void;
+}
+
 /** Where a pass writes what it reads: a folder, or nowhere (the check pass). */
 export interface ArchiveSink {
   directory(rel: string, attributes: EntryAttributes): void;
-  /** Answers a stream the file's bytes are written to. */
-  file(rel: string, attributes: EntryAttributes): fs.WriteStream;
+  /** Answers where the file's bytes are written. */
+  file(rel: string, attributes: EntryAttributes): FileWriter;
 }
 
 /** The archive is not a whole, sound backup; the message says what is wrong. */
@@ -54,7 +60,7 @@ export async function readArchive(file: string, counted: (bytes: number) => void
       callback(null, chunk);
     },
   });
-  const flowing = pipeline(input, counter, zlib.createGunzip(), extract);
+  const flowing = pipeline(input, counter, zlib.createGunzip({ chunkSize: 256 * 1024 }), extract);
   flowing.catch(() => undefined);
   try {
     const reading = await readEntries(extract, sink);
@@ -92,15 +98,18 @@ async function readEntries(extract: tar.Extract, sink: ArchiveSink | undefined):
   return { manifest, files, directories };
 }
 
-async function hashEntry(entry: AsyncIterable<Buffer>, out: fs.WriteStream | undefined): Promise<ReadFile> {
+async function hashEntry(entry: AsyncIterable<Buffer>, out: FileWriter | undefined): Promise<ReadFile> {
   const hash = createHash('sha256');
   let size = 0;
-  for await (const chunk of entry) {
-    hash.update(chunk);
-    size += chunk.length;
-    if (out && !out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+  try {
+    for await (const chunk of entry) {
+      hash.update(chunk);
+      size += chunk.length;
+      out?.write(chunk);
+    }
+  } finally {
+    out?.close();
   }
-  if (out) await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
   return { size, sha256: hash.digest('hex') };
 }
 

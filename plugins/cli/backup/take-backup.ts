@@ -64,7 +64,7 @@ export async function takeBackup(request: BackupRequest): Promise<BackupResult> 
   }
   try {
     const { files, secrets } = await snapshotDatabases(contents.files, workDir, request.withSecrets);
-    const total = files.reduce((sum, file) => sum + fs.statSync(file.source).size, 0);
+    const total = files.reduce((sum, file) => sum + file.size, 0);
     const meter = request.progress('backup', total);
     const manifest = await writeArchive(
       partial,
@@ -111,14 +111,14 @@ async function snapshotDatabases(found: FoundFile[], workDir: string, withSecret
   for (const [index, file] of found.entries()) {
     const base = { rel: file.rel, mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
     if (!file.isDatabase) {
-      files.push({ ...base, source: file.abs, kind: 'file' });
+      files.push({ ...base, source: file.abs, kind: 'file', size: file.size });
       continue;
     }
     const copy = path.join(workDir, `${index}.db`);
     await snapshotDatabase(file.abs, copy);
     const isSettings = file.rel === SETTINGS_DB;
     if (isSettings) secrets = withSecrets ? listSecretKeys(copy) : stripSecrets(copy);
-    files.push({ ...base, source: copy, kind: isSettings ? 'settings' : 'database' });
+    files.push({ ...base, source: copy, kind: isSettings ? 'settings' : 'database', size: fs.statSync(copy).size });
   }
   return { files, secrets };
 }

@@ -38,6 +38,7 @@ export type Skipped = ReadonlyMap<string, string>;
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const DATABASE_SIDE_FILES = ['-wal', '-shm', '-journal'];
+const MIN_PAGE_BYTES = 512;
 
 /** Walks the data dir depth first, in name order, skipping `skipped` folders. */
 export function walkDataDir(dataDir: string, skipped: Skipped): DataDirContents {
@@ -85,7 +86,8 @@ function takeEntry(dataDir: string, rel: string, siblings: string[], skipped: Sk
   }
   const side = DATABASE_SIDE_FILES.find((suffix) => rel.endsWith(suffix) && siblings.includes(path.basename(rel).slice(0, -suffix.length)));
   if (side !== undefined) return; // part of its database, whose backup copy holds what it has
-  const isDatabase = startsWithSqliteHeader(abs);
+  // A database is always whole pages (a power of two from 512 bytes): only such files are opened to look.
+  const isDatabase = stat.size >= MIN_PAGE_BYTES && stat.size % MIN_PAGE_BYTES === 0 ? startsWithSqliteHeader(abs) : false;
   if (isDatabase === 'gone') return; // removed since the folder was listed
   if (typeof isDatabase === 'string') {
     found.leftOut.push({ path: rel, reason: `could not be read: ${isDatabase}` });

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
+import { coalesceChunks } from './coalesce';
 import { DATA_PREFIX, MANIFEST_NAME, type EntryKind, type Manifest, type ManifestEntry } from './manifest';
 import type { FoundDirectory } from './walk-data-dir';
 
@@ -18,6 +19,8 @@ export interface ArchiveFile {
   uid: number;
   gid: number;
   mtime: Date;
+  /** Its size when listed (for the progress bar; the entry takes the size it has when read). */
+  size: number;
 }
 
 /** A tar entry's header as tar-stream takes it. */
@@ -26,6 +29,8 @@ type EntryHeader = Parameters<tar.Pack['entry']>[0];
 /** Files up to this size are read whole before their entry starts, so one that changes meanwhile is copied as it was. */
 const READ_WHOLE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
+/** What gzip is handed at a time, and hands on. */
+const GZIP_CHUNK_BYTES = 256 * 1024;
 
 /**
  * Writes the archive to `target` (a new file, mode 0600) and resolves with the manifest written last; `counted` is
@@ -40,7 +45,7 @@ export async function writeArchive(
 ): Promise<Manifest> {
   const pack = tar.pack();
   const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
-  const written = pipeline(pack, zlib.createGzip({ level: 1 }), out);
+  const written = pipeline(pack, coalesceChunks(GZIP_CHUNK_BYTES), zlib.createGzip({ level: 1, chunkSize: GZIP_CHUNK_BYTES }), out);
   // Should the pipeline fail first (disk full), the entries below stop on the destroyed pack.
   written.catch(() => undefined);
   for (const dir of directories) {
@@ -70,7 +75,7 @@ async function addFile(pack: tar.Pack, file: ArchiveFile, counted: (bytes: numbe
     const size = fs.fstatSync(fd).size;
     const header: EntryHeader = { name: `${DATA_PREFIX}${file.rel}`, type: 'file', mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
     if (size <= READ_WHOLE_BYTES) {
-      const body = readToEnd(fd);
+      const body = readToEnd(fd, size);
       hash.update(body);
       await addEntry(pack, { ...header, size: body.length }, body);
       counted(body.length);
@@ -86,17 +91,20 @@ async function addFile(pack: tar.Pack, file: ArchiveFile, counted: (bytes: numbe
   }
 }
 
-/** Reads an open file from its start to its end, as it is now. */
-function readToEnd(fd: number): Buffer {
-  const chunks: Buffer[] = [];
-  for (let position = 0; ; ) {
-    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-    const read = fs.readSync(fd, chunk, 0, chunk.length, position);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    position += read;
+/** Reads an open file from its start to its end, as it is now (`expected` bytes, or more if it grew meanwhile). */
+function readToEnd(fd: number, expected: number): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.max(expected + 1, 4096));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const read = fs.readSync(fd, buffer, length, buffer.length - length, length);
+    if (read === 0) return buffer.subarray(0, length);
+    length += read;
   }
-  return Buffer.concat(chunks);
 }
 
 /** Streams exactly `header.size` bytes of a big file into its entry; one that shrinks meanwhile fails the backup. */
