@@ -66,7 +66,9 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       dataDir: location.dataDir,
       progress: io.progress ?? silentProgress,
     };
-    return (await command.run(positionals, values, ctx)) ?? ExitCodes.Ok;
+    // Only a number is an exit code: a command's `return ctx.print(…)` hands back whatever the write answered.
+    const code: unknown = await command.run(positionals, values, ctx);
+    return typeof code === 'number' ? code : ExitCodes.Ok;
   } catch (error) {
     return reportFailure(error, io, commands);
   }
