@@ -1,10 +1,12 @@
 // The backup figures on an idle data dir of 100k memory facts and 10k knowledge chunks: `homectl backup` against
 // `tar -c | gzip -1` of the same folder and against `sqlite3 .backup` of its databases; the archive's size against
-// the tar.gz's; `homectl restore` against `tar -xzf`; homectl's peak RSS against `node -e 0`'s.
+// the tar.gz's; `homectl restore` against `tar -xzf`; homectl's peak RSS against `node -e 0`'s; and both commands on
+// 20k small files, where the cost per file shows.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { openConfigDatabase } from '../../kernel/config/database';
 import { BACKUP_PLAN, buildBenchDataDir } from './backup-data-dir';
 import { REPO_ROOT } from './paths';
 import { makeRow, type BenchRow } from './results';
@@ -14,6 +16,7 @@ const SECTION = `backup (${BACKUP_PLAN.facts / 1000}k memory facts, ${BACKUP_PLA
 const HOMECTL = path.join(REPO_ROOT, 'dist', 'plugins', 'cli', 'homectl.js');
 const ROUNDS = 3;
 const GNU_TIME = '/usr/bin/time';
+const MANY_FILES = 20_000;
 
 /** One timed run: wall time, and peak RSS in MB when GNU time is there to tell it. */
 interface Run {
@@ -30,7 +33,9 @@ export function benchBackup(): Promise<BenchRow[]> {
     buildBenchDataDir(dataDir, scratch);
     const databases = listDatabases(dataDir);
     process.stderr.write(` [data dir built in ${(msSince(buildStart) / 1000).toFixed(0)} s: ${mb(folderBytes(dataDir)).toFixed(0)} MB, ${databases.length} databases]`);
-    return Promise.resolve(measure(scratch, dataDir, databases));
+    const rows = measure(scratch, dataDir, databases);
+    rows.push(...measureManyFiles(scratch));
+    return Promise.resolve(rows);
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
@@ -67,6 +72,35 @@ function measure(scratch: string, dataDir: string, databases: string[]): BenchRo
     makeRow(SECTION, 'homectl restore peak RSS', peak(runs.restore), 'MB', 'node -e 0', peak(runs.node), ROUNDS),
   );
   return rows;
+}
+
+/** A data dir of many small files (notes in knowledge/): what each file costs beyond its bytes. */
+function measureManyFiles(scratch: string): BenchRow[] {
+  const many = path.join(scratch, 'many');
+  fs.mkdirSync(path.join(many, 'knowledge'), { recursive: true });
+  openConfigDatabase(path.join(many, 'config.db')).close();
+  for (let i = 0; i < MANY_FILES; i++) fs.writeFileSync(path.join(many, 'knowledge', `note-${i}.md`), `# Note ${i}\n\n${'The heron fishes at dawn by the reed bed. '.repeat(8)}\n`);
+  const archive = path.join(scratch, 'many.tar.gz');
+  const backups: number[] = [];
+  const tars: number[] = [];
+  const restores: number[] = [];
+  const untars: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    fs.rmSync(archive, { force: true });
+    backups.push(timed([process.execPath, HOMECTL, '-data', many, 'backup', archive]).ms);
+    tars.push(timed(['sh', '-c', `tar -c -C ${q(scratch)} many | gzip -1 > ${q(path.join(scratch, 'many-plain.tar.gz'))}`]).ms);
+    const restored = path.join(scratch, 'many-restored');
+    restores.push(timed([process.execPath, HOMECTL, 'restore', archive, '--data', restored]).ms);
+    fs.rmSync(restored, { recursive: true, force: true });
+    fs.mkdirSync(restored);
+    untars.push(timed(['tar', '-xzf', path.join(scratch, 'many-plain.tar.gz'), '-C', restored]).ms);
+    fs.rmSync(restored, { recursive: true, force: true });
+  }
+  const k = `${MANY_FILES / 1000}k`;
+  return [
+    makeRow(SECTION, `homectl backup, ${k} small files (median)`, median(backups), 'ms', 'tar -c | gzip -1', median(tars), ROUNDS),
+    makeRow(SECTION, `homectl restore, ${k} small files (median)`, median(restores), 'ms', 'tar -xzf', median(untars), ROUNDS),
+  ];
 }
 
 /** Runs a command to its end (under GNU time when it is there, for the peak RSS); throws when it fails. */

@@ -51,6 +51,10 @@ export async function takeBackup(request: BackupRequest): Promise<BackupResult> 
   const { dataDir, archive } = request;
   checkDataDirReadable(dataDir, `backup ${archive}`);
   if (fs.existsSync(archive)) throw new BackupError(`${archive} already exists; pick a new file name, or remove it first`);
+  const inside = path.relative(dataDir, archive);
+  if (!inside.startsWith('..') && !path.isAbsolute(inside)) {
+    throw new BackupError(`${archive} is inside the data dir ${dataDir}, where the next backup would take it in; write it somewhere else`);
+  }
   const scope = decideBackupScope(dataDir);
   const contents = walkDataDir(dataDir, scope.skipped);
   const owner = fs.statSync(dataDir);

@@ -35,10 +35,11 @@ export function renderUsage(commands: Command[]): string {
     `a size like ${SIZE_EXAMPLES} (${SIZE_BARE_NUMBER}). Values print the same way.`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
-    'else $HOMEAGENT_DATA (…/run/homed.sock), else the installed service\'s (/var/lib/homeagent), else data/ beside the package',
+    'else $HOMEAGENT_DATA (…/run/homed.sock), else the installed service\'s (/var/lib/homeagent), else data/ beside the package;',
+    'backup and restore use that data dir',
     '',
     'waiting for homed: 30 s per request (longer for install, restart, reindex); --timeout SECONDS replaces it, 0 waits for ever',
     '',
-    `exit codes: ${ExitCodes.Ok} ok, ${ExitCodes.DaemonError} homed answered an error, ${ExitCodes.Usage} usage error, ${ExitCodes.Unreachable} cannot reach homed`,
+    `exit codes: ${ExitCodes.Ok} ok, ${ExitCodes.DaemonError} homed answered an error (backup, restore: refused or failed), ${ExitCodes.Usage} usage error, ${ExitCodes.Unreachable} cannot reach homed`,
   ].join('\n');
 }

@@ -51,16 +51,19 @@ export interface ConfirmedTurn {
 /** A session kept busy turn after turn with `waiter -say`, until stopped. */
 export interface Chatter {
   confirmed: ConfirmedTurn[];
-  /** Stops after the turn in flight and resolves once it ended. */
+  /** Why the chat broke off (a waiter that failed), if it did. */
+  failure(): Error | undefined;
+  /** Stops after the turn in flight and resolves once it ended; rejects when the chat broke off. */
   stop(): Promise<void>;
-  /** Kills the waiter in flight, if any (after a failed test). */
+  /** Stops sending and kills the waiter in flight, if any (after a failed test). */
   kill(): void;
 }
 
-/** Starts sending `prefix 1`, `prefix 2`, … to the session, one after the other. */
+/** Starts sending `SESSION turn 1`, `SESSION turn 2`, … to the session, one after the other. */
 export function startChatter(dataDir: string, session: string): Chatter {
   const confirmed: ConfirmedTurn[] = [];
   let stopping = false;
+  let failed: Error | undefined;
   let current: WaiterProcess | undefined;
   const loop = (async () => {
     for (let n = 1; !stopping; n++) {
@@ -68,17 +71,25 @@ export function startChatter(dataDir: string, session: string): Chatter {
       current = spawnWaiter(['-data', dataDir, '--session', session, '-say', text], { timeoutMs: 30_000 });
       current.child.stdin?.end();
       const code = await current.exited;
+      if (stopping && code !== 0) return; // killed after a failed test
       if (code !== 0) throw new Error(`waiter for "${text}" exited ${code}: ${current.stderr()}`);
       confirmed.push({ session, text, confirmedAt: Date.now() });
     }
-  })();
+  })().catch((error: unknown) => {
+    failed = error as Error;
+  });
   return {
     confirmed,
+    failure: () => failed,
     stop: async () => {
       stopping = true;
       await loop;
+      if (failed) throw failed;
     },
-    kill: () => current?.child.kill('SIGKILL'),
+    kill: () => {
+      stopping = true;
+      current?.child.kill('SIGKILL');
+    },
   };
 }
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { startFakeLlmFor } from '../../../fake-llm/server';
-import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../../harness/homed';
+import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
 import { checkDatabases, startChatter, storedUserTexts, type Chatter } from './helpers';
 
 const SESSIONS = ['cli:backup-a', 'cli:backup-b', 'cli:backup-c', 'cli:backup-d'];
@@ -23,7 +23,7 @@ function dropKnowledgeFiles(folder: string): { stop(): Promise<number> } {
     return n;
   })();
   return {
-    stop: async () => {
+    stop: () => {
       stopping = true;
       return loop;
     },
@@ -43,10 +43,17 @@ describe('homectl backup of a busy homed, restored into a new data dir', () => {
     t.after(() => chatters.forEach((c) => c.kill()));
     // A bulky plugin file makes the archive take a moment to write, while the chats and the indexing go on.
     fs.writeFileSync(path.join(source.dataDir, 'plugin-data', 'cli', 'bulk.bin'), Buffer.alloc(8 * 1024 * 1024, 'homeagent '));
-    const busy = (): boolean => chatters.every((c) => c.confirmed.length >= 2);
-    while (!busy()) await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(
+      () => {
+        const broken = chatters.find((c) => c.failure());
+        if (broken) throw broken.failure();
+        return chatters.every((c) => c.confirmed.length >= 2);
+      },
+      { what: 'two confirmed turns in every session', timeoutMs: 30_000 },
+    );
 
     const knowledge = dropKnowledgeFiles(path.join(source.dataDir, 'knowledge'));
+    t.after(() => knowledge.stop());
     const startedAt = Date.now();
     const confirmedBefore = chatters.flatMap((c) => c.confirmed.filter((turn) => turn.confirmedAt < startedAt));
     const archive = path.join(root, 'busy.tar.gz');
