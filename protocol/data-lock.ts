@@ -1,5 +1,6 @@
 // The data dir lock's files, shared by homed (which holds the lock) and homectl restore (which must find the holder).
 // The lock is a small SQLite file in <run>/homed.lock held in exclusive locking mode; the holder's pid goes beside it.
+import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -7,6 +8,27 @@ import * as path from 'node:path';
 export const LOCK_FILE = 'homed.lock';
 /** The holder's pid, beside the lock. */
 export const PID_FILE = 'homed.pid';
+
+/**
+ * Tries once, without waiting, to take the lock in an existing lock file: the connection that holds it from now on,
+ * or `busy` when another process (a homed) holds it. Any other failure is thrown as SQLite reported it.
+ */
+export function tryTakeLock(file: string): Database.Database | 'busy' {
+  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  try {
+    // No journal file, and a lock that is kept after the (empty) transaction that took it.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('COMMIT');
+    return db;
+  } catch (error) {
+    db.close();
+    const code = (error as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return 'busy';
+    throw error;
+  }
+}
 
 /** The pid of the homed holding the lock: its pid file, or else the kernel's own lock table. */
 export function holderPid(runDir: string, file: string): number | null {

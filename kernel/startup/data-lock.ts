@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCK_FILE, PID_FILE, holderPid, readPid } from '../../protocol/data-lock';
+import { LOCK_FILE, PID_FILE, holderPid, readPid, tryTakeLock } from '../../protocol/data-lock';
 import { writeFileAtomicSync } from '../files/atomic-write';
 import { StartupError } from './startup-error';
 
@@ -40,22 +40,18 @@ export function lockDataDir(dataDir: string, runDir: string): DataLock {
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   const file = path.join(runDir, LOCK_FILE);
   if (!fs.existsSync(file)) createLockFile(file);
-  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  let taken: ReturnType<typeof tryTakeLock>;
   try {
-    // No journal file, and a lock that is kept after the (empty) transaction that took it.
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE');
-    db.exec('COMMIT');
+    taken = tryTakeLock(file);
   } catch (error) {
-    db.close();
     const code = (error as { code?: unknown }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new DataDirInUseError(dataDir, holderPid(runDir, file));
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
       throw new StartupError(`${file} is not the lock file homed makes (${(error as Error).message}): if no homed runs on ${dataDir}, delete it and start homed again`);
     }
     throw error;
   }
+  if (taken === 'busy') throw new DataDirInUseError(dataDir, holderPid(runDir, file));
+  const db = taken;
   const pidFile = path.join(runDir, PID_FILE);
   writeFileAtomicSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   let held = true;

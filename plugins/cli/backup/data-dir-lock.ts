@@ -1,10 +1,9 @@
 // Whether a homed serves a data dir, found the way homed itself finds out: by trying to take the data dir's lock
 // (an SQLite file in run/ held in exclusive locking mode). restore holds that lock while it swaps the folders, so no
 // homed can start on the old data dir meanwhile.
-import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCK_FILE, holderPid } from '../../../protocol/data-lock';
+import { LOCK_FILE, holderPid, tryTakeLock } from '../../../protocol/data-lock';
 
 /** The lock, held by this process until released. */
 export interface HeldLock {
@@ -21,17 +20,13 @@ export function probeDataDirLock(dataDir: string): LockProbe {
   const runDir = path.join(dataDir, 'run');
   const file = path.join(runDir, LOCK_FILE);
   if (!fs.existsSync(file)) return { held: { real: false, release: () => undefined } };
-  const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  let db: ReturnType<typeof tryTakeLock>;
   try {
-    db.pragma('journal_mode = MEMORY');
-    db.pragma('locking_mode = EXCLUSIVE');
-    db.exec('BEGIN EXCLUSIVE');
-    db.exec('COMMIT');
+    db = tryTakeLock(file);
   } catch (error) {
-    db.close();
-    const code = (error as { code?: unknown }).code;
-    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return { busy: true, pid: holderPid(runDir, file) };
     throw new Error(`cannot check whether homed serves ${dataDir}: ${file}: ${(error as Error).message}`);
   }
-  return { held: { real: true, release: () => db.close() } };
+  if (db === 'busy') return { busy: true, pid: holderPid(runDir, file) };
+  const held = db;
+  return { held: { real: true, release: () => held.close() } };
 }

@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import * as zlib from 'node:zlib';
 import * as tar from 'tar-stream';
 import { coalesceChunks } from './coalesce';
-import { DATA_PREFIX, MANIFEST_NAME, type EntryKind, type Manifest, type ManifestEntry } from './manifest';
+import { DATA_PREFIX, MANIFEST_NAME, type EntryKind, type LeftOut, type Manifest, type ManifestEntry } from './manifest';
 import type { FoundDirectory } from './walk-data-dir';
 
 /** A file to put in the archive: read from `source` (the data dir's file, or a database's snapshot). */
@@ -52,8 +52,13 @@ export async function writeArchive(
     await addEntry(pack, { name: `${DATA_PREFIX}${dir.rel}/`, type: 'directory', mode: dir.mode, uid: dir.uid, gid: dir.gid });
   }
   const entries: ManifestEntry[] = [];
-  for (const file of files) entries.push(await addFile(pack, file, counted));
-  const whole: Manifest = { ...manifest, directories: directories.map((d) => d.rel), entries };
+  const gone: LeftOut[] = [];
+  for (const file of files) {
+    const entry = await addFile(pack, file, counted);
+    if (entry) entries.push(entry);
+    else gone.push({ path: file.rel, reason: 'removed while the backup ran (a temporary file renamed into place, or a file deleted meanwhile)' });
+  }
+  const whole: Manifest = { ...manifest, leftOut: [...manifest.leftOut, ...gone], directories: directories.map((d) => d.rel), entries };
   await addEntry(pack, { name: MANIFEST_NAME, type: 'file', mode: 0o600, mtime: new Date() }, Buffer.from(`${JSON.stringify(whole, null, 2)}\n`));
   pack.finalize();
   await written;
@@ -68,9 +73,16 @@ function addEntry(pack: tar.Pack, header: EntryHeader, body?: Buffer): Promise<v
   });
 }
 
-async function addFile(pack: tar.Pack, file: ArchiveFile, counted: (bytes: number) => void): Promise<ManifestEntry> {
+/** Adds one file as it is now; null when a plain file of the data dir is gone since it was listed (homed runs on). */
+async function addFile(pack: tar.Pack, file: ArchiveFile, counted: (bytes: number) => void): Promise<ManifestEntry | null> {
   const hash = createHash('sha256');
-  const fd = fs.openSync(file.source, 'r');
+  let fd: number;
+  try {
+    fd = fs.openSync(file.source, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && file.kind === 'file') return null;
+    throw error;
+  }
   try {
     const size = fs.fstatSync(fd).size;
     const header: EntryHeader = { name: `${DATA_PREFIX}${file.rel}`, type: 'file', mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
