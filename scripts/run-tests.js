@@ -18,13 +18,9 @@ function listTests(dir) {
   });
 }
 
-// The longest files (a real systemd booted in a container) go first, so the two workers do not end with one of
-// them alone on a half-minute file.
-const FIRST = [`${path.sep}systemd${path.sep}`, 'systemd.test.js'];
-const first = (file) => (FIRST.some((mark) => file.includes(mark)) ? 0 : 1);
 const files = listTests(path.join(root, 'dist', 'test'))
   .filter((file) => filter.length === 0 || filter.some((f) => file.includes(f)))
-  .sort((a, b) => first(a) - first(b) || (a < b ? -1 : a > b ? 1 : 0));
+  .sort();
 if (files.length === 0) {
   console.error('no test files found under dist/test (did the build run?)');
   process.exit(1);
