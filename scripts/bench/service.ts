@@ -32,13 +32,14 @@ export async function benchService(plan = SERVICE_PLAN): Promise<BenchRow[]> {
       homectl: number[];
       node: number[];
       rssKb: number[];
+      nodeRssKb: number[];
     };
     const watchdogMs = plan.watchdogSec * 1000;
     return [
       makeRow(SECTION, 'SIGSTOP of the kernel → watchdog kill (median)', median(detections), 'ms', `WatchdogSec=${plan.watchdogSec}s`, watchdogMs, plan.kills, { kind: 'ratio-at-most', max: 1.1 }),
       makeRow(SECTION, 'SIGSTOP of the kernel → watchdog kill (worst)', Math.max(...detections), 'ms', `WatchdogSec=${plan.watchdogSec}s`, watchdogMs, plan.kills, { kind: 'ratio-at-most', max: 1.1 }),
       makeRow(SECTION, 'homectl status via /usr/local/bin (median)', median(clients.homectl), 'ms', 'node -e 0', median(clients.node), plan.clientRuns),
-      makeRow(SECTION, 'homectl status peak RSS', median(clients.rssKb) / 1024, 'MB', 'none', 0, clients.rssKb.length),
+      makeRow(SECTION, 'homectl status peak RSS', median(clients.rssKb) / 1024, 'MB', 'node -e 0', median(clients.nodeRssKb) / 1024, clients.rssKb.length),
     ];
   } finally {
     await box.poweroff();

@@ -21,7 +21,13 @@ const rssFile = path.join(os.tmpdir(), `peak-rss-${process.pid}`);
 const preload = path.join(__dirname, 'peak-rss.js');
 const homectl = timeRuns('homectl', ['status'], runs);
 const node = timeRuns(process.execPath, ['-e', '0'], runs);
-timeRuns('homectl', ['status'], 3, { ...process.env, NODE_OPTIONS: `--require ${preload}`, BENCH_PEAK_RSS_FILE: rssFile });
-const rssKb = fs.readFileSync(rssFile, 'utf8').trim().split('\n').map(Number);
-fs.rmSync(rssFile, { force: true });
-process.stdout.write(JSON.stringify({ homectl, node, rssKb }));
+/** Peak RSS (kB) of three runs of a command, each read by the preloaded peak-rss.js. */
+function peakRssKb(command: string, args: string[]): number[] {
+  timeRuns(command, args, 3, { ...process.env, NODE_OPTIONS: `--require ${preload}`, BENCH_PEAK_RSS_FILE: rssFile });
+  const kb = fs.readFileSync(rssFile, 'utf8').trim().split('\n').map(Number);
+  fs.rmSync(rssFile, { force: true });
+  return kb;
+}
+const rssKb = peakRssKb('homectl', ['status']);
+const nodeRssKb = peakRssKb(process.execPath, ['-e', '0']);
+process.stdout.write(JSON.stringify({ homectl, node, rssKb, nodeRssKb }));
