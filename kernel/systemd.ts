@@ -9,7 +9,6 @@ import { keepAliveMs, loadWatchdogPolicy, Watchdog } from './service/watchdog';
 /** What homed tells systemd, from start to stop. */
 export class ServiceLink {
   private watchdog: Watchdog | undefined;
-  private lag: LoopLag | undefined;
 
   private constructor(
     private readonly kernel: Kernel,
@@ -28,9 +27,7 @@ export class ServiceLink {
     const policy = loadWatchdogPolicy(this.env);
     const keepAlive = keepAliveMs(this.env);
     if (keepAlive !== null) {
-      this.lag = new LoopLag(policy.lagBoundMs, policy.lagSampleMs);
-      this.lag.start();
-      this.kernel.health.register(this.lag);
+      this.kernel.health.register(new LoopLag(policy.lagBoundMs, this.kernel.healthDesk.loopWindow()));
       this.kernel.log.info({ keepAliveMs: keepAlive, lagBoundMs: policy.lagBoundMs }, 'feeding the systemd watchdog while healthy');
     }
     const status = (): string => statusLine(this.kernel.status(), this.kernel.supervisor.list());
@@ -42,7 +39,6 @@ export class ServiceLink {
   /** STOPPING=1: systemd then waits for homed to end instead of expecting keep-alives. */
   async stopping(): Promise<void> {
     this.watchdog?.stop();
-    this.lag?.stop();
     if (this.notifier) await this.notifier.send({ STOPPING: '1', STATUS: 'stopping: ending plugins in reverse order' });
   }
 }

@@ -2,7 +2,7 @@
 // health/quick_check (in a worker thread) and health/report (kept as the latest report).
 import type { HealthProbeResult, HealthReport, PluginStatus, ProbedPlugin, QuickCheckResult } from '../../protocol';
 import { LatestReport } from './latest-report';
-import { LoopDelay } from './loop-delay';
+import { LoopDelay, type LagWindow } from './loop-delay';
 import { QuickChecks } from './quick-check';
 
 /** Where the desk reads the kernel's state. */
@@ -29,6 +29,11 @@ export class HealthDesk {
 
   stop(): void {
     this.loopDelay.stop();
+  }
+
+  /** A window of the loop sampler's figures for another reader (the systemd watchdog's hook). */
+  loopWindow(): LagWindow {
+    return this.loopDelay.window();
   }
 
   /** The loop's lag since the last probe, every plugin's state and why, and where the data lives. */

@@ -8,8 +8,6 @@ import type { Notifier, NotifyFields } from './notify';
 export interface WatchdogPolicy {
   /** Median event-loop lag past which the kernel is unhealthy. */
   lagBoundMs: number;
-  /** How often the loop's lag is sampled. */
-  lagSampleMs: number;
   /** How often STATUS= is refreshed when systemd asks for no watchdog. */
   statusEveryMs: number;
   /** The healthcheck plugin's reports may be missing for this many of its intervals… */
@@ -21,7 +19,7 @@ export interface WatchdogPolicy {
 // A loop that is a second late at the median is not serving anyone; one long stall (a big synchronous query)
 // that ends is not a reason to restart. Four missed health reports (two minutes at least) leave room for a round
 // that waits on a slow provider or disk, and for one restart of the healthcheck plugin by its supervisor.
-export const DEFAULT_WATCHDOG_POLICY: WatchdogPolicy = { lagBoundMs: 1_000, lagSampleMs: 100, statusEveryMs: 10_000, healthcheckIntervals: 4, healthcheckMinBoundMs: 120_000 };
+export const DEFAULT_WATCHDOG_POLICY: WatchdogPolicy = { lagBoundMs: 1_000, statusEveryMs: 10_000, healthcheckIntervals: 4, healthcheckMinBoundMs: 120_000 };
 
 /** The policy, with the JSON in HOMEAGENT_WATCHDOG_POLICY merged over the defaults. */
 export function loadWatchdogPolicy(env: NodeJS.ProcessEnv): WatchdogPolicy {

@@ -91,13 +91,15 @@ export class PackageUploads {
     }
   }
 
-  /** Installs a waiting upload (its bytes still those shown), then deletes it whatever the kernel answered. */
+  /** Installs a waiting upload (refused unless its bytes are still those shown), then deletes it whatever the kernel answered. */
   async install(owner: string, id: string): Promise<WebuiPackageInstalled> {
     const upload = this.take(owner, id);
     try {
-      const sha256 = createHash('sha256').update(await fs.promises.readFile(upload.file)).digest('hex');
-      if (sha256 !== upload.summary.sha256) throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again');
-      const result = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file: upload.file, sha256 }));
+      // The kernel reads the file once and installs it only if it still has the sha256 that was shown.
+      const result = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file: upload.file, sha256: upload.summary.sha256 })).catch((error: unknown) => {
+        if (error instanceof PackageUploadError && error.code === 'HA_ERR_CONFLICT') throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again', error.code);
+        throw error;
+      });
       return {
         name: result.manifest.name,
         version: result.manifest.version,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LoopDelay } from '../../../kernel/health/loop-delay';
 import { Health } from '../../../kernel/service/health';
 import { LoopLag } from '../../../kernel/service/loop-lag';
 import { pluginsHealth } from '../../../kernel/service/plugins-health';
@@ -29,8 +30,9 @@ describe('the health the watchdog asks', () => {
   });
 
   it('counts an event loop that stays late as unhealthy, and one that stalled once as healthy', async () => {
-    const lag = new LoopLag(60, 20);
-    lag.start();
+    const sampler = new LoopDelay(20);
+    const lag = new LoopLag(60, sampler.window());
+    sampler.start();
     try {
       await stall(150, 1);
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -40,7 +42,7 @@ describe('the health the watchdog asks', () => {
       assert.equal(verdict.healthy, false);
       assert.match(verdict.reason ?? '', /^the event loop runs \d+ ms late \(median of \d+ ticks; bound 60 ms\)$/);
     } finally {
-      lag.stop();
+      sampler.stop();
     }
   });
 
