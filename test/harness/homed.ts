@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { requestOnce } from '../../plugins/cli/client';
 import { socketInDataDir } from '../../plugins/cli/locate';
 import { SocketMethods, type KernelStatus } from '../../protocol';
@@ -25,6 +26,8 @@ export const FIXTURE_PLUGINS = path.join(REPO_ROOT, 'test', 'fixtures', 'plugins
 const START_TIMEOUT_MS = Number(process.env['HOMED_TEST_START_MS'] ?? 60_000);
 /** How long stop() waits after SIGTERM before it kills. */
 const STOP_TIMEOUT_MS = 30_000;
+/** How long stop() waits, past homed's exit, for the rest of its output. */
+const DRAIN_BOUND_MS = 2_000;
 
 /** The memory loops stay off unless a test turns them on: their model calls would take answers scripted for turns. */
 export const QUIET_MEMORY = JSON.stringify({ distill: { enabled: false }, consolidation: { enabled: false } });
@@ -94,7 +97,9 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
       resolve(code);
     });
   });
-  const handle = makeHandle(proc, dataDir, ownsDir, chunks, exited);
+  // 'exit' can come before the last of homed's output is read; 'close' comes once its pipes are at their end.
+  const drained = new Promise<void>((resolve) => proc.once('close', () => resolve()));
+  const handle = makeHandle(proc, dataDir, ownsDir, chunks, exited, drained);
   try {
     await waitUntilReady(handle, exited, options.timeoutMs ?? START_TIMEOUT_MS);
   } catch (error) {
@@ -104,7 +109,7 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
   return handle;
 }
 
-function makeHandle(proc: ChildProcess, dataDir: string, ownsDir: boolean, chunks: string[], exited: Promise<number | null>): HomedHandle {
+function makeHandle(proc: ChildProcess, dataDir: string, ownsDir: boolean, chunks: string[], exited: Promise<number | null>, drained: Promise<void>): HomedHandle {
   const kill9 = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     await exited;
@@ -127,6 +132,9 @@ function makeHandle(proc: ChildProcess, dataDir: string, ownsDir: boolean, chunk
         await kill9();
         throw new Error(`homed did not exit within ${STOP_TIMEOUT_MS} ms of SIGTERM\n--- homed output ---\n${handle.output()}`);
       }
+      // What homed wrote last (its shutdown's lines) is read before stop() resolves; bounded, should a plugin
+      // that outlived it still hold the pipe.
+      await Promise.race([drained, delay(DRAIN_BOUND_MS, undefined, { ref: false })]);
       return outcome;
     },
     kill9,

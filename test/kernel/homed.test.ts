@@ -61,9 +61,11 @@ async function startHomed(plugins: string[], policy: object = FAST_POLICY, until
   return homed;
 }
 
+/** How homed ended, once its output is read to the end too ('exit' can come before the last lines are read). */
 function exitOf(proc: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve({ code: proc.exitCode, signal: proc.signalCode });
-  return new Promise((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = proc.exitCode !== null || proc.signalCode !== null;
+  if (exited && proc.stdout?.destroyed !== false && proc.stderr?.destroyed !== false) return Promise.resolve({ code: proc.exitCode, signal: proc.signalCode });
+  return new Promise((resolve) => proc.once('close', (code, signal) => resolve({ code, signal })));
 }
 
 afterEach(async () => {
