@@ -55,6 +55,13 @@ export interface SessionEntry {
   calls?: { id: string; name: string; args: string }[];
   /** For a `tool` entry (its text is the result): the call it answers. */
   callId?: string;
+  /**
+   * For a sub-agent's call (a `tool` entry that holds the whole call, placed after the message it followed): the
+   * sub-agent (`child-1`; nested, `child-1/child-2`). Its call is in `call`, its result in `text`.
+   */
+  agent?: string;
+  /** A sub-agent's call: id, tool name, arguments as JSON (cut past MAX_TOOL_SHOWN_CHARS). */
+  call?: { id: string; name: string; args: string };
   /** For a `tool` entry: how long its call ran and how it ended (absent for turns stored before this was kept). */
   step?: { ms: number; outcome: ToolCallOutcome; denied?: string };
   /** How it ended short, if it did. */

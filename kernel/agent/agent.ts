@@ -290,7 +290,7 @@ export class Agent implements AgentDoor {
     const last = messages[messages.length - 1];
     if (flag && last?.role === 'assistant') last.flag = flag;
     try {
-      return this.deps.sessions.append(input.session, messages, ownerPlugin, input.source === CONSOLIDATION_SOURCE ? undefined : input.id);
+      return this.deps.sessions.append(input.session, messages, ownerPlugin, input.source === CONSOLIDATION_SOURCE ? undefined : input.id, outcome.agentCalls);
     } catch (error) {
       if (isDiskFull(error)) throw diskFullError(this.deps.sessions.file, 'the answer could not be stored (what was streamed is kept as of the last checkpoint)');
       throw error;

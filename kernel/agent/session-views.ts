@@ -48,22 +48,39 @@ export function showSession(db: Database.Database, session: string, limit = 200)
   const inputs = db
     .prepare("SELECT text, state, error, received_at AS at FROM inputs WHERE session = ? ORDER BY received_at DESC LIMIT ?")
     .all(session, limit) as { text: string; state: string; error: string | null; at: number }[];
-  const timeline: (SessionEntry & { order: number })[] = [
-    ...messages.map((m) => ({ ...messageEntry(m), order: m.seq })),
-    ...inputs.map((i) => ({ ...inputEntry(i), order: Number.POSITIVE_INFINITY })),
+  const oldest = messages.at(-1)?.seq ?? Number.MAX_SAFE_INTEGER;
+  const agentCalls = db
+    .prepare(
+      `SELECT a.agent, a.call_id AS callId, a.name, a.args, a.result, a.tool_step AS step, a.at, a.after_seq AS afterSeq, m.at AS anchorAt
+       FROM agent_calls a JOIN messages m ON m.session = a.session AND m.seq = a.after_seq
+       WHERE a.session = ? AND a.after_seq >= ? ORDER BY a.after_seq DESC, a.rowid DESC LIMIT ?`,
+    )
+    .all(session, oldest, limit) as AgentCallRow[];
+  // Sorted by when their turn was stored, then by order within it: a sub-agent's call right after the message it
+  // followed (in the order the calls ended), an unanswered input after the messages stored before it.
+  const timeline: { entry: SessionEntry; at: number; order: number }[] = [
+    ...messages.map((m) => ({ entry: messageEntry(m), at: m.at, order: m.seq })),
+    ...agentCalls.reverse().map((a, i) => ({ entry: agentCallEntry(a), at: a.anchorAt, order: a.afterSeq + (i + 1) / (agentCalls.length + 1) })),
+    ...inputs.map((i) => ({ entry: inputEntry(i), at: i.at, order: Number.POSITIVE_INFINITY })),
   ];
-  // Stored messages keep their order; an unanswered input goes after the messages stored before it.
   timeline.sort((a, b) => a.at - b.at || (a.order === b.order ? 0 : a.order < b.order ? -1 : 1));
   const kept: SessionEntry[] = [];
   let chars = 0;
   for (let i = timeline.length - 1; i >= 0 && kept.length < limit; i--) {
-    const { order: _order, ...entry } = timeline[i]!;
+    const { entry } = timeline[i]!;
     chars += entry.text.length + (entry.error?.length ?? 0);
     if (chars > SHOW_MAX_CHARS && kept.length > 0) break;
     kept.push(entry);
   }
   kept.reverse();
-  const total = (db.prepare('SELECT (SELECT COUNT(*) FROM messages WHERE session = @session) + (SELECT COUNT(*) FROM inputs WHERE session = @session) AS n').get({ session }) as { n: number }).n;
+  const total = (
+    db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM messages WHERE session = @session) + (SELECT COUNT(*) FROM inputs WHERE session = @session)
+           + (SELECT COUNT(*) FROM agent_calls WHERE session = @session) AS n`,
+      )
+      .get({ session }) as { n: number }
+  ).n;
   return { summary: toSummary(summary), entries: kept, omitted: Math.max(0, total - kept.length) };
 }
 
@@ -101,6 +118,31 @@ function messageEntry(m: MessageRow): SessionEntry {
   if (m.step) entry.step = JSON.parse(m.step) as NonNullable<SessionEntry['step']>;
   if (m.flag) entry.flag = m.flag as SessionEntryFlag;
   return entry;
+}
+
+interface AgentCallRow {
+  agent: string;
+  callId: string;
+  name: string;
+  args: string;
+  result: string;
+  step: string;
+  at: number;
+  afterSeq: number;
+  anchorAt: number;
+}
+
+/** A sub-agent's call: one `tool` entry with the call, its result and how it went. */
+function agentCallEntry(a: AgentCallRow): SessionEntry {
+  return {
+    role: 'tool',
+    at: a.at,
+    text: shorten(a.result),
+    agent: a.agent,
+    callId: a.callId,
+    call: { id: a.callId, name: a.name, args: a.args },
+    step: JSON.parse(a.step) as NonNullable<SessionEntry['step']>,
+  };
 }
 
 function inputEntry(i: { text: string; state: string; error: string | null; at: number }): SessionEntry {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LlmMessage, LlmToolCall } from '../llm/types';
 import { InputJournal } from './input-journal';
-import type { ToolStep } from './tool-steps';
+import type { AgentCallRecord, ToolStep } from './tool-steps';
 
 /** How a stored answer ended short: stopped by a person, cut off by homed stopping, or cut at the answer cap. */
 export type MessageFlag = 'interrupted' | 'cut_off' | 'capped';
@@ -34,6 +34,10 @@ export class SessionStore {
         session TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,
         tool_calls TEXT, tool_call_id TEXT, at INTEGER NOT NULL, PRIMARY KEY (session, seq));
       CREATE TABLE IF NOT EXISTS distilled (session TEXT PRIMARY KEY, seq INTEGER NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS agent_calls (
+        session TEXT NOT NULL, after_seq INTEGER NOT NULL, agent TEXT NOT NULL, call_id TEXT NOT NULL, name TEXT NOT NULL,
+        args TEXT NOT NULL, result TEXT NOT NULL, tool_step TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS agent_calls_by_session ON agent_calls (session, after_seq);
     `);
     const columns = this.db.prepare('PRAGMA table_info(messages)').all() as { name: string }[];
     if (!columns.some((c) => c.name === 'flag')) this.db.exec('ALTER TABLE messages ADD COLUMN flag TEXT');
@@ -43,6 +47,9 @@ export class SessionStore {
     this.insertMessage = this.db.prepare(
       'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at, flag, tool_step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+    this.insertAgentCall = this.db.prepare(
+      'INSERT INTO agent_calls (session, after_seq, agent, call_id, name, args, result, tool_step, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
     this.nextSeq = this.db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM messages WHERE session = ?');
     this.upsertSession = this.db.prepare(
       `INSERT INTO sessions (id, home, created_at, updated_at) VALUES (?, ?, ?, ?)
@@ -51,6 +58,7 @@ export class SessionStore {
   }
 
   private readonly insertMessage: Database.Statement;
+  private readonly insertAgentCall: Database.Statement;
   private readonly nextSeq: Database.Statement;
   private readonly upsertSession: Database.Statement;
 
@@ -115,19 +123,26 @@ export class SessionStore {
   /**
    * Appends a turn's messages in one transaction, records the session's owner plugin and, when the turn
    * answered a journalled input, removes that input from the journal in the same transaction (its words are
-   * now in the conversation); answers the first message's sequence number.
+   * now in the conversation); answers the first message's sequence number. The turn's sub-agent calls are kept
+   * beside its messages, each after the message it followed.
    */
-  append(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string): number {
-    return this.db.transaction(() => this.appendNow(session, messages, ownerPlugin, inputId)).immediate();
+  append(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string, agentCalls: readonly AgentCallRecord[] = []): number {
+    return this.db.transaction(() => this.appendNow(session, messages, ownerPlugin, inputId, Date.now(), agentCalls)).immediate();
   }
 
   /** append's body, for callers already inside a transaction. */
-  appendNow(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string, at = Date.now()): number {
+  appendNow(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string, at = Date.now(), agentCalls: readonly AgentCallRecord[] = []): number {
     const first = (this.nextSeq.get(session) as { seq: number }).seq + 1;
     let seq = first - 1;
     for (const m of messages) {
       const step = m.step ? JSON.stringify(m.step) : null;
       this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null, step);
+    }
+    for (const call of agentCalls) {
+      const { ms, outcome, denied } = call;
+      const afterSeq = first - 1 + Math.min(Math.max(call.after, 1), messages.length);
+      const step = JSON.stringify({ ms, outcome, ...(denied !== undefined ? { denied } : {}) });
+      this.insertAgentCall.run(session, afterSeq, call.agent, call.id, call.name, call.args, call.result, step, call.at);
     }
     this.upsertSession.run(session, ownerPlugin ?? null, at, at);
     if (inputId !== undefined) this.journal.remove(inputId);

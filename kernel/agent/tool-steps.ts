@@ -17,6 +17,26 @@ export interface ToolCallRecord extends ToolStep {
   name: string;
 }
 
+/**
+ * A sub-agent's finished call, kept by the turn that started the sub-agent and stored beside that turn's messages
+ * (never in the conversation the model reads), so the person sees it in past turns too.
+ */
+export interface AgentCallRecord extends ToolStep {
+  /** The sub-agent (`child-1`; nested, `child-1/child-2`). */
+  agent: string;
+  /** The call's id in its turn's steps (`child-1:call_3`). */
+  id: string;
+  name: string;
+  /** Arguments as shown (cut). */
+  args: string;
+  /** The result as shown (cut). */
+  result: string;
+  /** How many messages the parent turn had added when the call ended: it is shown after the last of them. */
+  after: number;
+  /** When it ended (ms since epoch). */
+  at: number;
+}
+
 /** Text cut past `max` characters, saying how long it was: `…[cut: 10,240 characters in all]`. */
 export function shownText(text: string, max = MAX_TOOL_SHOWN_CHARS): string {
   return text.length > max ? `${text.slice(0, max)}… [cut: ${text.length.toLocaleString('en-US')} characters in all]` : text;

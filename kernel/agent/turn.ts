@@ -9,7 +9,7 @@ import { composeSystemPrompt } from './prompt/system-prompt';
 import { ProgressRelay } from './progress-relay';
 import type { ToolOutcome, ToolRouter } from './tool-router';
 import { TurnEnv } from './turn-env';
-import { shownArgs, shownText, type ToolCallRecord, type ToolStep } from './tool-steps';
+import { shownArgs, shownText, type AgentCallRecord, type ToolCallRecord, type ToolStep } from './tool-steps';
 
 /** What a turn needs: the stages, the tools, an LLM. */
 export interface TurnDeps {
@@ -47,6 +47,8 @@ export interface TurnOutcome {
   messages: TurnMessage[];
   /** The answer passed the policy's `maxAnswerChars` and was cut there. */
   capped: boolean;
+  /** Its sub-agents' calls that ended, in the order they ended (stored beside `messages`). */
+  agentCalls: readonly AgentCallRecord[];
 }
 
 export interface TurnSetup {
@@ -85,6 +87,12 @@ export class Turn {
   readonly toolCalls: ToolCallRecord[] = [];
   /** The model's calls of this turn and the tokens they reported (sub-agents' not included). */
   readonly usage = { requests: 0, inputTokens: 0, outputTokens: 0 };
+  /** What this turn adds to its session so far. */
+  private readonly added: TurnMessage[] = [];
+  /** Its sub-agents' calls that ended, placed among `added` by how many it held then. */
+  private readonly agentCalls: AgentCallRecord[] = [];
+  /** Arguments of its sub-agents' calls still running, by call id. */
+  private readonly agentArgs = new Map<string, string>();
   /** Ids of this turn's tool calls so far: each call's steps are told under an id no other call of the turn has. */
   private readonly callIds = new Set<string>();
 
@@ -106,10 +114,21 @@ export class Turn {
       new Turn(
         { session: childSessionOf(setup.session), text: task, history: [], depth, ...(brief ? { brief } : {}) },
         deps,
-        { delta: () => undefined, notice: () => undefined, tool: (event) => this.sink.tool({ ...event, id: `${id}:${event.id}`, agent: event.agent ? `${id}/${event.agent}` : id }) },
+        { delta: () => undefined, notice: () => undefined, tool: (event) => this.agentStep({ ...event, id: `${id}:${event.id}`, agent: event.agent ? `${id}/${event.agent}` : id }) },
         this.env,
       ),
     );
+  }
+
+  /** A step of a sub-agent's call: shown to the person, and kept once it ends. */
+  private agentStep(event: ToolOutputEvent & { agent: string }): void {
+    this.sink.tool(event);
+    if (event.phase === 'start') this.agentArgs.set(event.id, event.args ?? '{}');
+    if (event.phase !== 'end') return;
+    const { id, agent, name, ms = 0, outcome = 'ok', denied, result = '' } = event;
+    const args = this.agentArgs.get(id) ?? '{}';
+    this.agentArgs.delete(id);
+    this.agentCalls.push({ agent, id, name, args, result, ms, outcome, ...(denied !== undefined ? { denied } : {}), after: this.added.length, at: Date.now() });
   }
 
   get session(): string {
@@ -148,7 +167,7 @@ export class Turn {
 
   private async runRounds(): Promise<TurnOutcome> {
     const { session } = this.setup;
-    const added: TurnMessage[] = [];
+    const added = this.added;
     const onInputRun = this.stage('on_input', { session, raw_message: this.setup.text });
     onInputRun.catch(() => undefined); // awaited below; should picking the history throw first, it is not left unhandled
     const system = this.systemMessage();
@@ -231,7 +250,7 @@ export class Turn {
     const last = added[added.length - 1];
     const stored = last?.role === 'assistant' && !last.toolCalls && (last.content === text || (this.capped && last.content.startsWith(text)));
     if (!interrupted && !stored) added.push({ role: 'assistant', content: this.capped ? `${text} ${CAPPED_MARK}` : text });
-    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added, capped: this.capped };
+    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added, capped: this.capped, agentCalls: this.agentCalls };
   }
 
   /** Interrupt texts that arrived too late for this turn's last LLM call: they start a turn of their own. */

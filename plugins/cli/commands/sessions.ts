@@ -1,6 +1,6 @@
 // homectl sessions list|show: every conversation, and one conversation with cut-off, interrupted and
 // unanswered turns marked, so a person can see that nothing they sent was lost.
-import { SocketMethods, type SessionEntry, type SessionsListResult, type SessionsShowResult, type SessionSummary } from '../../../protocol';
+import { SocketMethods, toolCallLabel, type SessionEntry, type SessionsListResult, type SessionsShowResult, type SessionSummary } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
@@ -29,13 +29,20 @@ function notes(s: SessionSummary): string {
 
 /** One entry as lines: a header (time, who, how it ended) and its text indented. */
 export function renderEntry(entry: SessionEntry): string {
-  const who = entry.role === 'user' ? 'you' : entry.role === 'assistant' ? 'homed' : entry.role;
+  const who = entry.role === 'user' ? 'you' : entry.role === 'assistant' ? 'homed' : entry.agent && entry.call ? agentCallHeading(entry.agent, entry) : entry.role;
   const tools = entry.tools?.length ? ` (called ${entry.tools.join(', ')})` : '';
   const flag = entry.flag ? ` [${FLAG_WORDS[entry.flag]}]` : '';
   const lines = [`${formatTime(entry.at)}  ${who}${tools}${flag}`];
   if (entry.text) lines.push(...entry.text.split('\n').map((line) => `  ${line}`));
   if (entry.error) lines.push(`  error: ${entry.error}`);
   return lines.join('\n');
+}
+
+/** `child-1 › add {"a":2,"b":3}: ok after 12 ms` — a sub-agent's call, its result on the lines below. */
+function agentCallHeading(agent: string, entry: SessionEntry): string {
+  const call = entry.call!;
+  const how = entry.step ? `: ${entry.step.outcome} after ${entry.step.ms} ms` : '';
+  return `${toolCallLabel({ name: call.name, agent })} ${call.args}${how}`;
 }
 
 export const sessionCommands: Command[] = [

@@ -15,6 +15,13 @@ import { ScriptedLlm, lastUser, toolResults, type ScriptedAnswer } from './scrip
 function script(request: LlmRequest): ScriptedAnswer {
   const user = lastUser(request);
   const results = toolResults(request);
+  // A parent that starts a sub-agent and waits for it; the sub-agent adds.
+  if (user === 'delegate the sum') {
+    if (results.length === 0) return { toolCalls: [{ id: 'k1', name: 'spawn_child', args: { task: 'add 2 and 3' } }] };
+    if (results.length === 1) return { toolCalls: [{ id: 'k2', name: 'child_result', args: { child: 'child-1', timeout_ms: 20_000 } }] };
+    return { text: 'the sub-agent says 5' };
+  }
+  if (user === 'add 2 and 3') return results.length === 0 ? { toolCalls: [{ id: 'a1', name: 'add', args: { a: 2, b: 3 } }] } : { text: 'It is 5.' };
   if (results.length > 0) return { text: `results: ${results.join(' | ')}` };
   if (user === 'show progress') return { toolCalls: [{ id: 'c1', name: 'chatty', args: { lines: 3 } }] };
   if (user === 'same id') return { toolCalls: [{ id: 'dup', name: 'chatty', args: { lines: 4, gapMs: 100 } }] };
@@ -102,6 +109,30 @@ describe('tool calls the person can see', () => {
       assert.deepEqual([mine[0]!.phase, mine.at(-1)!.phase], ['start', 'end']);
       assert.equal(mine.filter((s) => s.phase === 'progress').map((s) => s.text).join(''), 'line 0 of s-twins\nline 1 of s-twins\n');
     }
+  });
+
+  test("a sub-agent's calls are stored with the turn that started it: after a reload they are there, marked as its own, never in what the model reads", async () => {
+    const inputId = await send(t, 's-kids', 'delegate the sum');
+    const final = await finalOf(t, inputId, 30_000);
+    assert.equal(final.text, 'the sub-agent says 5');
+    const live = stepsOf(await outputs(t), inputId).filter((s) => s.agent === 'child-1');
+    assert.deepEqual(live.map((s) => [s.name, s.phase]), [['add', 'start'], ['add', 'end']]);
+    const end = live[1]!;
+    const { entries, omitted } = showSession(t.kernel.sessions.database, 's-kids')!;
+    assert.equal(omitted, 0);
+    const kinds = entries.map((e) => (e.agent ? `${e.agent} ${e.call?.name}` : e.calls ? `${e.role} ${e.calls.map((c) => c.name).join()}` : e.role));
+    const at = kinds.indexOf('child-1 add');
+    assert.ok(at > kinds.indexOf('assistant spawn_child') && at < kinds.lastIndexOf('assistant'), `placed within the turn, after the call that started it: ${kinds.join(' / ')}`);
+    assert.deepEqual(kinds.filter((k) => k !== 'child-1 add'), ['user', 'assistant spawn_child', 'tool', 'assistant child_result', 'tool', 'assistant']);
+    const stored = entries[at]!;
+    assert.deepEqual(stored.call, { id: end.id, name: 'add', args: '{"a":2,"b":3}' });
+    assert.equal(stored.callId, end.id);
+    assert.equal(stored.text, end.result);
+    assert.match(stored.text, /"sum":5/);
+    assert.deepEqual(stored.step, { ms: end.ms, outcome: 'ok' });
+    assert.equal(stored.role, 'tool');
+    const readByModel = JSON.stringify(t.kernel.sessions.history('s-kids', 100));
+    assert.ok(!readByModel.includes(end.id), "the sub-agent's call is not in the session's conversation");
   });
 
   test('a call a guard denies ends as denied, with the reason, and never runs', async () => {

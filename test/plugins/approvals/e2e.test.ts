@@ -181,6 +181,10 @@ describe('approvals through a real homed and a socket client', () => {
       const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolMessages(r) === 1);
       assert.ok(childAsked, 'the sub-agent got its tool result');
       assert.match(JSON.stringify(childAsked.body), /sum.{0,6}42/);
+      // Stored with the turn: homectl sessions show prints the sub-agent's call, its outcome and its result.
+      const shown = await runHomectl(['sessions', 'show', 'cli:kids'], { socket: homed.socket });
+      assert.equal(shown.code, 0, shown.stderr);
+      assert.match(shown.stdout, /^\S+ +child-1 › add \{"a":20,"b":22\}: ok after \d+ ms\n {2}\{"sum":42\}$/m, shown.stdout);
     } finally {
       llm.setDefault(undefined);
     }

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
 import { SocketMethods, type ChatInterruptResult } from '../../../protocol';
+import { lastUserText, type FakeRequest } from '../../fake-llm/server';
 import { waitFor } from '../../harness/homed';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness, type GuardedPage } from './browser-harness';
 
@@ -108,6 +109,46 @@ describe('the Chat page in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Send' }).waitFor();
     await checkCard();
     await harness.screenshot(page, 'chat-tool-card');
+  });
+
+  it("shows a sub-agent's call as a card marked as its own, live and after a reload", async () => {
+    const { page } = tab;
+    /** Tool results since the request's last user message. */
+    const results = (request: FakeRequest): number => {
+      const messages = (request.body as { messages?: { role: string }[] }).messages ?? [];
+      return messages.slice(messages.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'tool').length;
+    };
+    llm.setDefault((request) => {
+      const user = lastUserText(request);
+      const done = results(request);
+      if (user === 'Have a helper set the bread timer') {
+        if (done === 0) return { toolCalls: [{ name: 'spawn_child', args: { task: 'set a timer for the bread' } }] };
+        if (done === 1) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1', timeout_ms: 30_000 } }] };
+        return { text: 'The helper set it.' };
+      }
+      if (user === 'set a timer for the bread') return done === 0 ? { toolCalls: [{ name: 'timer_set', args: { message: 'take the bread out', delay: '2h' } }] } : { text: 'Set.' };
+      return { text: `unexpected: ${String(user)}` };
+    });
+    try {
+      await page.getByLabel('Message').fill('Have a helper set the bread timer');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await history().locator('.message.assistant').getByText('The helper set it.').waitFor();
+      await page.getByRole('button', { name: 'Send' }).waitFor();
+      const checkCard = async (): Promise<void> => {
+        const card = history().locator('.tool-card').filter({ hasText: 'child-1 › timer_set' }).last();
+        await card.locator('.tool-state').getByText('done').waitFor();
+        await card.locator('summary').click();
+        assert.equal(await card.locator('.tool-args').textContent(), '{"message":"take the bread out","delay":"2h"}');
+        assert.match((await card.locator('.tool-result').textContent()) ?? '', /^\{"id":"t-[0-9a-f]+","fires_at":"[^"]+"\}$/);
+      };
+      await checkCard();
+      await page.reload();
+      await page.getByRole('button', { name: 'Send' }).waitFor();
+      await checkCard();
+      assert.equal(await history().locator('.tool-card').filter({ hasText: 'child-1 › timer_set' }).count(), 1, 'one card for the call after the reload');
+    } finally {
+      llm.setDefault(undefined);
+    }
   });
 
   it('says "Reconnecting…" while the webui process is gone and comes back with the conversation intact', async () => {

@@ -27,7 +27,7 @@ export interface ToolCard {
 }
 
 /** A stored entry, as far as cards need it. */
-export type StoredToolEntry = Pick<SessionEntry, 'role' | 'text' | 'tools' | 'calls' | 'callId' | 'step'>;
+export type StoredToolEntry = Pick<SessionEntry, 'role' | 'text' | 'tools' | 'calls' | 'callId' | 'step' | 'agent' | 'call'>;
 
 /** The cards with one step applied: a start adds (or, rewritten by a guard, updates) its card. */
 export function applyStep(cards: readonly ToolCard[], step: ToolStep): ToolCard[] {
@@ -45,22 +45,35 @@ export function applyStep(cards: readonly ToolCard[], step: ToolStep): ToolCard[
   return at >= 0 ? [...cards.slice(0, at), card, ...cards.slice(at + 1)] : [...cards, card];
 }
 
-/** Cards of a stored assistant message: its calls, each with the result stored after it (matched by call id). */
+/**
+ * Cards of a stored assistant message: its calls, each with the result stored after it (matched by call id), then
+ * the calls of sub-agents stored right after it.
+ */
 export function storedCards(entry: StoredToolEntry, later: readonly StoredToolEntry[]): ToolCard[] {
   const calls = entry.calls ?? (entry.tools ?? []).map((name, i) => ({ id: `${name}-${i}`, name, args: '' }));
-  return calls.map((call) => {
-    const answer = later.find((e) => e.role === 'tool' && e.callId === call.id);
+  const own = calls.map((call) => {
+    const answer = later.find((e) => e.role === 'tool' && !e.agent && e.callId === call.id);
     const card: ToolCard = { id: call.id, name: call.name, args: call.args, output: '' };
-    if (answer) {
-      card.result = answer.text;
-      if (answer.step) {
-        card.outcome = answer.step.outcome;
-        card.ms = answer.step.ms;
-        if (answer.step.denied !== undefined) card.denied = answer.step.denied;
-      }
-    } else if (entry.calls) card.outcome = 'cancelled';
+    if (answer) withEnd(card, answer);
+    else if (entry.calls) card.outcome = 'cancelled';
     return card;
   });
+  const following = later.findIndex((e) => e.role !== 'tool');
+  const agents = (following < 0 ? later : later.slice(0, following)).flatMap((e) =>
+    e.agent && e.call ? [withEnd({ id: e.call.id, name: toolCallLabel({ name: e.call.name, agent: e.agent }), args: e.call.args, output: '' }, e)] : [],
+  );
+  return [...own, ...agents];
+}
+
+/** `card` with the result and, where stored, the outcome of `answer`. */
+function withEnd(card: ToolCard, answer: StoredToolEntry): ToolCard {
+  card.result = answer.text;
+  if (answer.step) {
+    card.outcome = answer.step.outcome;
+    card.ms = answer.step.ms;
+    if (answer.step.denied !== undefined) card.denied = answer.step.denied;
+  }
+  return card;
 }
 
 function stateOf(t: T, card: ToolCard, live: boolean): string {

@@ -88,7 +88,7 @@ function takeQuestion(raw: unknown, session: string): StreamItem {
 function fromHistory(entries: Entry[]): Shown[] {
   return entries.flatMap((entry, i) => {
     if (entry.role === 'tool') return [];
-    const cards = entry.calls || entry.tools ? storedCards(entry, entries.slice(i + 1)) : [];
+    const cards = entry.role === 'assistant' ? storedCards(entry, entries.slice(i + 1)) : [];
     return [shown(entry, cards.length > 0 ? { cards } : {})];
   });
 }
