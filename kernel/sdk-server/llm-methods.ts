@@ -24,7 +24,8 @@ export function bindLlmMethods(connection: MessageConnection, caller: SdkCaller,
       const result = await service.complete(request, hooks);
       return { text: result.text, finishReason: result.finishReason };
     } catch (error) {
-      if (error instanceof LlmError) throw haError(ErrorCodes.LlmUnavailable, error.message, { plugin: caller.name });
+      // Its kind (config, network, http, timeout…) tells the caller what sort of fix it needs.
+      if (error instanceof LlmError) throw haError(ErrorCodes.LlmUnavailable, error.message, { plugin: caller.name, kind: error.kind });
       throw error;
     } finally {
       stop.dispose();

@@ -19,17 +19,30 @@ export function summarize(findings: readonly HealthFinding[]): DoctorSummary {
 
 const MARKS: Record<HealthSeverity, string> = { ok: 'ok     ', info: 'info   ', warning: 'WARNING', error: 'ERROR  ' };
 
-/** The findings for a person, worst last so they stay in view. */
+/** Where a finding's detail and fix start: under its title. */
+const INDENT = ' '.repeat(MARKS.ok.length + 2);
+
+/** The findings for a person, worst last so they stay in view (in the order found within a severity). */
 export function renderFindings(findings: readonly HealthFinding[], summary: DoctorSummary): string {
   const lines: string[] = [];
-  for (const f of findings) {
+  const rank = (f: HealthFinding): number => HEALTH_SEVERITIES.indexOf(f.severity);
+  for (const f of [...findings].sort((a, b) => rank(a) - rank(b))) {
     lines.push(`${MARKS[f.severity]}  ${f.title}`);
-    if (f.detail && f.severity !== 'ok') lines.push(`         ${f.detail}`);
-    if (f.fix && f.severity !== 'ok') lines.push(`         fix: ${f.fix}`);
+    if (f.detail && f.severity !== 'ok') lines.push(indented(f.detail));
+    if (f.fix && f.severity !== 'ok') lines.push(indented(`fix: ${f.fix}`));
   }
   const { counts } = summary;
   lines.push('', `${count(counts.error, 'error')}, ${count(counts.warning, 'warning')}, ${count(counts.info, 'note')}, ${counts.ok} ok`);
   return lines.join('\n');
+}
+
+/** Every line of `text` under the finding's title; a fix's further lines line up after `fix: `. */
+function indented(text: string): string {
+  const more = text.startsWith('fix: ') ? `${INDENT}     ` : INDENT;
+  return text
+    .split('\n')
+    .map((line, i) => `${i === 0 ? INDENT : more}${line.trim()}`)
+    .join('\n');
 }
 
 /** `1 error`, `2 errors`. */

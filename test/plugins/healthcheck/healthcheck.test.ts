@@ -33,6 +33,22 @@ describe('the healthcheck plugin in a real homed', () => {
     await homed?.cleanup();
   });
 
+  it('homectl doctor with no provider set up: the setup is the fix, each line under the title, the worst findings last', async () => {
+    const { code, stdout } = await runHomectl(['doctor'], { socket: homed.socket });
+    assert.equal(code, 1, stdout);
+    assert.match(
+      stdout,
+      /^ERROR {4}no LLM provider is set up\n {9}no LLM provider is configured\. Set one up with:\n {9}fix: homectl config set llm\.default work\n {14}homectl config set llm\.provider\.work\.adapter openai\n/m,
+      stdout,
+    );
+    const ranks = stdout.split('\n').flatMap((line) => {
+      const mark = /^(ok|info|WARNING|ERROR) /.exec(line)?.[1];
+      return mark ? [['ok', 'info', 'WARNING', 'ERROR'].indexOf(mark)] : [];
+    });
+    assert.ok(ranks.length >= 5, stdout);
+    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), `worst last:\n${stdout}`);
+  });
+
   it('publishes each report as healthcheck.report and the kernel shows the latest in kernel/status', async () => {
     const client = await HomedClient.connect(homed.socket);
     const reports: HealthReport[] = [];

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeVersionFinding } from '../../../../plugins/cli/commands/doctor-node';
-import { summarize } from '../../../../plugins/cli/commands/doctor-render';
+import { renderFindings, summarize } from '../../../../plugins/cli/commands/doctor-render';
 import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
 
 describe('doctor checks', () => {
@@ -25,6 +25,36 @@ describe('doctor checks', () => {
     assert.match(stopped.detail, /last result watchdog/);
     const running = await unitFinding(() => true, show({ LoadState: 'loaded', ActiveState: 'active', SubState: 'running', UnitFileState: 'enabled', NRestarts: '0', Result: 'success' }));
     assert.equal(running.severity, 'ok');
+  });
+
+  it('shows the worst findings last, in the order found within a severity, every line of a detail or fix under the title', () => {
+    const findings = [
+      { check: 'a', severity: 'error' as const, title: 'first error', detail: 'why\nand more', fix: 'one\ntwo' },
+      { check: 'b', severity: 'ok' as const, title: 'fine', detail: 'not shown' },
+      { check: 'c', severity: 'warning' as const, title: 'a warning', detail: 'its detail' },
+      { check: 'd', severity: 'error' as const, title: 'second error', detail: 'd' },
+      { check: 'e', severity: 'info' as const, title: 'a note', detail: 'e' },
+    ];
+    const text = renderFindings(findings, summarize(findings));
+    assert.equal(
+      text,
+      [
+        'ok       fine',
+        'info     a note',
+        '         e',
+        'WARNING  a warning',
+        '         its detail',
+        'ERROR    first error',
+        '         why',
+        '         and more',
+        '         fix: one',
+        '              two',
+        'ERROR    second error',
+        '         d',
+        '',
+        '2 errors, 1 warning, 1 note, 1 ok',
+      ].join('\n'),
+    );
   });
 
   it('exits 1 with any warning or error, 0 with only ok and info', () => {
