@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { SERVICE_USER, type HealthFinding } from '../../../protocol';
 import { judgeDiskSpace } from '../../../protocol/disk-space';
 
-/** Modes homed gives them: the data dir is never writable by the group nor open to others; run 0700 (0710 with socket_access group). */
+/**
+ * Modes homed gives them: the data dir is never writable by the group nor readable or writable by others (others
+ * may pass through it, not list it: homed allows that so third-party plugins' own uids reach their folders); run
+ * 0700 (0710 with socket_access group).
+ */
 export function modeFindings(dataDir: string, socketPath: string, serviceInstalled: boolean): HealthFinding[] {
   const findings: HealthFinding[] = [];
   let data: Stats;
@@ -17,8 +21,14 @@ export function modeFindings(dataDir: string, socketPath: string, serviceInstall
   }
   const dataMode = data.mode & 0o777;
   const group = groupName(data.gid);
-  if ((dataMode & 0o027) !== 0) {
-    findings.push({ check: 'data-dir', severity: 'error', title: 'the data dir is open to others', detail: `${dataDir} is ${octal(dataMode)} (group ${group}); homed makes it 0750 at most`, fix: `chmod 0750 ${dataDir}` });
+  if ((dataMode & 0o026) !== 0) {
+    findings.push({
+      check: 'data-dir',
+      severity: 'error',
+      title: 'the data dir is open to others',
+      detail: `${dataDir} is ${octal(dataMode)} (group ${group}); homed makes it 0751 at most (others may pass through, not list it)`,
+      fix: `chmod g-w,o-rw ${dataDir}`,
+    });
   } else if (serviceInstalled && group !== SERVICE_USER) {
     findings.push({ check: 'data-dir', severity: 'warning', title: `the data dir's group is not ${SERVICE_USER}`, detail: `${dataDir} is ${octal(dataMode)}, group ${group}`, fix: `sudo chgrp ${SERVICE_USER} ${dataDir}` });
   } else {

@@ -1,6 +1,10 @@
 // doctor's own checks on given facts: Node.js support dates, the systemd unit's states, the summary's exit code.
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { modeFindings } from '../../../../plugins/cli/commands/doctor-files';
 import { nodeVersionFinding } from '../../../../plugins/cli/commands/doctor-node';
 import { renderFindings, summarize } from '../../../../plugins/cli/commands/doctor-render';
 import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
@@ -55,6 +59,22 @@ describe('doctor checks', () => {
         '2 errors, 1 warning, 1 note, 1 ok',
       ].join('\n'),
     );
+  });
+
+  it("judges the data dir's mode: others may pass through it (homed allows that for plugins' own uids), never read or write it", (t) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-modes-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const judged = (mode: number) => {
+      fs.chmodSync(dir, mode);
+      const finding = modeFindings(dir, path.join(dir, 'run', 'homed.sock'), false).find((f) => f.check === 'data-dir')!;
+      return [finding.severity, finding.fix];
+    };
+    assert.deepEqual(judged(0o700), ['ok', undefined]);
+    assert.deepEqual(judged(0o701), ['ok', undefined], 'searchable, not listable: what homed sets for third-party plugins');
+    assert.deepEqual(judged(0o751), ['ok', undefined]);
+    assert.deepEqual(judged(0o705), ['error', `chmod g-w,o-rw ${dir}`]);
+    assert.deepEqual(judged(0o770), ['error', `chmod g-w,o-rw ${dir}`]);
+    assert.deepEqual(judged(0o702), ['error', `chmod g-w,o-rw ${dir}`]);
   });
 
   it('exits 1 with any warning or error, 0 with only ok and info', () => {
