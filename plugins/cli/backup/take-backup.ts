@@ -8,7 +8,7 @@ import { decideBackupScope } from './configured-paths';
 import { checkDataDirReadable } from './data-dir-access';
 import { FORMAT_VERSION, type LeftOut } from './manifest';
 import { readPackageVersion } from './package-version';
-import { snapshotDatabase } from './snapshot-database';
+import { takeSnapshots } from './snapshot-database';
 import { listSecretKeys, stripSecrets } from './strip-secrets';
 import { walkDataDir, type FoundFile } from './walk-data-dir';
 import { writeArchive, type ArchiveFile } from './write-archive';
@@ -106,23 +106,33 @@ export async function takeBackup(request: BackupRequest): Promise<BackupResult> 
 }
 
 /**
- * Copies each database into the work folder (config.db without its secrets unless asked); plain files stay where
- * they are. `secrets` are the secret settings found: removed from the copy, or kept in it with `withSecrets`.
+ * Copies each database into the work folder (config.db without its secrets unless asked), from snapshots all
+ * taken before the first copy; plain files stay where they are. `secrets` are the secret settings found: removed
+ * from the copy, or kept in it with `withSecrets`.
  */
 async function snapshotDatabases(found: FoundFile[], workDir: string, withSecrets: boolean): Promise<{ files: ArchiveFile[]; secrets: string[] }> {
-  let secrets: string[] = [];
-  const files: ArchiveFile[] = [];
-  for (const [index, file] of found.entries()) {
-    const base = { rel: file.rel, mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
-    if (!file.isDatabase) {
-      files.push({ ...base, source: file.abs, kind: 'file', size: file.size });
-      continue;
+  const databases = found.filter((file) => file.isDatabase);
+  const snapshots = takeSnapshots(databases.map((file) => file.abs));
+  const copies = new Map<FoundFile, string>();
+  try {
+    for (const [index, file] of databases.entries()) {
+      const copy = path.join(workDir, `${index}.db`);
+      await snapshots[index]!.copy(copy);
+      // Copied: its read transaction need not hold the writer's checkpoints back any longer.
+      snapshots[index]!.close();
+      copies.set(file, copy);
     }
-    const copy = path.join(workDir, `${index}.db`);
-    await snapshotDatabase(file.abs, copy);
+  } finally {
+    for (const snapshot of snapshots) snapshot.close();
+  }
+  let secrets: string[] = [];
+  const files = found.map((file): ArchiveFile => {
+    const base = { rel: file.rel, mode: file.mode, uid: file.uid, gid: file.gid, mtime: file.mtime };
+    const copy = copies.get(file);
+    if (copy === undefined) return { ...base, source: file.abs, kind: 'file', size: file.size };
     const isSettings = file.rel === SETTINGS_DB;
     if (isSettings) secrets = withSecrets ? listSecretKeys(copy) : stripSecrets(copy);
-    files.push({ ...base, source: copy, kind: isSettings ? 'settings' : 'database', size: fs.statSync(copy).size });
-  }
+    return { ...base, source: copy, kind: isSettings ? 'settings' : 'database', size: fs.statSync(copy).size };
+  });
   return { files, secrets };
 }
