@@ -35,8 +35,11 @@ export class AgentOutputs {
 
   /** Queues an addressed output. */
   emit(event: OutputEvent): void {
-    // A full output channel means a burst larger than it; deliver at once rather than drop a word.
-    if (!this.deps.io.emit(event)) this.deps.deliver(event);
+    if (this.deps.io.emit(event)) return;
+    // A full channel means a burst larger than it (a provider's chunk of hundreds of deltas): what waits is
+    // delivered now, in order, then this output, so no word is dropped and none overtakes another.
+    for (const waiting of this.deps.io.outputs.remove(() => true)) this.deps.deliver(waiting);
+    this.deps.deliver(event);
   }
 }
 

@@ -51,7 +51,7 @@ export class Agent implements AgentDoor {
   private readonly cutOff: CutOffTurn[];
 
   constructor(private readonly deps: AgentDeps) {
-    this.outputs = new AgentOutputs(deps);
+    this.outputs = new AgentOutputs({ ...deps, deliver: (output) => this.deliverSafely(output) });
     this.cutOff = recoverCutOffTurns(deps.sessions);
     for (const turn of this.cutOff) deps.log.warn({ session: turn.row.session }, 'a turn was cut off when homed stopped; kept and marked in its session');
     this.lanes = new Lanes(
@@ -96,7 +96,7 @@ export class Agent implements AgentDoor {
     for (const input of this.lanes.removeAll()) this.refuse(input, 'failed', { kind: 'error', code: ErrorNames[ErrorCodes.ShuttingDown]!, error: message });
     for (const turn of this.turns.values()) turn.interrupt();
     await this.lanes.idle();
-    for (const output of this.deps.io.outputs.remove(() => true)) this.deps.deliver(output);
+    for (const output of this.deps.io.outputs.remove(() => true)) this.deliverSafely(output);
   }
 
   /** Queues an input in its lane, written ahead to agent.db; answers how many wait ahead of it in its session. */
@@ -174,13 +174,15 @@ export class Agent implements AgentDoor {
   }
 
   private async outputLoop(): Promise<void> {
-    for (;;) {
-      const output = await this.deps.io.outputs.take();
-      try {
-        this.deps.deliver(output);
-      } catch (error) {
-        this.deps.log.warn({ target: output.target }, `output not delivered: ${(error as Error).message}`);
-      }
+    for (;;) this.deliverSafely(await this.deps.io.outputs.take());
+  }
+
+  /** Hands an output to its plugin; one that cannot be sent is logged, and the outputs after it still go. */
+  private deliverSafely(output: OutputEvent): void {
+    try {
+      this.deps.deliver(output);
+    } catch (error) {
+      this.deps.log.warn({ target: output.target }, `output not delivered: ${(error as Error).message}`);
     }
   }
 

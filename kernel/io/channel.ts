@@ -1,7 +1,10 @@
-/** A bounded FIFO: `offer` refuses when full (the sender is told, nothing is dropped), `take` waits for an item. */
+/**
+ * A bounded FIFO: `offer` refuses when full (the sender is told, nothing is dropped), `take` waits for an item.
+ * An item stays in the channel until its taker runs, so `remove` always finds every item not yet taken, in order.
+ */
 export class BoundedChannel<T> {
   private readonly items: T[] = [];
-  private readonly waiters: ((item: T) => void)[] = [];
+  private readonly waiters: (() => void)[] = [];
 
   constructor(
     readonly name: string,
@@ -12,23 +15,18 @@ export class BoundedChannel<T> {
     return this.items.length;
   }
 
-  /** Adds an item; false when the channel is full. */
+  /** Adds an item and wakes a waiting taker; false when the channel is full. */
   offer(item: T): boolean {
-    const waiter = this.waiters.shift();
-    if (waiter) {
-      waiter(item);
-      return true;
-    }
     if (this.items.length >= this.capacity) return false;
     this.items.push(item);
+    this.waiters.shift()?.();
     return true;
   }
 
   /** The next item, waiting for one if empty. */
-  take(): Promise<T> {
-    const item = this.items.shift();
-    if (item !== undefined) return Promise.resolve(item);
-    return new Promise((resolve) => this.waiters.push(resolve));
+  async take(): Promise<T> {
+    while (this.items.length === 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    return this.items.shift() as T;
   }
 
   /** Removes and returns every queued item matching `match`. */
