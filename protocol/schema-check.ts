@@ -23,6 +23,26 @@ export function compiledCheck(schema: JsonSchema): ValidateFunction {
   return check;
 }
 
+/**
+ * What makes `schema` no JSON Schema at all, by ajv's meta-schema (a few µs, where compiling it costs ms); undefined
+ * when it is one. Strict mode's own refusals (an unknown keyword, say) show only when it is compiled.
+ */
+export function schemaShapeProblem(schema: unknown): string | undefined {
+  const ajv = schemaCompiler();
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return 'it is not an object';
+  return ajv.validateSchema(schema) === true ? undefined : ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+}
+
+/** Why `schema` does not compile, or undefined when it does (it is then kept compiled). */
+export function compileProblem(schema: JsonSchema): string | undefined {
+  try {
+    compiledCheck(schema);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** What is wrong with `value` (named `root` in the message), or undefined when it matches the schema. */
 export function schemaProblem(schema: JsonSchema, value: unknown, root: string): string | undefined {
   const check = compiledCheck(schema);

@@ -15,7 +15,7 @@ import {
   type InitializeResult,
   type JsonSchema,
 } from '../../protocol';
-import { compiledCheck } from '../../protocol/schema-check';
+import { compileProblem, schemaShapeProblem } from '../../protocol/schema-check';
 import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { admitCall, bindRequest, type SdkCaller } from './binder';
@@ -36,7 +36,8 @@ export function bindClientMethods(connection: MessageConnection, caller: SdkCall
 
 /**
  * Keeps the client methods of a declaration that may be served: a well-formed name, not the kernel's, not twice, with a
- * schema that compiles. Each one dropped is noted in the plugin's log with the reason.
+ * params schema that is one. Each one dropped is noted in the plugin's log with the reason. Schemas are compiled on
+ * their method's first call, not here: compiling every plugin's at each handshake was a third of homed's start.
  */
 export function admitClientMethods(plugin: Pick<SdkCaller, 'note'>, declaration: InitializeResult): void {
   if (!declaration.clientMethods) return;
@@ -53,12 +54,8 @@ function clientMethodProblem(decl: ClientMethodDecl, seen: ReadonlySet<string>):
   if (typeof decl.method !== 'string' || !NAME.test(decl.method)) return 'its name must be noun/verb in lower case, e.g. webui/open';
   if (KERNEL_CLIENT_METHODS.has(decl.method)) return 'the kernel serves that method itself; give it a name of the plugin, e.g. <plugin>/<verb>';
   if (seen.has(decl.method)) return 'declared twice';
-  try {
-    compiledCheck(decl.params);
-  } catch (error) {
-    return `its params schema does not compile (${(error as Error).message})`;
-  }
-  return undefined;
+  const shape = schemaShapeProblem(decl.params);
+  return shape === undefined ? undefined : `its params schema is not a JSON Schema (${shape})`;
 }
 
 async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, params: ClientCallParams, token: CancellationToken): Promise<unknown> {
@@ -79,6 +76,14 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
     );
   }
   const { plugin, decl } = serving;
+  const unusable = compileProblem(decl.params as JsonSchema);
+  if (unusable !== undefined) {
+    throw haError(
+      ErrorCodes.PluginUnavailable,
+      `${method} cannot be called: plugin "${plugin.name}" declared params for it that do not compile (${unusable}); its declaration must be fixed`,
+      { method, plugin: plugin.name },
+    );
+  }
   // The declaration is a descriptor like the kernel's own, admitted the same way.
   const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: decl.permission ? [decl.permission] : [] }, params.params);
   const channel = plugin.process?.channel;
