@@ -38,8 +38,13 @@ export class AgentOutputs {
     if (this.deps.io.emit(event)) return;
     // A full channel means a burst larger than it (a provider's chunk of hundreds of deltas): what waits is
     // delivered now, in order, then this output, so no word is dropped and none overtakes another.
-    for (const waiting of this.deps.io.outputs.remove(() => true)) this.deps.deliver(waiting);
+    this.flush();
     this.deps.deliver(event);
+  }
+
+  /** Delivers every output still waiting in the channel, in order. */
+  flush(): void {
+    for (const waiting of this.deps.io.outputs.remove(() => true)) this.deps.deliver(waiting);
   }
 }
 

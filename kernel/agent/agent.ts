@@ -96,7 +96,7 @@ export class Agent implements AgentDoor {
     for (const input of this.lanes.removeAll()) this.refuse(input, 'failed', { kind: 'error', code: ErrorNames[ErrorCodes.ShuttingDown]!, error: message });
     for (const turn of this.turns.values()) turn.interrupt();
     await this.lanes.idle();
-    for (const output of this.deps.io.outputs.remove(() => true)) this.deliverSafely(output);
+    this.outputs.flush();
   }
 
   /** Queues an input in its lane, written ahead to agent.db; answers how many wait ahead of it in its session. */

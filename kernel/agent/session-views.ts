@@ -57,10 +57,11 @@ export function showSession(db: Database.Database, session: string, limit = 200)
     )
     .all(session, oldest, limit) as AgentCallRow[];
   // Sorted by when their turn was stored, then by order within it: a sub-agent's call right after the message it
-  // followed (in the order the calls ended), an unanswered input after the messages stored before it.
+  // followed (calls after the same message keep the order they ended in: the sort is stable), an unanswered input
+  // after the messages stored before it.
   const timeline: { entry: SessionEntry; at: number; order: number }[] = [
     ...messages.map((m) => ({ entry: messageEntry(m), at: m.at, order: m.seq })),
-    ...agentCalls.reverse().map((a, i) => ({ entry: agentCallEntry(a), at: a.anchorAt, order: a.afterSeq + (i + 1) / (agentCalls.length + 1) })),
+    ...agentCalls.reverse().map((a) => ({ entry: agentCallEntry(a), at: a.anchorAt, order: a.afterSeq + 0.5 })),
     ...inputs.map((i) => ({ entry: inputEntry(i), at: i.at, order: Number.POSITIVE_INFINITY })),
   ];
   timeline.sort((a, b) => a.at - b.at || (a.order === b.order ? 0 : a.order < b.order ? -1 : 1));

@@ -412,6 +412,12 @@ export function lastUserText(request: FakeRequest): string | undefined {
   return undefined;
 }
 
+/** How many tool results a request carries since its last user message: how far the model's tool loop has got. */
+export function toolResultsSinceUser(request: FakeRequest): number {
+  const messages = (request.body as { messages?: { role?: unknown }[] } | undefined)?.messages ?? [];
+  return messages.slice(messages.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'tool').length;
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);

@@ -15,7 +15,7 @@ import {
   type PendingResult,
   type PluginInfo,
 } from '../../../protocol';
-import { lastUserText, startFakeLlm, type FakeLlm, type FakeRequest } from '../../fake-llm/server';
+import { lastUserText, startFakeLlm, toolResultsSinceUser, type FakeLlm } from '../../fake-llm/server';
 import { fakeProviderEnv, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 
 type EventItem = Extract<EventsStreamItem, { kind: 'event' }>;
@@ -152,10 +152,9 @@ describe('approvals through a real homed and a socket client', () => {
   });
 
   it("a sub-agent's call asks the person of the session it was started from, in that session's chat stream", async () => {
-    const toolMessages = (request: FakeRequest): number => ((request.body as { messages?: { role: string }[] }).messages ?? []).filter((m) => m.role === 'tool').length;
     llm.setDefault((request) => {
       const user = lastUserText(request);
-      const done = toolMessages(request);
+      const done = toolResultsSinceUser(request);
       if (user === 'delegate the sum') {
         if (done === 0) return { toolCalls: [{ name: 'spawn_child', args: { task: 'add 20 and 22' } }] };
         if (done === 1) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1', timeout_ms: 30_000 } }] };
@@ -178,7 +177,7 @@ describe('approvals through a real homed and a socket client', () => {
       assert.deepEqual(childSteps.map(([, name, phase]) => [name, phase]), [['add', 'start'], ['add', 'end']], "the sub-agent's call is shown, marked as its own");
       assert.match(String(childSteps[0]?.[0]), /^child-1:/, 'its id cannot collide with the parent\'s calls');
       assert.equal(childSteps[1]?.[3], 'ok');
-      const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolMessages(r) === 1);
+      const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolResultsSinceUser(r) === 1);
       assert.ok(childAsked, 'the sub-agent got its tool result');
       assert.match(JSON.stringify(childAsked.body), /sum.{0,6}42/);
       // Stored with the turn: homectl sessions show prints the sub-agent's call, its outcome and its result.

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
 import { SocketMethods, type ChatInterruptResult } from '../../../protocol';
-import { lastUserText, type FakeRequest } from '../../fake-llm/server';
+import { lastUserText, toolResultsSinceUser } from '../../fake-llm/server';
 import { waitFor } from '../../harness/homed';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness, type GuardedPage } from './browser-harness';
 
@@ -113,14 +113,9 @@ describe('the Chat page in chromium', { skip }, () => {
 
   it("shows a sub-agent's call as a card marked as its own, live and after a reload", async () => {
     const { page } = tab;
-    /** Tool results since the request's last user message. */
-    const results = (request: FakeRequest): number => {
-      const messages = (request.body as { messages?: { role: string }[] }).messages ?? [];
-      return messages.slice(messages.map((m) => m.role).lastIndexOf('user')).filter((m) => m.role === 'tool').length;
-    };
     llm.setDefault((request) => {
       const user = lastUserText(request);
-      const done = results(request);
+      const done = toolResultsSinceUser(request);
       if (user === 'Have a helper set the bread timer') {
         if (done === 0) return { toolCalls: [{ name: 'spawn_child', args: { task: 'set a timer for the bread' } }] };
         if (done === 1) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1', timeout_ms: 30_000 } }] };
