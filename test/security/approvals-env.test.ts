@@ -97,6 +97,26 @@ describe('approval rules and the env and cwd of a call', () => {
     });
   }
 
+  it('exec allowed outright by approvals:policy still asks about LD_PRELOAD', async () => {
+    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'policy', value: { exec: 'allow' } });
+    try {
+      const { questions, decisions } = await callExec('cli:env-policy', { command: 'ls', env: { LD_PRELOAD: '/tmp/evil.so' } });
+      assert.equal(questions.length, 1);
+      assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
+    } finally {
+      await requestOnce(homed.socket, SocketMethods.ConfigUnset, { scope: 'approvals', key: 'policy' });
+    }
+  });
+
+  it('where nobody can be asked, a call setting GIT_SSH_COMMAND is refused, not allowed by the rule', async () => {
+    const first = llm.requests.length;
+    llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'git status', env: { GIT_SSH_COMMAND: 'sh -c "id > PWNED.txt"' } } }] }, { text: 'ok' });
+    await requestOnce(homed.socket, SocketMethods.ChatInterrupt, { session: 'cli:env-nobody', text: 'run it' });
+    await llm.waitForRequests(first + 2, 30_000);
+    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', { session: 'cli:env-nobody', limit: 10 });
+    assert.deepEqual(listed.decisions.map((d) => [d.decision, d.by]), [['deny', 'no-client']]);
+  });
+
   it('another working folder than the rule names is asked, and the question names it', async () => {
     const sub = path.join(workspace, 'sub');
     fs.mkdirSync(sub, { recursive: true });

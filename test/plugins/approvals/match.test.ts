@@ -191,6 +191,13 @@ describe('the rest of the call: env and cwd', () => {
     assert.equal(ruleMatches(rule({ tool: 'exec', prefix: 'git', env: { GIT_SSH_COMMAND: 'sh -c id' } }), call({ env: { GIT_SSH_COMMAND: 'sh -c id' } })), false);
   });
 
+  it('a tool allowed outright by the policy is still asked about a call setting a risky variable; denied stays denied', () => {
+    assert.deepEqual(decide(call({ env: { PATH: '/tmp/evil' } }), [], { exec: 'allow' }), { action: 'ask', by: 'policy' });
+    assert.deepEqual(decide(call({ env: { LANG: 'C' } }), [], { exec: 'allow' }), { action: 'allow', by: 'policy' });
+    assert.deepEqual(decide(call({ env: { PATH: '/tmp/evil' } }), [], { exec: 'deny' }), { action: 'deny', by: 'policy' });
+    assert.deepEqual(decide(call({ env: { PATH: '/tmp/evil' } }), [rule({ tool: 'exec', prefix: 'git status', action: 'deny' })], {}).action, 'deny');
+  });
+
   it('a deny rule refuses whatever variables come with the call', () => {
     assert.equal(ruleMatches(rule({ tool: 'exec', prefix: 'git status', action: 'deny' }), call({ env: { LD_PRELOAD: '/x.so' } })), true);
   });
