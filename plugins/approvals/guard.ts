@@ -59,7 +59,7 @@ async function judge(call: GuardedCall, session: string, ctx: PluginContext, sig
   const question = questionFor(call);
   const tooLong = tooLongToAsk(question);
   if (tooLong) return { allow: false, by: 'withdrawn', detail: tooLong };
-  const choices = question.risky.length > 0 ? [...CHOICES_WITHOUT_ALWAYS] : [...CHOICES];
+  const choices = question.coverable ? [...CHOICES] : [...CHOICES_WITHOUT_ALWAYS];
   const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question: question.text, choices, timeoutMs: settings.timeoutMs }, signal);
   return settleAnswer(call, answer, deps);
 }

@@ -22,6 +22,8 @@ export interface Question {
   text: string;
   /** The variables the call sets that no rule covers (asked every time). */
   risky: string[];
+  /** Whether a rule could cover the call: it sets no risky variable, and its `env`, if any, is an object of texts. */
+  coverable: boolean;
 }
 
 /**
@@ -34,14 +36,18 @@ export function questionFor(call: GuardedCall): Question {
   if (command !== undefined) {
     // A call that names no folder runs in the tool's default one (exec: its first root), which the person knows.
     const where = cwdOf(args) === DEFAULT_CWD ? '' : ` in ${plainOrShown(typeof args['cwd'] === 'string' ? args['cwd'] : safeJson(args['cwd']))}`;
-    const env = envOf(args) ?? stringified(args['env']);
-    const names = Object.keys(env);
-    const variables = names.length > 0 ? ` with ${names.map((name) => `${shownName(name)}=${shown(env[name] as string)}`).join(' ')}` : '';
+    const env = envOf(args);
+    const names = env ? Object.keys(env) : [];
+    const variables = env
+      ? names.length > 0
+        ? ` with ${names.map((name) => `${shownName(name)}=${shown(env[name] as string)}`).join(' ')}`
+        : ''
+      : ` with env ${wholeArgs(args['env'])}`;
     const risky = names.filter((name) => riskOf(name) !== undefined);
-    return { text: `Allow ${call.name} ${shown(command)}${where}${variables}?${warning(risky)}`, risky };
+    return { text: `Allow ${call.name} ${shown(command)}${where}${variables}?${warning(risky)}`, risky, coverable: env !== undefined && risky.length === 0 };
   }
-  if (typeof args['path'] === 'string') return { text: `Allow ${call.name} on ${plainOrShown(args['path'])}?`, risky: [] };
-  return { text: `Allow ${call.name} ${wholeArgs(call.args)}?`, risky: [] };
+  if (typeof args['path'] === 'string') return { text: `Allow ${call.name} on ${plainOrShown(args['path'])}?`, risky: [], coverable: true };
+  return { text: `Allow ${call.name} ${wholeArgs(call.args)}?`, risky: [], coverable: true };
 }
 
 /** Why a call cannot be put to the person whole, or undefined when its question fits. */
@@ -89,11 +95,7 @@ function shownName(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : shown(name);
 }
 
-/** An `env` that is not an object of texts, shown as its JSON under one name so that nothing of it is hidden. */
-function stringified(env: unknown): Record<string, string> {
-  return { env: safeJson(env) };
-}
-
+/** A value as JSON, whole, with what a terminal or a page would act on or hide escaped. */
 function wholeArgs(args: unknown): string {
   return safeJson(args ?? {}).replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -157,6 +157,7 @@ describe('questions', () => {
   it('name the variables that change what a program runs, and why', () => {
     const asked = questionFor({ name: 'exec', args: { command: 'git status', env: { GIT_CONFIG_COUNT: '1', LANG: 'C', LD_PRELOAD: '/x.so' } } });
     assert.deepEqual(asked.risky, ['GIT_CONFIG_COUNT', 'LD_PRELOAD']);
+    assert.equal(asked.coverable, false);
     assert.match(asked.text, /^Allow exec "git status" with GIT_CONFIG_COUNT="1" LANG="C" LD_PRELOAD="\/x.so"\? Careful: GIT_CONFIG_COUNT, LD_PRELOAD change what the program runs \(git reads .*; the dynamic loader .*\); no rule can allow this, so it is asked every time\.$/);
   });
 
@@ -164,6 +165,12 @@ describe('questions', () => {
     const asked = questionFor({ name: 'exec', args: { command: 'echo safe\r\u001b[2Krm -rf ~ \u202e\u0085', env: { X: 'a\nb' } } });
     assert.equal(asked.text, 'Allow exec "echo safe\\r\\u001b[2Krm -rf ~ \\u202e\\u0085" with X="a\\nb"?');
     assert.doesNotMatch(asked.text, /[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
+  it('show an env that is not an object of texts as it is, and offer no rule for it', () => {
+    const asked = questionFor({ name: 'exec', args: { command: 'ls', env: { A: 1 } } });
+    assert.equal(asked.text, 'Allow exec "ls" with env {"A":1}?');
+    assert.equal(asked.coverable, false);
   });
 
   it('refuse to ask about a call too long to be shown whole', () => {
