@@ -88,7 +88,7 @@ export class AskRegistry {
     }
     if (unasked !== undefined) {
       if (choice !== NO_CHOICE) throw haError(ErrorCodes.InvalidValue, `a question nobody was asked is answered ${NO_CHOICE}, not "${choice}"`, { id, choice });
-      this.settle(id, { choice, by: 'no-client', reason: `nobody could be asked: ${unasked} (${via})` });
+      this.settle(id, { choice, by: 'no-client', reason: `nobody could be asked through ${via}: ${unasked}` });
       return question.view;
     }
     this.settle(id, { choice, by: 'person', via });

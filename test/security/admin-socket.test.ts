@@ -95,8 +95,10 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
   });
 
   it(`homectl status is answered while ${RECONNECTING_CLIENTS} clients reconnect ${RECONNECT_DELAY_MS} ms after each close`, async () => {
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'cli', key: 'idle_timeout', value: 200 });
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'cli', key: 'max_clients', value: 8 });
+    // Settings go through the admin socket too: the shared one may still be full of the churn when they are put back.
+    const admin = adminSocketInDataDir(homed.dataDir);
+    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'idle_timeout', value: 200 });
+    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'max_clients', value: 8 });
     const churn = crowd(homed.socket, RECONNECTING_CLIENTS, RECONNECT_DELAY_MS);
     try {
       await waitFor(() => churn.reconnects() > RECONNECTING_CLIENTS, { what: 'the clients to reconnect after closes', timeoutMs: 30_000 });
@@ -107,22 +109,22 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
       assert.ok(churn.reconnects() > RECONNECTING_CLIENTS, `the churn went on (${churn.reconnects()} reconnects)`);
     } finally {
       await churn.stop();
-      await requestOnce(homed.socket, SocketMethods.ConfigUnset, { scope: 'cli', key: 'max_clients' });
-      await requestOnce(homed.socket, SocketMethods.ConfigUnset, { scope: 'cli', key: 'idle_timeout' });
+      await requestOnce(admin, SocketMethods.ConfigUnset, { scope: 'cli', key: 'max_clients' });
+      await requestOnce(admin, SocketMethods.ConfigUnset, { scope: 'cli', key: 'idle_timeout' });
     }
   });
 
   it('the admin socket is 0600 in a 0700 folder, also when the shared socket is open to the group', async () => {
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
+    const admin = adminSocketInDataDir(homed.dataDir);
+    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
     try {
       await waitFor(() => (fs.statSync(homed.socket).mode & 0o777) === 0o660, { what: 'the shared socket to be 0660' });
-      const admin = adminSocketInDataDir(homed.dataDir);
       assert.ok(fs.statSync(admin).isSocket());
       assert.equal(fs.statSync(admin).mode & 0o777, 0o600);
       assert.equal(fs.statSync(path.dirname(admin)).mode & 0o777, 0o700);
       assert.equal(fs.statSync(admin).uid, process.geteuid?.());
     } finally {
-      await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
+      await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
     }
   });
 

@@ -150,8 +150,8 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     assert.equal(said.code, 0, said.stderr);
     assert.equal(said.stdout, 'Denied, then.\n');
     assert.match(said.stderr, /^waiter: no terminal to ask "Allow exec "echo it's piped > piped\.txt"\?": denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/);
-    assert.match(said.stderr, /→ denied: nobody could be asked: waiter has no terminal to ask in \(its stdin or output is not a terminal\) \(cli\); denied/);
-    assert.deepEqual(await decisions('cli:say-pipe'), [['deny', 'no-client', 'nobody could be asked: waiter has no terminal to ask in (its stdin or output is not a terminal) (cli); denied']], 'the record says nobody was asked, not that a person said no');
+    assert.match(said.stderr, /→ denied: nobody could be asked through cli: waiter has no terminal to ask in \(its stdin or output is not a terminal\); denied/);
+    assert.deepEqual(await decisions('cli:say-pipe'), [['deny', 'no-client', 'nobody could be asked through cli: waiter has no terminal to ask in (its stdin or output is not a terminal); denied']], 'the record says nobody was asked, not that a person said no');
     assert.ok(tookMs < QUESTION_TIMEOUT_MS / 2, `answered at once (${tookMs} ms), not at the question's timeout`);
     assert.equal(fs.existsSync(path.join(workspace, 'piped.txt')), false);
   });
