@@ -86,8 +86,10 @@ export interface ToolOutputEvent {
   outcome?: ToolCallOutcome;
   /** Whether the result reports a failure (`end`). */
   isError?: boolean;
-  /** How long the call ran, in ms (`end`). */
+  /** How long the call ran, in ms, the wait for its approval not included (`end`). */
   ms?: number;
+  /** How long the call waited for its guards, a person's approval included, in ms (`end`). */
+  waitMs?: number;
   /** Why a guard refused the call (`end` of a denied call). */
   denied?: string;
   /** The sub-agent that made the call (`child-1`; nested, `child-1/child-2`); absent for the agent's own calls. */

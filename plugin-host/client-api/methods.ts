@@ -35,6 +35,12 @@ export interface SocketCall {
   signal: AbortSignal;
   /** The same object for every call of one connection: who is calling, for state a client keeps across calls. */
   client: object;
+  /**
+   * Whether the caller is the owner on the machine: its connection came through a transport only homed's own user
+   * can open (the cli plugin's admin socket, 0600 in a 0700 folder), not the shared socket or the web page. A method
+   * that changes a guarded setting refuses a call without it.
+   */
+  fromOwner: boolean;
 }
 
 /** One method the socket serves. */

@@ -38,7 +38,16 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
       type: 'object',
       required: ['tool'],
       additionalProperties: false,
-      properties: { tool: { type: 'string', minLength: 1, maxLength: 100 }, prefix: TEXT, command: TEXT, glob: TEXT, path: TEXT, action: { enum: ['allow', 'deny'] } },
+      properties: {
+        tool: { type: 'string', minLength: 1, maxLength: 100 },
+        prefix: TEXT,
+        command: TEXT,
+        glob: TEXT,
+        path: TEXT,
+        cwd: { type: 'string', minLength: 1, maxLength: 4096 },
+        env: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 10_000 } },
+        action: { enum: ['allow', 'deny'] },
+      },
     },
     run: async (params: ApprovalsAllowParams): Promise<ApprovalsAllowResult> => {
       const { action = 'allow', ...spec } = params;
