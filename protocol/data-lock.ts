@@ -1,6 +1,6 @@
 // The data dir lock's files, shared by homed (which holds the lock) and homectl restore (which must find the holder).
 // The lock is a small SQLite file in <run>/homed.lock held in exclusive locking mode; the holder's pid goes beside it.
-import Database from 'better-sqlite3';
+import Database from './internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

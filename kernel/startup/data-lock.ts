@@ -2,7 +2,7 @@
 // when the process dies however it dies (kill -9 included). A small SQLite file in <run>/homed.lock,
 // held in exclusive locking mode, is that lock: a second homed cannot even read it. The holder's pid
 // goes beside it in <run>/homed.pid for the second homed's message.
-import Database from 'better-sqlite3';
+import Database from '../../protocol/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOCK_FILE, PID_FILE, holderPid, readPid, tryTakeLock } from '../../protocol/data-lock';

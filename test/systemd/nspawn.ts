@@ -46,6 +46,9 @@ export interface Container {
 
 const INSIDE_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
+/** Folders a booted container mounts its own file systems on, hiding what the host has there. */
+const CONTAINER_OWN_MOUNTS = ['/tmp', '/var/tmp', '/run', '/dev/shm'];
+
 /** Why a container cannot be booted here, or null when it can. */
 export function nspawnProblem(): string | null {
   if (process.getuid?.() !== 0) return 'systemd-nspawn needs root';
@@ -53,6 +56,10 @@ export function nspawnProblem(): string | null {
     if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (apt-get install systemd-container util-linux)`;
   }
   if (!fs.existsSync('/lib/systemd/systemd') && !fs.existsSync('/usr/lib/systemd/systemd')) return 'systemd is not installed (apt-get install systemd)';
+  // The container's systemd mounts these anew, so a node that lives under one is not there for homed to run on.
+  const node = fs.realpathSync(process.execPath);
+  const hidden = CONTAINER_OWN_MOUNTS.find((dir) => node.startsWith(`${dir}/`));
+  if (hidden) return `node (${node}) lives under ${hidden}, which the container mounts anew: run these tests with a node installed elsewhere`;
   return null;
 }
 

@@ -1,5 +1,5 @@
 // What the model answered about a pair of entities that looked alike, so the same pair is not asked again.
-import Database from 'better-sqlite3';
+import Database from '../../../protocol/internals/sqlite';
 
 export class Verdicts {
   private readonly db: Database.Database;

@@ -5,6 +5,7 @@ import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVICE_USER, type HealthFinding } from '../../../protocol';
 import { judgeDiskSpace } from '../../../protocol/disk-space';
+import Database from '../../../protocol/internals/sqlite';
 
 /**
  * Modes homed gives them: the data dir is never writable by the group nor readable or writable by others (others
@@ -69,7 +70,6 @@ export function defaultDatabases(dataDir: string): string[] {
 
 /** quick_check of each database, read-only, for a homed that is down; a file it cannot open is a warning. */
 export async function offlineDatabaseFindings(files: string[]): Promise<HealthFinding[]> {
-  const { default: Database } = await import('better-sqlite3');
   return files.map((file): HealthFinding => {
     const name = file.slice(file.lastIndexOf('/') + 1);
     const check = `database:${name}`;

@@ -9,6 +9,7 @@ import type { PluginStatus } from '../../../protocol';
 import { findTool, pluginUid } from '../../../kernel/supervisor/sandbox';
 import { packPlugin } from '../../../scripts/pack/pack';
 import { FIXTURE_PLUGINS, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
+import { nodeUnrunnableByOthers } from '../../harness/other-uid';
 
 const wallPossible = process.getuid?.() === 0 && findTool('setpriv') !== null;
 
@@ -72,6 +73,8 @@ describe('a third-party plugin without a uid of its own', () => {
 
   it('where the wall holds, the install says a uid of its own, nothing warns, and the plugin runs under that uid', async (t) => {
     if (!wallPossible) return t.skip('not root, or no setpriv: no plugin gets a uid of its own here');
+    const unrunnable = nodeUnrunnableByOthers();
+    if (unrunnable) return t.skip(unrunnable);
     const homed = await startOn(t);
     const ctl = (...args: string[]) => runHomectl(args, { dataDir: homed.dataDir });
     const installed = await ctl('plugins', 'install', '--yes', await packedGood(t));

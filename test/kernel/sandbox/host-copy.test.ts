@@ -9,6 +9,7 @@ import { HOST_COPY_DIR, ensureHostCopy, hostCopyIn, readHostSources, type HostPa
 import { findTool, planSandbox, pluginUid, type SandboxInput } from '../../../kernel/supervisor/sandbox';
 import { makeTempDir } from '../../harness/homed';
 import { writeUnder } from '../../harness/scratch';
+import { nodeUnrunnableByOthers } from '../../harness/other-uid';
 
 const isRoot = process.getuid?.() === 0;
 
@@ -128,6 +129,8 @@ describe('the plugin host copy', () => {
 
   it('as root, the own-uid wall is off only where the data dir itself cannot be reached, and then says the plugin runs as the homed user', (t) => {
     if (!isRoot || !findTool('setpriv')) return t.skip('not root, or no setpriv: the own-uid wall is off for every plugin here');
+    const unrunnable = nodeUnrunnableByOthers();
+    if (unrunnable) return t.skip(unrunnable);
     const hidden = tempDir(t, 'homed-private-');
     fs.chmodSync(hidden, 0o700);
     const input = (dataDir: string): SandboxInput => ({

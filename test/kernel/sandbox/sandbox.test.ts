@@ -11,6 +11,7 @@ import { describeSandbox } from '../../../kernel/sdk-server/sandbox-report';
 import { hostCopyIn } from '../../../kernel/supervisor/host-copy';
 import { findTool, permissionFlag, pluginUid } from '../../../kernel/supervisor/sandbox';
 import { FAST_POLICY, FIXTURE_PLUGINS, REPO_ROOT, startTestKernel, type TestKernel } from '../kernel-harness';
+import { nodeUnrunnableByOthers } from '../../harness/other-uid';
 
 const isRoot = process.getuid?.() === 0;
 const canUnshare = isRoot && findTool('unshare') !== null;
@@ -141,6 +142,11 @@ describe('the walls around a third-party plugin', () => {
     if (!isRoot || !findTool('setpriv')) {
       assert.equal(wall('sandbox-probe', 'own-uid').active, false);
       return ctx.skip('not root here: the uid wall is off, and reported so');
+    }
+    const unrunnable = nodeUnrunnableByOthers();
+    if (unrunnable) {
+      assert.match(wall('sandbox-probe', 'own-uid').note, /runs as the homed user/, 'the wall is off, and reported so');
+      return ctx.skip(unrunnable);
     }
     const uid = pluginUid('sandbox-probe');
     assert.deepEqual([me.uid, me.gid], [uid, uid]);

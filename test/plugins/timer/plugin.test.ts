@@ -152,11 +152,15 @@ describe('the timer plugin', () => {
     const interrupts = watchInterrupts(t);
     const third = await startKernel(t, dataDir);
     await waitFor(() => interrupts.filter((i) => i.source === 'timer').length >= 2 || undefined, { what: 'both missed timers to fire', timeoutMs: 10_000 });
-    const texts = interrupts.filter((i) => i.source === 'timer').map((i) => [i.session, i.text]);
-    assert.deepEqual(texts.sort(), [
-      ['cli:bob', '[timer, late by 3d] water the plants'],
-      ['cli:tester', '[timer, late by 12m] take the bread out'],
-    ]);
+    // How late each reads is checked against how late it was, not against one clock reading: on a loaded machine
+    // the bread can read `late by 12m01s`, which is as true as `late by 12m`.
+    const elapsed = Date.now() - now;
+    const fired = interrupts.filter((i) => i.source === 'timer').map((i) => ({ session: i.session, ...splitLateText(i.text ?? '') }));
+    assert.deepEqual(fired.map((f) => [f.session, f.message]).sort(), [['cli:bob', 'water the plants'], ['cli:tester', 'take the bread out']]);
+    for (const [message, lateMs] of [['water the plants', 3 * DAY + 5 * MINUTE], ['take the bread out', 12 * MINUTE]] as const) {
+      const shown = fired.find((f) => f.message === message)!;
+      assert.ok(shown.fromMs <= lateMs + elapsed && shown.toMs >= lateMs, `"${message}" reads late by ${shown.late}, but it was ${lateMs / MINUTE} min late (+ ${elapsed} ms of this test)`);
+    }
     const left = await list(third);
     assert.deepEqual(left.map((x) => x.id), [plants.id], 'the one-shot is gone, the daily one stays');
     const next = Date.parse(left[0]!.fires_at);
@@ -169,3 +173,16 @@ describe('the timer plugin', () => {
     assert.deepEqual((saved.getValue('timer', 'timers') as Timer[]).map((x) => x.id), [plants.id], 'the firing was saved');
   });
 });
+
+/** A late timer's text split into its message and the range of lateness its `late by 3d` / `12m01s` stands for. */
+function splitLateText(text: string): { message: string; late: string; fromMs: number; toMs: number } {
+  const match = /^\[timer, late by ((\d+)([dhms])(?:(\d\d)([hms]))?)\] (.*)$/.exec(text);
+  assert.ok(match, `not a late timer's text: ${text}`);
+  const unitMs: Record<string, number> = { d: DAY, h: 60 * MINUTE, m: MINUTE, s: 1000 };
+  const next: Record<string, string> = { d: 'h', h: 'm', m: 's', s: 's' };
+  const [, late, first, firstUnit, second, secondUnit, message] = match as unknown as string[];
+  const fromMs = Number(first) * unitMs[firstUnit!]! + (second === undefined ? 0 : Number(second) * unitMs[secondUnit!]!);
+  // The text shows two units at most and rounds to the second: what it leaves out is less than one of the next unit.
+  const precision = unitMs[next[secondUnit ?? firstUnit!]!]!;
+  return { message: message!, late: late!, fromMs: fromMs - 1000, toMs: fromMs + precision + 1000 };
+}
