@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SERVICE_UNIT, SERVICE_UNIT_PATH } from '../../protocol';
+import { sqliteBinding } from '../../protocol/internals/sqlite';
 import { PACKAGE_ROOT } from '../paths';
 import { ensureServiceUser } from './accounts';
 import { COMMANDS, installWrappers } from './bins';
@@ -22,6 +23,8 @@ export function installService(options: InstallOptions): void {
   const { dataDir, user, say } = options;
   const node = process.execPath;
   checkSystem();
+  // The unit runs this node on this folder's packages: a SQLite build it cannot load would fail every start.
+  if (sqliteBinding.problem !== undefined) throw new ServiceSetupError(`${sqliteBinding.problem}; the service would run ${node}`);
   checkServiceDataDir(dataDir);
   checkUnitFields({ node, packageRoot: PACKAGE_ROOT, dataDir, user });
   if (fs.existsSync(SERVICE_UNIT_PATH) && !isOurUnit(SERVICE_UNIT_PATH)) {

@@ -5,7 +5,8 @@ import { dirname, basename } from 'node:path';
 import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
-import { nodeVersionFinding } from './doctor-node';
+import { sqliteBinding } from '../../../protocol/internals/sqlite';
+import { nodeVersionFinding, sqliteFinding } from './doctor-node';
 import { unitFinding } from './doctor-unit';
 import type { CommandContext } from './types';
 
@@ -34,7 +35,7 @@ export async function gatherFindings(ctx: CommandContext, inputs: DoctorInputs):
     findings.push(...modeFindings(dataDir, inputs.socketPath, inputs.serviceInstalled));
     if (!status.ok) findings.push(await diskFindingOf(dataDir), ...(await offlineDatabaseFindings(defaultDatabases(dataDir))));
   }
-  findings.push(await (inputs.unit ?? unitFinding)(), nodeVersionFinding(process.version, inputs.now ?? new Date()));
+  findings.push(await (inputs.unit ?? unitFinding)(), nodeVersionFinding(process.version, inputs.now ?? new Date()), sqliteFinding(sqliteBinding));
   return findings;
 }
 

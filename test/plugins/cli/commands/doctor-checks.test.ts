@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { modeFindings } from '../../../../plugins/cli/commands/doctor-files';
-import { nodeVersionFinding } from '../../../../plugins/cli/commands/doctor-node';
+import { nodeVersionFinding, sqliteFinding } from '../../../../plugins/cli/commands/doctor-node';
+import { sqliteBinding } from '../../../../protocol/internals/sqlite';
 import { renderFindings, summarize } from '../../../../plugins/cli/commands/doctor-render';
 import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
 
@@ -15,9 +16,30 @@ describe('doctor checks', () => {
     const past = nodeVersionFinding('v20.20.2', day);
     assert.equal(past.severity, 'warning');
     assert.match(past.fix ?? '', /Node\.js 22 or 24/);
-    assert.equal(nodeVersionFinding('v22.12.0', day).severity, 'ok');
-    assert.equal(nodeVersionFinding('v22.12.0', new Date('2027-03-01T00:00:00Z')).severity, 'info');
-    assert.equal(nodeVersionFinding('v23.1.0', day).severity, 'warning');
+    assert.match(past.detail, /npm ci compiles better-sqlite3 12/);
+    assert.equal(nodeVersionFinding('v22.14.0', day).severity, 'ok');
+    assert.equal(nodeVersionFinding('v22.14.0', new Date('2027-03-01T00:00:00Z')).severity, 'info');
+    assert.equal(nodeVersionFinding('v24.22.3', day).severity, 'ok');
+    assert.equal(nodeVersionFinding('v25.1.0', day).severity, 'warning');
+  });
+
+  it('says which Node.js versions HomeAgent supports and why, as package.json\'s engines does', () => {
+    const day = new Date('2026-12-04T12:00:00Z');
+    for (const version of ['v18.20.0', 'v20.14.0', 'v21.7.0', 'v22.12.0', 'v23.1.0']) {
+      const finding = nodeVersionFinding(version, day);
+      assert.equal(finding.severity, 'error', version);
+      assert.equal(finding.title, `Node.js ${version} is not supported`);
+      assert.match(finding.detail, /runs on Node\.js \^20\.15\.0 \|\| \^22\.14\.0 \|\| >=24: .*prebuilt better-sqlite3 13 \(no compiler\).*builds better-sqlite3 12 at npm ci/);
+    }
+  });
+
+  it('names the SQLite build it loads, or why none loads and what to do', () => {
+    assert.deepEqual(sqliteFinding({ package: 'better-sqlite3', version: '13.2.0' }).title, 'SQLite loads: better-sqlite3 13.2.0 (prebuilt, Node-API)');
+    assert.deepEqual(sqliteFinding({ package: 'better-sqlite3-node20', version: '12.11.1' }).title, 'SQLite loads: better-sqlite3 12.11.1 (compiled for this Node.js at npm ci)');
+    const missing = sqliteFinding({ package: 'better-sqlite3-node20', problem: 'SQLite (better-sqlite3-node20) could not be loaded on Node.js v20.20.2: …' });
+    assert.equal(missing.severity, 'error');
+    assert.match(missing.fix ?? '', /^npm ci/);
+    assert.equal(sqliteFinding(sqliteBinding).severity, 'ok', `this checkout's SQLite: ${sqliteBinding.problem ?? ''}`);
   });
 
   it('judges the unit from systemctl show, and is not applicable without systemd', async () => {
