@@ -5,7 +5,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type BetterSqlite3 from 'better-sqlite3';
 import Database, { sqliteBinding } from '../../../protocol/internals/sqlite';
 
 /** What one thread is asked to do. */
@@ -28,8 +27,8 @@ async function collectGarbage(round: number): Promise<void> {
   for (let turn = 0; turn < 3; turn += 1) await new Promise((resolve) => setTimeout(resolve, 1));
 }
 
-function openClass(override: string | undefined): typeof BetterSqlite3 {
-  return override === undefined ? Database : (require(override) as typeof BetterSqlite3);
+function openClass(override: string | undefined): typeof Database {
+  return override === undefined ? Database : (require(override) as typeof Database);
 }
 
 /** Prepares `perRound` statements a round, runs each, drops them and collects garbage; returns how many it made. */
@@ -37,7 +36,7 @@ async function churnStatements(job: Job, onRound?: (round: number) => Promise<vo
   const db = new (openClass(job.override))(job.file, { timeout: 10_000 });
   let made = 0;
   for (let round = 0; round < job.rounds; round += 1) {
-    let statements: BetterSqlite3.Statement[] = [];
+    let statements: Database.Statement[] = [];
     for (let i = 0; i < job.perRound; i += 1) {
       const statement = db.prepare(`SELECT ? + ${i} AS v, count(*) AS n FROM t`);
       if ((statement.get(round) as { v: number }).v !== round + i) throw new Error(`statement ${i} of round ${round} read a wrong value`);
