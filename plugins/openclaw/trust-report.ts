@@ -22,10 +22,11 @@ export function renderTrustReport(preview: Omit<SkillPreview, 'report'>, origin:
   return [
     `skill "${preview.name}": read this before you install it; a skill is text that steers the agent`,
     renderFacts(preview, origin),
+    // What the skill would have the agent run comes first: it is what a person must not miss.
+    renderCommands(preview.commands),
+    renderScanned(preview),
     preview.checks.length ? `requirements:\n${preview.checks.map((c) => `  ${c.ok ? '✓' : '✗'} ${KIND_WORDS[c.kind]} ${c.name}`).join('\n')}` : 'requirements: none',
     renderInstallSpecs(preview.name, preview.install),
-    renderScanned(preview),
-    renderCommands(preview.commands),
     ...(preview.warnings.length ? [`warnings:\n${preview.warnings.map((w) => `  ${w}`).join('\n')}`] : []),
   ].join('\n\n');
 }
