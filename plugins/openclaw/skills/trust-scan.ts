@@ -15,6 +15,8 @@ export type TrustFlag =
   | 'source-download'
   | 'download-executable'
   | 'chmod-after-download'
+  | 'run-download'
+  | 'network-shell'
   | 'obfuscated';
 
 /** Each flag in words, for what every install path shows. */
@@ -28,6 +30,8 @@ export const TRUST_FLAG_WORDS: Record<TrustFlag, string> = {
   'source-download': 'runs a downloaded file in the current shell (source or .)',
   'download-executable': 'downloads an executable or script file',
   'chmod-after-download': 'makes a file executable after downloading it',
+  'run-download': 'runs a script with a shell after downloading something',
+  'network-shell': 'connects a shell to the network (/dev/tcp, nc -e), the way a remote control is opened',
   obfuscated: 'is written with escapes, quotes or variables that hide what it runs',
 };
 
@@ -63,19 +67,28 @@ interface ScanState {
 
 const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'ksh', 'console', 'terminal', 'shell-session', 'shellsession', 'sh-session', 'powershell', 'pwsh', 'ps1', 'cmd', 'bat']);
 const SHELL = String.raw`(?:\/[\w./-]*\/)?(?:ba|z|da|k|fi|c|tc)?sh\b`;
+/** Interpreters of scripting languages, by the names their programs go by. */
+const INTERPRETER = String.raw`(?:\/[\w./-]*\/)?(?:python[\d.]*|perl|ruby|node|nodejs|php|bun|lua)\b`;
 /** Interpreters that run a program read from their standard input when given none (or `-`). */
 const STDIN_INTERPRETER = String.raw`(?:\/[\w./-]*\/)?(?:python[\d.]*|perl|ruby|node|nodejs|php|deno\s+run|bun|lua|osascript)(?=\s*(?:$|-(?:\s|$)|[;&|)]))`;
 const PIPE_PREFIX = String.raw`\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\S+=\S*\s+)*)?`;
 const INTERPRETER_INLINE = /\b(?:python[\d.]*|perl|ruby|node|nodejs|php|deno|bun|lua|osascript|pwsh|powershell)\b[^|;&\n]*?\s(?:-[A-Za-z]*[ceErp]|--eval|--print|-Command|eval)\b/;
 const NETWORK = /\burlopen\b|\burllib\b|\brequests\.\w+\(|\bhttp\.client\b|\bhttpx\b|\bsocket\.|\bLWP\b|HTTP::Tiny|IO::Socket|Net::HTTP|open-uri|URI\.open|\bfetch\(|\bhttps?\.(?:get|request)\(|require\(\s*https?\s*\)|file_get_contents\(\s*(?:https?|ftp):|Invoke-WebRequest|\biwr\b|DownloadString|(?:https?|ftp):\/\/|\bcurl\b|\bwget\b/;
 const CHECKS: [TrustFlag, RegExp][] = [
-  ['pipe-to-shell', new RegExp(String.raw`${PIPE_PREFIX}(?:${SHELL}|${STDIN_INTERPRETER}|(?:source|\.)(?=\s|$))|${SHELL}\s+(?:-\S+\s+)*<\(`)],
-  ['hidden-command', new RegExp(String.raw`${PIPE_PREFIX}\$\{?[A-Za-z_]\w*\}?(?=\s|$|[;&|)])|(?:^|[;&|(]\s*)\$\{?[A-Za-z_]\w*\}?\s+[^;&|]*(?:https?|ftp):\/\/`)],
+  ['pipe-to-shell', new RegExp(String.raw`${PIPE_PREFIX}(?:${SHELL}|${STDIN_INTERPRETER}|(?:source|\.)(?=\s|$))|(?:${SHELL}|${INTERPRETER})\s+(?:-\S+\s+)*<\(`)],
+  [
+    'hidden-command',
+    new RegExp(
+      String.raw`${PIPE_PREFIX}(?:\$\{?[A-Za-z_]\w*\}?(?=\s|$|[;&|)])|\$\(|\x60)|(?:^|[;&|(]\s*)\$\{?[A-Za-z_]\w*\}?\s+[^;&|]*(?:https?|ftp):\/\/|(?:^|[;&|]\s*)(?:\$\(|\x60)\s*(?:printf|echo|rev|tr|xxd|base64|base32)\b`,
+    ),
+  ],
   ['base64-decode', /\bbase(?:64|32)\b[^|;&\n]*?\s(?:--decode\b|-[A-Za-z]*[dD][A-Za-z]*\b)|\bb64decode\b|\bFromBase64String\b|\batob\(|\bxxd\s+(?:-\w+\s+)*-r|\bopenssl\s+(?:enc\s+)?(?:-\w+\s+)*-(?:base64|a)\b[^|;&\n]*\s-d\b/],
   ['shell-c', new RegExp(String.raw`(?:^|[\s;&|(\x60'"])${SHELL}\s+(?:-[A-Za-z]*\s+)*-[A-Za-z]*c[A-Za-z]*\b`)],
-  ['eval', /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:sudo|then|do|else|exec)\s+)eval\b(?!\s*=)|\beval\s*\(|\bexec\s*\(\s*(?:compile\s*\()?\s*\w*\.?(?:urlopen|get|read|decode|b64decode)\b/],
+  ['eval', /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:sudo|then|do|else|exec)\s+)eval\b(?!\s*=)|\beval\s*\(|\b(?:iex|Invoke-Expression)\b|\bexec\s*\(\s*(?:compile\s*\()?\s*\w*\.?(?:urlopen|get|read|decode|b64decode)\b/],
   ['download-executable', /\b(?:https?|ftp):\/\/[^\s/'"<>)]+\/[^\s'"<>)]*?\.(?:sh|bash|py|pl|rb|ps1|exe|bin|appimage|run|msi|dmg|pkg|deb|rpm|bat|command)(?=$|[\s'"<>)?#])/i],
 ];
+const NETWORK_SHELL = /\/dev\/(?:tcp|udp)\/|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[A-Za-z]*[ec]\b|\bsocat\b[^|;&\n]*\bexec:/i;
+const RUN_SCRIPT = new RegExp(String.raw`(?:^|[;&|(]\s*|\b(?:then|do)\s+)(?:sudo\s+(?:-\S+\s+)*)?${SHELL}\s+(?:-[A-Za-z]+\s+)*(?![-<])[^\s;&|]+`);
 const SOURCE_STDIN = /(?:^|[;&|(]\s*|\b(?:then|do)\s+)(?:source|\.)\s+(?:<\(|\/dev\/(?:stdin|fd\/0)\b)/;
 const SOURCE_ANY = /(?:^|[;&|(]\s*|\b(?:then|do|else)\s+)(?:source|\.)\s+[^\s;&|]+/;
 const DOWNLOAD = /\b(?:curl|wget|Invoke-WebRequest|iwr|aria2c|fetch\s+-o)\b/;
@@ -148,6 +161,10 @@ function deedsOf(read: string, downloaded: boolean): FoundFlag[] {
   if (sourced) flags.push({ flag: 'source-download', found: sourced[0].replace(/^[;&|(\s]+/, '') });
   const chmod = downloaded ? CHMOD_EXEC.exec(read) : null;
   if (chmod) flags.push({ flag: 'chmod-after-download', found: chmod[0] });
+  const run = downloaded && !flags.some((found) => found.flag === 'pipe-to-shell' || found.flag === 'shell-c') ? RUN_SCRIPT.exec(read) : null;
+  if (run) flags.push({ flag: 'run-download', found: run[0].replace(/^[;&|(\s]+/, '') });
+  const remote = NETWORK_SHELL.exec(read);
+  if (remote) flags.push({ flag: 'network-shell', found: remote[0].trim() });
   return flags;
 }
 
