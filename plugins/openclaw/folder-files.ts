@@ -1,11 +1,12 @@
 // Reading a skill folder's files without following links: each opened with O_NOFOLLOW (a link is refused by the
-// kernel, not followed) and checked as a plain file on the descriptor that is then read, so a file swapped for a
-// link, a fifo or a device between the listing and the read is refused instead of read.
+// kernel, not followed) and checked on the descriptor that is then read — a plain file, and (through
+// /proc/self/fd) inside the folder — so a file or a folder on its path swapped for a link, a fifo or a device between
+// the listing and the read is refused instead of read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SkillUnscannedFile } from '../../protocol/skills';
 import { badValue } from './errors';
-import type { FolderItem } from './skill-folder';
+import { isInside, type FolderItem } from './skill-folder';
 import type { SkillTextFile } from './skills/skill-scan';
 
 /** The most bytes of one file, and of all files together, the trust scan reads (as for a package). */
@@ -13,18 +14,21 @@ export const FOLDER_SCAN_CAPS = { fileBytes: 256 * 1024, totalBytes: 2 * 1024 * 
 
 const NO_FOLLOW = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
 
-/** Reads `file` if it is a plain file (not a link, fifo or device) of at most `maxBytes`; throws saying what it is. */
-export function readPlainFile(file: string, maxBytes: number): Buffer {
-  return openPlainFile(file, maxBytes).data;
+/**
+ * Reads `file` if it is a plain file (not a link, fifo or device) of at most `maxBytes` and, when `root` (a real
+ * path) is given, lies inside it as opened; throws saying what it is.
+ */
+export function readPlainFile(file: string, maxBytes: number, root?: string): Buffer {
+  return openPlainFile(file, maxBytes, root).data;
 }
 
-/** Copies the plain file `from` to the new file `to` with its permission bits (setuid, setgid and sticky dropped). */
-export function copyPlainFile(from: string, to: string, maxBytes: number): void {
-  const { data, mode } = openPlainFile(from, maxBytes);
+/** Copies the plain file `from` (inside `root`) to the new file `to` with its permission bits (setuid, setgid and sticky dropped). */
+export function copyPlainFile(from: string, to: string, maxBytes: number, root: string): void {
+  const { data, mode } = openPlainFile(from, maxBytes, root);
   fs.writeFileSync(to, data, { flag: 'wx', mode: mode & 0o777 });
 }
 
-function openPlainFile(file: string, maxBytes: number): { data: Buffer; mode: number } {
+function openPlainFile(file: string, maxBytes: number, root: string | undefined): { data: Buffer; mode: number } {
   let fd: number;
   try {
     fd = fs.openSync(file, NO_FOLLOW);
@@ -33,6 +37,10 @@ function openPlainFile(file: string, maxBytes: number): { data: Buffer; mode: nu
     throw error;
   }
   try {
+    if (root !== undefined) {
+      const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
+      if (!isInside(root, opened)) throw badValue(`${file} was opened at ${opened}, outside the skill folder ${root}: a folder on its path is a link; the folder is refused`);
+    }
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw badValue(`${file} is not a plain file; a skill folder holds only files, folders and links inside it`);
     if (stat.size > maxBytes) throw badValue(`${file} is ${stat.size} bytes; the most read is ${maxBytes}`);
@@ -62,7 +70,7 @@ export function readFolderTexts(root: string, items: readonly FolderItem[], skip
       unscanned.push({ file: item.rel, reason: `${size} bytes, past what the scan reads (${FOLDER_SCAN_CAPS.fileBytes} a file, ${FOLDER_SCAN_CAPS.totalBytes} in all)` });
       continue;
     }
-    const data = readPlainFile(full, FOLDER_SCAN_CAPS.fileBytes);
+    const data = readPlainFile(full, FOLDER_SCAN_CAPS.fileBytes, root);
     total += data.length;
     const text = data.includes(0) ? undefined : decodeUtf8(data);
     if (text === undefined) unscanned.push({ file: item.rel, reason: 'not text (binary or not UTF-8)' });

@@ -62,7 +62,7 @@ function copyItems(from: string, to: string, items: readonly FolderItem[], maxBy
     const target = path.join(to, item.rel);
     if (item.kind === 'dir') fs.mkdirSync(target);
     else if (item.kind === 'link') fs.symlinkSync(item.target ?? '.', target);
-    else copyPlainFile(path.join(from, item.rel), target, maxBytes);
+    else copyPlainFile(path.join(from, item.rel), target, maxBytes, from);
   }
 }
 

@@ -1,13 +1,15 @@
 // Skill install does not follow links: a SKILL.md that is a link is refused without being read, wherever it points
 // (a skill elsewhere on the machine, a fifo that would hang the read, a file inside the folder), and a folder with a
-// link leading out of it is refused; preview and install both say so, and nothing is installed.
+// link leading out of it is refused; preview and install both say so, and nothing is installed. A file is read only
+// through a descriptor checked to be a plain file inside the folder, so a swap after the listing is refused too.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { runHomectl } from '../harness/homed';
+import { readPlainFile } from '../../plugins/openclaw/folder-files';
+import { makeTempDir, runHomectl } from '../harness/homed';
 import { writeUnder } from '../harness/scratch';
 import { skillText, startSkillsRig } from '../plugins/openclaw/rig';
 
@@ -46,5 +48,22 @@ describe('skill install and links', () => {
     fs.symlinkSync('/etc', path.join(dir, 'config'));
     await assert.rejects(rig.call('skills/install', { dir, sha256: sha256(file) }), /config is a link to \/etc, outside the skill folder; such a folder is refused/);
     assert.equal(fs.existsSync(path.join(rig.skillsDir, 'leaky')), false);
+  });
+});
+
+describe('reading a skill folder by descriptor', () => {
+  it('refuses a file reached through a folder that became a link leading out, and a file that became a fifo', (t) => {
+    const root = fs.realpathSync(makeTempDir('skill-read-'));
+    t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+    const skill = path.join(root, 'skill');
+    writeUnder(skill, 'scripts/run.sh', 'echo inside\n');
+    writeUnder(root, 'outside/run.sh', 'echo outside\n');
+    assert.equal(readPlainFile(path.join(skill, 'scripts/run.sh'), 1024, skill).toString(), 'echo inside\n');
+    // As if swapped after the listing: the folder on the path is now a link out of the skill.
+    fs.rmSync(path.join(skill, 'scripts'), { recursive: true });
+    fs.symlinkSync(path.join(root, 'outside'), path.join(skill, 'scripts'));
+    assert.throws(() => readPlainFile(path.join(skill, 'scripts/run.sh'), 1024, skill), /was opened at .*outside\/run\.sh, outside the skill folder .*: a folder on its path is a link; the folder is refused/);
+    execFileSync('mkfifo', [path.join(skill, 'pipe')]);
+    assert.throws(() => readPlainFile(path.join(skill, 'pipe'), 1024, skill), /pipe is not a plain file/);
   });
 });

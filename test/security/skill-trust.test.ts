@@ -1,5 +1,5 @@
 // A hostile skill's trust report on every path that installs a skill: homectl skills install (a folder and a .hmap),
-// homectl plugins install (a .hmap), the page's upload, and the agent's plugin_install (shown to the person as the
+// homectl plugins install (a .hmap file and a URL), the page's upload, and the agent's plugin_install (shown to the person as the
 // call's output and answered to the model, the skill not installed). The skill hides its commands six ways — an
 // indented code block running python3 -c "exec(urlopen(…).read())", `c\url … | b\ash`, a download then `source`,
 // a download then `.`, `C=curl; $C … | $0`, and `c''url … | "b"ash` — and its SKILL.md runs `bash {baseDir}/setup.sh`,
@@ -15,6 +15,7 @@ import { allowTools } from '../harness/approvals';
 import { fakeProviderEnv, makeTempDir, runHomectl } from '../harness/homed';
 import { runWaiter } from '../harness/waiter';
 import { startFakeLlm, toolResultsSinceUser, type FakeLlm } from '../fake-llm/server';
+import { serveFile, startPackageServer } from '../plugins/pluginmgr/helpers';
 import { startLiveWebui, type LiveWebui } from '../plugins/webui/live';
 import { EXPECTED, SETUP_SH, SKILL_MD, assertAllFlagged, writeHostilePackage } from './hostile-skill';
 
@@ -60,6 +61,15 @@ describe('a hostile skill is flagged on every path that installs it', () => {
     assert.notEqual(shown.code, 0);
     assertAllFlagged(shown.stdout, 'plugins install FILE.hmap');
     assert.match(shown.stderr, /no terminal to ask on/);
+  });
+
+  it('homectl plugins install of an http:// URL (downloaded by pluginmgr)', async (t) => {
+    const server = await startPackageServer({ '/fastnotes.hmap': serveFile(hmap) });
+    t.after(() => server.close());
+    const shown = await runHomectl(['plugins', 'install', server.url('/fastnotes.hmap')], { socket: live.homed.socket });
+    assert.notEqual(shown.code, 0);
+    assertAllFlagged(shown.stdout, 'plugins install URL');
+    assert.equal((await plugins()).some((p) => p.name === 'fastnotes'), false);
   });
 
   it("the page's upload", async () => {
