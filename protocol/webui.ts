@@ -73,6 +73,8 @@ export interface WebuiPackageSummary {
   runsAsHomedUser?: string;
   /** When the upload is deleted unless installed (ms since the epoch). */
   expiresAt: number;
+  /** For a skill package: the trust report every install path shows, and how many things it flagged. */
+  skill?: { report: string; flagged: number };
 }
 
 /** The answer of an install: the plugin as it is now. */
