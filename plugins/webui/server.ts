@@ -11,10 +11,12 @@ import { LoginFailures, type FailurePolicy } from './login-failures';
 import { refusalPage, shellPage, signInPage } from './pages';
 import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sessionCookie } from './security';
 import type { TlsFiles } from './settings';
+import { SignedInSockets } from './signed-in-sockets';
 import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
 import { MAX_UPLOAD_BYTES, type KnowledgeUpload } from './upload';
 import { registerPackageRoutes, type PackageRouteDeps } from './package-routes';
 import type { Refusal } from './refusal-log';
+import { WEBUI_SIGNED_OUT_CLOSE } from '../../protocol';
 import { MAX_KNOWLEDGE_NAME_CHARS } from '../../protocol/limits';
 
 /** The one answer to a wrong, used or expired link: the three are not told apart. */
@@ -98,7 +100,7 @@ async function checkRequest(request: FastifyRequest, reply: FastifyReply, option
   const checked = token === undefined ? undefined : options.logins.check(token);
   if (checked) {
     request.webSession = checked.session;
-    if (checked.renewed && token !== undefined) reply.header('Set-Cookie', sessionCookie(token, secure));
+    if (checked.renewed && token !== undefined) reply.header('Set-Cookie', sessionCookie(token, secure, options.logins.sessionMs));
   }
   if (!checked && request.routeOptions.config.access !== 'public') {
     return refuse(reply, 401, 'this browser is not signed in; run homectl webui open on the machine running homed and open the link it prints');
@@ -118,6 +120,7 @@ async function refuse(reply: FastifyReply, status: number, message: string): Pro
 function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
   const { assets, logins } = options;
   const failures = new LoginFailures(options.loginFailures, options.now);
+  const sockets = new SignedInSockets(logins, options.now);
   const html = (reply: FastifyReply, body: string): FastifyReply => reply.type('text/html; charset=utf-8').send(body);
   const publicFiles = new Set([assets.entries['login.js'], assets.entries['app.css']]);
   return [
@@ -154,7 +157,7 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
           const seconds = Math.ceil(waitMs / 1000);
           return reply.code(429).header('Retry-After', String(seconds)).send({ error: `too many wrong sign-in tries from this address; try again in ${seconds} s, or run homectl webui open for a new link` });
         }
-        return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure)).send({ id: signedIn.session.id });
+        return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure, logins.sessionMs)).send({ id: signedIn.session.id });
       },
     },
     {
@@ -195,7 +198,13 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
       method: 'GET',
       url: '/ws',
       handler: async (_request, reply) => reply.code(426).send({ error: 'this address takes a WebSocket upgrade only' }),
-      wsHandler: (socket) => serveWebSocket(socket, options.openSession, options.wsLimits),
+      wsHandler: (socket, request) => {
+        const close = serveWebSocket(socket, options.openSession, options.wsLimits);
+        // The cookie was checked at the upgrade; the socket is closed when that sign-in is revoked or expires.
+        const session = request.webSession;
+        if (!session) return close(WEBUI_SIGNED_OUT_CLOSE, 'this browser is not signed in');
+        socket.on('close', sockets.add(session.id, (reason) => close(WEBUI_SIGNED_OUT_CLOSE, reason)));
+      },
     },
   ];
 }
