@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, WebuiMethods, type ConfigEntry, type WebuiSessionsResult } from '../../protocol';
+import { SocketMethods, WEBUI_SIGNED_OUT_CLOSE, WebuiMethods, type ConfigEntry, type WebuiSessionsResult } from '../../protocol';
 import { runHomectl } from '../harness/homed';
 import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket, type SocketEnd } from '../plugins/webui/live';
 
@@ -44,18 +44,21 @@ describe('signing the page out closes its open sockets', () => {
     await live?.homed.cleanup();
   });
 
-  it('homectl webui revoke --all closes an open WebSocket within a second; its cookie opens no new one', async () => {
+  it('homectl webui revoke --all closes an open WebSocket within a second; its cookie opens no new one', async (t) => {
     const cookie = await signInLive(live);
     const socket = await openPageSocket(live, cookie);
     const set = await socket.call(SocketMethods.ConfigSet, { scope: 'core', key: 'core.log.level', value: 'debug' });
     assert.equal(set.error, undefined, 'the signed-in socket works before the revoke');
+    const startedAt = performance.now();
     const revoked = await runHomectl(['webui', 'revoke', '--all'], { socket: live.homed.socket });
     assert.equal(revoked.code, 0, revoked.stderr);
     const answeredAt = performance.now();
     const end = await endedWithin(socket, CLOSE_WITHIN_MS);
     assert.ok(end, `the socket is still open ${CLOSE_WITHIN_MS} ms after homectl webui revoke --all answered`);
     assert.ok(end.at - answeredAt < CLOSE_WITHIN_MS);
+    t.diagnostic(`closed ${Math.round(end.at - startedAt)} ms after homectl webui revoke --all started; homectl exited after ${Math.round(answeredAt - startedAt)} ms`);
     assert.match(end.reason, /signed out/);
+    assert.equal(end.code, WEBUI_SIGNED_OUT_CLOSE);
     await assertCannotSet(live, socket);
     await assert.rejects(openPageSocket(live, cookie), /401/);
   });
@@ -74,6 +77,15 @@ describe('signing the page out closes its open sockets', () => {
     await assertCannotSet(live, socket);
     kept.close();
   });
+
+  it('the page’s own sign-out closes its socket', async () => {
+    const cookie = await signInLive(live);
+    const socket = await openPageSocket(live, cookie);
+    const out = await fetch(`${live.origin}/api/logout`, { method: 'POST', headers: { origin: live.origin, cookie } });
+    assert.equal(out.status, 204);
+    assert.ok(await endedWithin(socket, CLOSE_WITHIN_MS), `the socket is still open ${CLOSE_WITHIN_MS} ms after the sign-out answered`);
+    await assertCannotSet(live, socket);
+  });
 });
 
 describe('a session that expires closes its open socket at expiry', () => {
@@ -85,7 +97,7 @@ describe('a session that expires closes its open socket at expiry', () => {
     await live?.homed.cleanup();
   });
 
-  it(`a ${SHORT_SESSION_MS / 1000} s session's socket closes once it expires; its cookie opens no new one`, async () => {
+  it(`a ${SHORT_SESSION_MS / 1000} s session's socket closes once it expires; its cookie opens no new one`, async (t) => {
     const cookie = await signInLive(live);
     const signedAt = performance.now();
     const socket = await openPageSocket(live, cookie);
@@ -93,6 +105,7 @@ describe('a session that expires closes its open socket at expiry', () => {
     const end = await endedWithin(socket, SHORT_SESSION_MS + 10_000);
     assert.ok(end, `the socket is still open ${(SHORT_SESSION_MS + 10_000) / 1000} s after sign-in, past the session's ${SHORT_SESSION_MS / 1000} s`);
     assert.ok(end.at - signedAt < SHORT_SESSION_MS + 2 * CLOSE_WITHIN_MS, `closed ${Math.round(end.at - signedAt)} ms after sign-in`);
+    t.diagnostic(`closed ${Math.round(end.at - signedAt)} ms after a sign-in of ${SHORT_SESSION_MS} ms`);
     assert.match(end.reason, /expired|signed out/);
     await assertCannotSet(live, socket);
     await assert.rejects(openPageSocket(live, cookie), /401/);
