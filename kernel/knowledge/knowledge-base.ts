@@ -13,6 +13,7 @@ import { Indexer } from './indexer';
 import { loadSearchIndex } from './load-index';
 import { checkAddable, describeFile, placeAndIndex } from './place-file';
 import { checkRelativeName } from './safe-name';
+import { readSourceFile } from './source-file';
 import { scanFolder } from './scan-folder';
 import { createIndex, encodeIndex, INDEX_VERSION, searchIndex } from './search-index';
 import { writeSnapshot } from './snapshot';
@@ -97,16 +98,16 @@ export class KnowledgeBase {
   }
 
   /**
-   * Copies a file into the folder (as `name`, default its base name) and indexes it at once. A different
-   * file already under that name is kept unless `replace` is true; the same bytes are not copied again.
+   * Copies a file into the folder (as `name`, default its base name) and indexes it at once. The file must lie
+   * inside the knowledge folder or one of `from` (the file tools' roots, the caller's own data folder); see
+   * readSourceFile. A different file already under that name is kept unless `replace` is true; the same bytes
+   * are not copied again.
    */
-  async add(source: string, options: { name?: string; replace?: boolean } = {}): Promise<KnowledgeFile> {
+  async add(source: string, options: { name?: string; replace?: boolean; from?: readonly string[] } = {}): Promise<KnowledgeFile> {
     const name = checkRelativeName(options.name ?? path.basename(source));
     return this.enqueue(async () => {
-      const stat = await fs.promises.stat(source).catch(() => undefined);
-      if (!stat?.isFile()) throw haError(ErrorCodes.NotFound, `cannot add ${source} to the knowledge base: it is not a readable file`, { source });
-      checkAddable(name, stat.size, this.policy);
-      return this.place(name, await fs.promises.readFile(source), options.replace === true);
+      const bytes = await readSourceFile(source, [this.options.dir, ...(options.from ?? [])], this.options.dir, (size) => checkAddable(name, size, this.policy));
+      return this.place(name, bytes, options.replace === true);
     });
   }
 
