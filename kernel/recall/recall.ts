@@ -61,6 +61,7 @@ export class Recall {
       verdicts: this.verdicts,
       idleForMs: deps.idleForMs,
       policy: () => loadConsolidationPolicy(deps.readCore, deps.env),
+      writesTo: () => [paths.memoryGraph, path.join(deps.dataDir, 'agent.db')],
       log: log.child({ subsystem: 'consolidation' }),
     });
     this.distill = new DistillLoop({
@@ -76,6 +77,7 @@ export class Recall {
       io: deps.io,
       idleForMs: deps.idleForMs,
       policy: () => loadDistillPolicy(deps.readCore, deps.env),
+      writesTo: () => [paths.memoryGraph, deps.sessions.file],
       log: log.child({ subsystem: 'distill' }),
     });
   }
