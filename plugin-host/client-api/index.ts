@@ -4,6 +4,8 @@ import { ClientCallRequest } from '../../protocol';
 import type { KernelClient, PluginContext } from '../sdk';
 import { createApprovalMethods } from './approval-methods';
 import { createChatMethods } from './chat/methods';
+import { keepMissedInKernel } from './chat/kernel-missed';
+import { Mailbox } from './chat/mailbox';
 import { ChatRouter } from './chat/router';
 import { createEventMethods, EventFanout } from './event-methods';
 import { createMemoryMethods } from './memory-methods';
@@ -28,7 +30,8 @@ export interface ClientMethods {
 
 /** Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, events, io, interrupt, memory, knowledge). */
 export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>): ClientMethods {
-  const router = new ChatRouter(ctx.log);
+  // Answers nobody received are kept by the kernel, so the session's next client gets them through any plugin.
+  const router = new ChatRouter(ctx.log, new Mailbox(), Date.now, keepMissedInKernel(ctx.kernel));
   return {
     methods: {
       ...createAdminMethods(ctx.kernel, ctx.name),
