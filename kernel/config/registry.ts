@@ -9,6 +9,7 @@ import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
 import { describeOversize } from './size';
 import { closestKey } from './suggest';
+import { diskFullError, isDiskFull } from '../files/disk-full';
 import { coerceValue, describeExpected, displayOf, isJsonValue, ValueProblem } from './value';
 
 /** A successful set or unset, with the entry as a person may see it. */
@@ -113,6 +114,20 @@ export class ConfigRegistry {
    * JSON), stores it and returns the masked entry. Anyone but the owner must name a declared key that is not read-only.
    */
   set(scope: string, key: string, value: unknown, by: ConfigWriter = 'owner'): ConfigEntry {
+    return this.writing(`${labelOf(scope, key)} was not changed`, () => this.store(scope, key, value, by));
+  }
+
+  /** Runs a write of a setting; a full disk is HA_ERR_DISK_FULL naming the settings file, not an internal error. */
+  private writing<T>(what: string, write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      if (isDiskFull(error)) throw diskFullError(this.db.name, what, 'set it again');
+      throw error;
+    }
+  }
+
+  private store(scope: string, key: string, value: unknown, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
     const entry = this.db.transaction((): ConfigEntry => {
       const def = this.readDef(scope, key);
@@ -141,6 +156,10 @@ export class ConfigRegistry {
    * the owner may not unset a read-only key, and must name a key that is declared or stored (an old one included).
    */
   unset(scope: string, key: string, by: ConfigWriter = 'owner'): ConfigEntry {
+    return this.writing(`${labelOf(scope, key)} was not reset`, () => this.remove(scope, key, by));
+  }
+
+  private remove(scope: string, key: string, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
     const { removed, entry } = this.db.transaction(() => {
       if (by !== 'owner') {

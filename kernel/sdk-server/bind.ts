@@ -56,7 +56,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindAdminMethods(connection, caller, services);
   bindClientMethods(connection, caller, services.supervisor);
   bindPackageMethods(connection, caller, services.packages, services.log);
-  bindIoMethods(connection, caller, services.io);
+  bindIoMethods(connection, caller, services.io, services.sessions.missed);
   bindMemoryMethods(connection, caller, services.recall, services.knowledgeSources);
   bindLlmMethods(connection, caller, services.llm);
   bindSessionMethods(connection, caller, services.sessions);

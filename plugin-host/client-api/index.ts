@@ -4,6 +4,8 @@ import { ClientCallRequest } from '../../protocol';
 import type { KernelClient, PluginContext } from '../sdk';
 import { createApprovalMethods } from './approval-methods';
 import { createChatMethods } from './chat/methods';
+import { keepMissedInKernel } from './chat/kernel-missed';
+import { Mailbox } from './chat/mailbox';
 import { ChatRouter } from './chat/router';
 import { createEventMethods, EventFanout } from './event-methods';
 import { createMemoryMethods } from './memory-methods';
@@ -32,7 +34,8 @@ export interface ClientMethods {
  * guarded settings (the plugin then needs `config.guarded`); without it no call is the owner's.
  */
 export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>, isOwner?: OwnerCalls): ClientMethods {
-  const router = new ChatRouter(ctx.log);
+  // Answers nobody received are kept by the kernel, so the session's next client gets them through any plugin.
+  const router = new ChatRouter(ctx.log, new Mailbox(), Date.now, keepMissedInKernel(ctx.kernel));
   return {
     methods: {
       ...createAdminMethods(ctx.kernel, ctx.name, isOwner),
