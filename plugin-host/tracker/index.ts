@@ -3,7 +3,9 @@
 export type { ChangeEntry, ChangeMode, ChangeSetSummary, ChangesShowResult, ChangesUndoResult, FileState } from '../../protocol/changes';
 export { ChangeStore, TRACKER_POLICY, formatId, parseId, type ChangeSetInput, type TrackerPolicy } from './store';
 export { diffSnapshots, snapshotRoots, type Snapshot, type SnapshotOptions } from './snapshot';
-export { PathRefusedError, defaultRoots, isInsideRoots, loadRoots, prepareRoots, resolveInRoots } from './roots';
+export { PathRefusedError, defaultRoots, isInsideRoots, loadRoots, locateInRoots, prepareRoots, refuseHardLink, resolveInRoots } from './roots';
+export { at, closePlace, giveLandingOwner, walkTo, withPlace, withoutSetId, type Place, type WalkOptions } from './rooted-path';
+export { READ_FLAGS, emptyFolder, ensureFolderAt, listFolder, lstatAt, openAt, openFolderAt, pathsBelow, lstatBelow, putFileAt, putSymlinkAt, removeAt } from './rooted-fs';
 export { isBinary } from './render-diff';
 export { schedulePruning, type PruneResult } from './prune';
-export { sameState } from './file-state';
+export { isCode, readStateAt, sameState } from './file-state';
