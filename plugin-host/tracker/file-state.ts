@@ -27,35 +27,54 @@ export function readFileState(absPath: string, blobs: BlobStore, maxKeepBytes: n
   }
 }
 
-/** The state of the name at a place the walk reached; size, mode and bytes come from one descriptor, so they agree. */
+/**
+ * The state of the name at a place the walk reached; size, mode and bytes come from one descriptor, so they agree.
+ * A name that flips between a symlink and something else while it is read is read again, up to READ_TRIES times.
+ */
 export function readStateAt(place: Pick<Place, 'dir' | 'name' | 'path'>, blobs: BlobStore, maxKeepBytes: number): FileState {
-  let fd: number;
-  try {
-    fd = fs.openSync(at(place.dir, place.name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch (error) {
-    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return { kind: 'absent' };
-    if (isCode(error, 'ELOOP')) return symlinkState(place, blobs, maxKeepBytes);
-    if (isCode(error, 'ENXIO')) throw new Error(`${place.path} is neither a file, a directory nor a symlink; the tracker cannot keep it`);
-    throw error;
+  for (let attempt = 0; attempt < READ_TRIES; attempt++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(at(place.dir, place.name), fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) return { kind: 'absent' };
+      if (isCode(error, 'ENXIO')) throw new Error(`${place.path} is neither a file, a directory nor a symlink; the tracker cannot keep it`);
+      if (!isCode(error, 'ELOOP')) throw error;
+      const link = symlinkStateOrNull(place);
+      if (link) return link;
+      continue;
+    }
+    try {
+      return stateOfOpen(fd, place.path, blobs, maxKeepBytes);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) return { kind: 'dir', mode: stat.mode & PERMISSION_BITS, uid: stat.uid, gid: stat.gid };
-    if (!stat.isFile()) throw new Error(`${place.path} is neither a file, a directory nor a symlink; the tracker cannot keep it`);
-    const base = { kind: 'file' as const, size: stat.size, mode: stat.mode & PERMISSION_BITS, mtimeMs: stat.mtimeMs, uid: stat.uid, gid: stat.gid };
-    if (stat.size > maxKeepBytes) return { ...base, sha256: null };
-    const bytes = fs.readFileSync(fd);
-    return { ...base, size: bytes.length, sha256: blobs.keep(bytes) };
-  } finally {
-    fs.closeSync(fd);
-  }
+  throw new Error(`${place.path} kept changing between a symlink and something else while the tracker read it; try again`);
 }
 
-// O_NOFOLLOW met a symlink; one replaced meanwhile by something else is read again.
-function symlinkState(place: Pick<Place, 'dir' | 'name' | 'path'>, blobs: BlobStore, maxKeepBytes: number): FileState {
-  const stat = fs.lstatSync(at(place.dir, place.name));
-  if (!stat.isSymbolicLink()) return readStateAt(place, blobs, maxKeepBytes);
-  return { kind: 'symlink', target: fs.readlinkSync(at(place.dir, place.name)), uid: stat.uid, gid: stat.gid };
+const READ_TRIES = 50;
+
+function stateOfOpen(fd: number, where: string, blobs: BlobStore, maxKeepBytes: number): FileState {
+  const stat = fs.fstatSync(fd);
+  if (stat.isDirectory()) return { kind: 'dir', mode: stat.mode & PERMISSION_BITS, uid: stat.uid, gid: stat.gid };
+  if (!stat.isFile()) throw new Error(`${where} is neither a file, a directory nor a symlink; the tracker cannot keep it`);
+  const base = { kind: 'file' as const, size: stat.size, mode: stat.mode & PERMISSION_BITS, mtimeMs: stat.mtimeMs, uid: stat.uid, gid: stat.gid };
+  if (stat.size > maxKeepBytes) return { ...base, sha256: null };
+  const bytes = fs.readFileSync(fd);
+  return { ...base, size: bytes.length, sha256: blobs.keep(bytes) };
+}
+
+/** The symlink standing at the place, or null when it was replaced meanwhile by something else. */
+function symlinkStateOrNull(place: Pick<Place, 'dir' | 'name'>): FileState | null {
+  try {
+    const target = fs.readlinkSync(at(place.dir, place.name));
+    const stat = fs.lstatSync(at(place.dir, place.name));
+    return stat.isSymbolicLink() ? { kind: 'symlink', target, uid: stat.uid, gid: stat.gid } : null;
+  } catch (error) {
+    if (isCode(error, 'EINVAL') || isCode(error, 'ENOENT')) return null;
+    throw error;
+  }
 }
 
 /** Tells whether two states are the same for the tracker (a file's mtime alone does not count when both hashes are known). */

@@ -49,7 +49,7 @@ export interface PutOptions {
 
 /**
  * Replaces the place's name with a new file holding `data` (bytes, or the contents of an open descriptor): written
- * to a temporary made afresh in the same folder, given the landing owner and the mode, fsynced and renamed over the
+ * to a temporary made afresh in the same folder, given the landing owner and the mode, and renamed over the
  * name. A folder standing there is removed first. Returns the new file's stat.
  */
 export function putFileAt(place: Pick<Place, 'dir' | 'name'>, data: Buffer | string | { fd: number }, options: PutOptions): fs.Stats {
@@ -64,7 +64,6 @@ export function putFileAt(place: Pick<Place, 'dir' | 'name'>, data: Buffer | str
       giveLandingOwner(fd, place.dir);
       fs.fchmodSync(fd, withoutSetId(options.mode));
       if (options.times) fs.futimesSync(fd, options.times.atime, options.times.mtime);
-      fs.fsyncSync(fd);
       stat = fs.fstatSync(fd);
     } finally {
       fs.closeSync(fd);

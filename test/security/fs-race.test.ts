@@ -13,15 +13,20 @@ import type { PluginContext, ToolDefinition } from '../../plugin-host';
 import { findExecutable } from '../../plugin-host/executables';
 import { toolCall } from '../../plugin-host/tool-call';
 import { applyUpperLayer } from '../../plugins/exec/apply-upper';
+import type { UpperEntry } from '../../plugins/exec/upper-layer';
 import { createEditFile } from '../../plugins/files/edit-file';
 import { createListFiles } from '../../plugins/files/list-files';
 import { createReadFile } from '../../plugins/files/read-file';
 import { createSearchFiles } from '../../plugins/files/search-files';
 import { openWorkspace, type Workspace } from '../../plugins/files/workspace';
+import { snapshotRoots } from '../../plugin-host/tracker';
 import { createWriteFile } from '../../plugins/files/write-file';
 import { prepareSwapper, startSwapper, stopSwapper } from './fs-swapper';
 
 const CALLS = 1000;
+
+/** The swapped folder's two names, in turn. */
+const either = (i: number): string => (i % 2 === 0 ? 'sub' : 'sub.link');
 const SECRET = 'SECRET-OUTSIDE';
 
 interface Scene {
@@ -59,10 +64,10 @@ function fingerprint(dir: string): string[] {
     });
 }
 
-/** Runs a tool `CALLS` times; returns every answer and error as text (a refused call is fine, a leak is not). */
-async function callMany(tool: ToolDefinition<never>, args: (i: number) => unknown, name: string): Promise<string[]> {
+/** Runs a tool `calls` times; returns every answer and error as text (a refused call is fine, a leak is not). */
+async function callMany(tool: ToolDefinition<never>, args: (i: number) => unknown, name: string, calls = CALLS): Promise<string[]> {
   const said: string[] = [];
-  for (let i = 0; i < CALLS; i++) {
+  for (let i = 0; i < calls; i++) {
     const { call } = toolCall({ name, args: args(i) as Record<string, unknown>, session: 'cli:race', callId: `c${i}` }, new AbortController().signal, () => undefined);
     try {
       said.push(JSON.stringify(await tool.run(args(i) as never, {} as PluginContext, call)));
@@ -110,15 +115,42 @@ describe('the file operations under a folder swapped with a symlink to outside',
   const assertOutsideUntouched = (what: string): void => assert.deepEqual(fingerprint(outside), untouched, `${what} changed what lies outside the roots`);
 
   it(`read_file, list_files and search_files, ${CALLS} calls each, return nothing from outside`, async () => {
-    assertNoLeak(await callMany(createReadFile(() => workspace) as ToolDefinition<never>, () => ({ path: 'sub/f.txt' }), 'read_file'), 'read_file');
-    assertNoLeak(await callMany(createListFiles(() => workspace) as ToolDefinition<never>, () => ({ path: 'sub' }), 'list_files'), 'list_files');
-    assertNoLeak(await callMany(createSearchFiles(() => workspace) as ToolDefinition<never>, () => ({ pattern: 'marker|inside', path: 'sub' }), 'search_files'), 'search_files');
+    // Each name in turn: whichever the folder stands at, some calls ask for it.
+    const reads = await callMany(createReadFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/f.txt` }), 'read_file');
+    const lists = await callMany(createListFiles(() => workspace) as ToolDefinition<never>, (i) => (i % 3 === 2 ? { path: '.', glob: '**' } : { path: either(i) }), 'list_files');
+    // Half through ripgrep (when installed), half through the walk of its own.
+    const rg = findExecutable('rg');
+    const searchArgs = (i: number): Record<string, string> => (i % 3 === 2 ? { pattern: 'marker|inside' } : { pattern: 'marker|inside', path: either(i) });
+    const searches = [
+      ...(await callMany(createSearchFiles(() => workspace, rg) as ToolDefinition<never>, searchArgs, 'search_files', CALLS / 2)),
+      ...(await callMany(createSearchFiles(() => workspace, null) as ToolDefinition<never>, searchArgs, 'search_files', CALLS / 2)),
+    ];
+    for (const [said, what] of [[reads, 'read_file'], [lists, 'list_files'], [searches, 'search_files']] as const) {
+      assertNoLeak(said, what);
+      assert.ok(said.some((text) => text.includes('inside') || text.includes('f.txt')), `some ${what} calls went through between the swaps`);
+    }
     assertOutsideUntouched('reading');
   });
 
+  it(`the snapshot mode's walk, ${CALLS} times, keeps nothing from outside`, async () => {
+    const store = workspace.store;
+    let kept = 0;
+    for (let i = 0; i < CALLS; i++) {
+      const snapshot = await snapshotRoots(store, [root], { exclude: [path.join(root, 'sub.link')] });
+      for (const [p, state] of snapshot.states) {
+        assert.ok(p === root || p.startsWith(`${root}/`), `the walk named ${p}`);
+        if (state.kind !== 'file' || state.sha256 === null) continue;
+        assert.doesNotMatch(store.blobs.read(state.sha256).toString('utf8'), new RegExp(SECRET), `the walk kept the bytes of an outside file as ${p}`);
+        kept += 1;
+      }
+    }
+    assert.ok(kept > 0, 'some walks went into the folder between the swaps');
+    assertOutsideUntouched('the snapshot walk');
+  });
+
   it(`write_file and edit_file, ${CALLS} calls each, create and change nothing outside`, async () => {
-    assertNoLeak(await callMany(createWriteFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: 'sub/w.txt', content: `write ${i}\n` }), 'write_file'), 'write_file');
-    assertNoLeak(await callMany(createEditFile(() => workspace) as ToolDefinition<never>, () => ({ path: 'sub/e.txt', old: 'marker', new: 'marker.' }), 'edit_file'), 'edit_file');
+    assertNoLeak(await callMany(createWriteFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/w.txt`, content: `write ${i}\n` }), 'write_file'), 'write_file');
+    assertNoLeak(await callMany(createEditFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/e.txt`, old: 'marker', new: 'marker.' }), 'edit_file'), 'edit_file');
     assertOutsideUntouched('writing');
     const named = workspace.store.list({ limit: 10 * CALLS }).flatMap((set) => workspace.store.show(set.id).entries.map((e) => e.path));
     assert.ok(named.length > 0, 'some writes went through between the swaps');
@@ -129,12 +161,13 @@ describe('the file operations under a folder swapped with a symlink to outside',
     const upper = path.join(scene.base, 'upper');
     fs.mkdirSync(path.join(upper, 'sub'), { recursive: true });
     fs.writeFileSync(path.join(upper, 'sub', 'c.txt'), 'copied back\n');
-    const entries = [
-      { rel: 'sub/c.txt', kind: 'file' as const, opaque: false },
-      { rel: 'sub/victim.txt', kind: 'whiteout' as const, opaque: false },
+    fs.symlinkSync('sub', path.join(upper, 'sub.link'));
+    const entries = (name: string): UpperEntry[] => [
+      { rel: `${name}/c.txt`, kind: 'file', opaque: false },
+      { rel: `${name}/victim.txt`, kind: 'whiteout', opaque: false },
     ];
     let applied = 0;
-    for (let i = 0; i < CALLS; i++) if (applyUpperLayer(upper, root, entries).length === 0) applied += 1;
+    for (let i = 0; i < CALLS; i++) if (applyUpperLayer(upper, root, entries(either(i))).length === 0) applied += 1;
     assertOutsideUntouched('copy-back');
     assert.ok(applied > 0, 'some copy-backs went through between the swaps');
   });
@@ -147,7 +180,7 @@ describe('the file operations under a folder swapped with a symlink to outside',
       const { call } = toolCall({ name: 'write_file', args: {}, session: 'cli:race', callId: `u${i}` }, new AbortController().signal, () => undefined);
       const changes: string[] = [];
       try {
-        const result = (await write.run({ path: 'sub/u.txt', content: `undo ${i}\n` } as never, {} as PluginContext, call)) as { change?: string };
+        const result = (await write.run({ path: `${either(i)}/u.txt`, content: `undo ${i}\n` } as never, {} as PluginContext, call)) as { change?: string };
         if (result.change) changes.push(result.change);
       } catch (error) {
         said.push((error as Error).message);
