@@ -94,6 +94,7 @@ function recheck(place: Place, matches: Match[]): Match[] {
   const texts = new Map<string, string[] | null>();
   const kept: Match[] = [];
   for (const match of matches) {
+    if (match.file === '') continue;
     const rel = path.relative(place.path, match.file);
     if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
     if (!texts.has(rel)) texts.set(rel, linesBelow(place, rel));

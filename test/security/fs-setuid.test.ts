@@ -10,9 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { execBench, isRoot, sandboxSkip, type ExecBench } from '../plugins/exec/helpers';
-import { checkoutUnreadableBy } from '../harness/other-uid';
 
-/** The folder's owner: a uid of its own (not the commands' uid, not root). */
+/** The folder's owner: a second uid of its own (not the commands' uid, not root); it only runs the planted program, never node. */
 const OTHER_UID = 61_321;
 
 const setprivMissing = spawnSync('setpriv', ['--version']).error ? 'setpriv (util-linux) is missing' : false;
@@ -26,6 +25,9 @@ function sharedRoot(t: TestContext, mode: 'overlay' | 'snapshot'): { bench: Exec
   fs.chownSync(shared, OTHER_UID, OTHER_UID);
   fs.chmodSync(shared, 0o777);
   fs.writeFileSync(path.join(shared, 'replaced'), 'a root-owned file the command overwrites\n', { mode: 0o644 });
+  // A root-owned setuid program already there, which the command deletes: undo must not bring back its s-bit.
+  fs.copyFileSync('/bin/true', path.join(shared, 'legacy-suid'));
+  fs.chmodSync(path.join(shared, 'legacy-suid'), 0o4755);
   probe.settings.set('files:roots', [shared]);
   return { bench: probe, shared };
 }
@@ -48,9 +50,9 @@ function capabilitiesOf(file: string): string {
   return spawnSync('getcap', [file], { encoding: 'utf8' }).stdout.trim();
 }
 
-const plant = 'cp /bin/bash ./rootsh && chmod 4755 ./rootsh && rm -f ./replaced && cp /bin/bash ./replaced && chmod 6755 ./replaced && mkdir -m 2777 sgid-dir && mkfifo ./pipe';
+const plant = 'rm -f ./legacy-suid && cp /bin/bash ./rootsh && chmod 4755 ./rootsh && rm -f ./replaced && cp /bin/bash ./replaced && chmod 6755 ./replaced && mkdir -m 2777 sgid-dir && mkfifo ./pipe';
 
-describe('exec cannot plant a setuid-root program', { skip: notRoot || setprivMissing || checkoutUnreadableBy(OTHER_UID) || false }, () => {
+describe('exec cannot plant a setuid-root program', { skip: notRoot || setprivMissing }, () => {
   it('overlay mode: new and replaced files lose their s-bits, take the folder owner, and a FIFO is not carried over', { skip: sandboxSkip }, async (t) => {
     const { bench, shared } = sharedRoot(t, 'overlay');
 
@@ -69,18 +71,21 @@ describe('exec cannot plant a setuid-root program', { skip: notRoot || setprivMi
     undoKeepsTheRule(bench, result.change as string, shared);
   });
 
-  it('snapshot mode: the same rule, file capabilities dropped, a device node removed', async (t) => {
+  it('snapshot mode: the same rule, file capabilities dropped, a device node and a hard link to outside removed', async (t) => {
     const { bench, shared } = sharedRoot(t, 'snapshot');
     const setcap = spawnSync('setcap', ['-v']).error ? '' : ' && cp /bin/bash ./capsh && setcap cap_setuid+ep ./capsh';
 
-    const { result } = await bench.exec({ command: `${plant} && mknod ./null c 1 3${setcap}` });
+    const secret = path.join(bench.dataDir, 'secret');
+    fs.writeFileSync(secret, 'root only\n', { mode: 0o600 });
+    const { result } = await bench.exec({ command: `${plant} && mknod ./null c 1 3 && ln ${secret} ./linked${setcap}` });
 
     assert.equal(result.mode, 'plain');
     assert.equal(result.exit_code, 0, result.output);
     assertDefused(path.join(shared, 'rootsh'), OTHER_UID);
     assertDefused(path.join(shared, 'replaced'), OTHER_UID);
     assert.equal(fs.lstatSync(path.join(shared, 'sgid-dir')).mode & 0o6000, 0);
-    for (const name of ['pipe', 'null']) {
+    assert.equal(fs.statSync(secret).uid, 0, 'a hard link the command made to a file outside does not hand that file to the folder owner');
+    for (const name of ['pipe', 'null', 'linked']) {
       assert.equal(fs.existsSync(path.join(shared, name)), false, `${name} is removed`);
       assert.match(result.not_applied?.find((f) => f.path === path.join(shared, name))?.error ?? '', /not carried over/, JSON.stringify(result.not_applied));
     }
@@ -95,11 +100,12 @@ describe('exec cannot plant a setuid-root program', { skip: notRoot || setprivMi
 /** Undo of the plant brings back the root-owned file — as the folder's owner now, never root's in another's folder. */
 function undoKeepsTheRule(bench: ExecBench, change: string, shared: string): void {
   const replaced = path.join(shared, 'replaced');
-  fs.chmodSync(shared, 0o777);
   bench.store().undo(change, { force: true });
   assert.equal(fs.existsSync(path.join(shared, 'rootsh')), false, 'undo removes the new file');
   assert.equal(fs.readFileSync(replaced, 'utf8'), 'a root-owned file the command overwrites\n');
-  const stat = fs.lstatSync(replaced);
-  assert.equal(stat.uid, OTHER_UID, 'undo gives the restored file the owner of the folder it lands in');
-  assert.equal(stat.mode & 0o6000, 0);
+  for (const file of [replaced, path.join(shared, 'legacy-suid')]) {
+    const stat = fs.lstatSync(file);
+    assert.equal(stat.uid, OTHER_UID, `undo gives ${file} the owner of the folder it lands in`);
+    assert.equal(stat.mode & 0o6000, 0, `undo brings ${file} back without a setuid or setgid bit`);
+  }
 }
