@@ -16,6 +16,11 @@ export class PathRefusedError extends Error {
 /** Flags opening a folder met on the way: a folder, and not through a link. */
 export const DIR_FLAGS = fs.constants.O_RDONLY | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
 
+// Folders on the way are only looked up in, never read: O_PATH (Linux's 0o10000000, which Node does not name) opens
+// them without the cost of a readable descriptor; names inside still resolve through /proc/self/fd.
+const O_PATH = 0o10000000;
+const WALK_FLAGS = O_PATH | fs.constants.O_DIRECTORY | fs.constants.O_NOFOLLOW;
+
 /** As many links as the kernel follows in one lookup. */
 const MAX_HOPS = 40;
 
@@ -92,7 +97,7 @@ function walkOnce(target: string, options: WalkOptions, made: string[]): Place |
   const top = options.top !== undefined && !options.followWithin && isInsideRoots(target, [options.top]) ? options.top : topOf(target, options.followWithin);
   const names = path.relative(top, target).split(path.sep).filter((n) => n !== '');
   if (names.length === 0) return placeOfTop(top, made);
-  let dir = fs.openSync(top, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY);
+  let dir = fs.openSync(top, O_PATH | fs.constants.O_DIRECTORY);
   let walked = top;
   try {
     for (let i = 0; i < names.length - 1; i++) {
@@ -120,12 +125,12 @@ function walkOnce(target: string, options: WalkOptions, made: string[]): Place |
 function openFolderIn(dir: number, name: string, walked: string, options: WalkOptions, made: string[]): number | { link: string } {
   const full = path.join(walked, name);
   try {
-    return fs.openSync(at(dir, name), DIR_FLAGS);
+    return fs.openSync(at(dir, name), WALK_FLAGS);
   } catch (error) {
     if (isCode(error, 'ENOENT') && options.makeFolders) {
       makeFolderIn(dir, name);
       made.push(full);
-      return fs.openSync(at(dir, name), DIR_FLAGS);
+      return fs.openSync(at(dir, name), WALK_FLAGS);
     }
     if (!isCode(error, 'ENOTDIR') && !isCode(error, 'ELOOP')) throw error;
     const link = readLinkIfAny(dir, name);
@@ -175,7 +180,7 @@ function readLinkIfAny(dir: number, name: string): string | null {
 /** The top itself as a place: its parent open (the top is a root or `/`, trusted as the owner set it). */
 function placeOfTop(top: string, made: string[]): Place {
   const parent = path.dirname(top);
-  return { dir: fs.openSync(parent, fs.constants.O_RDONLY | fs.constants.O_DIRECTORY), name: top === parent ? '' : path.basename(top), path: top, made };
+  return { dir: fs.openSync(parent, O_PATH | fs.constants.O_DIRECTORY), name: top === parent ? '' : path.basename(top), path: top, made };
 }
 
 /** The longest root holding `target`, or `/` when none is given; a path outside every root is refused. */

@@ -8,7 +8,7 @@
 // nodes, FIFOs and sockets are not carried over: each is reported as a failure.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureFolderAt, listFolder, putFileAt, putSymlinkAt, removeAt, withPlace, type Place } from '../../plugin-host/tracker';
+import { ensureFolderAt, listFolder, openFolderAt, putFileAt, putSymlinkAt, removeAt, withPlace, type Place } from '../../plugin-host/tracker';
 import type { UpperEntry } from './upper-layer';
 
 /** One path that could not be carried over, and why. */
@@ -20,18 +20,45 @@ export interface ApplyFailure {
 /** Applies the entries (parents first) of `upper` to `root`; returns what failed (the rest is applied). */
 export function applyUpperLayer(upper: string, root: string, entries: UpperEntry[]): ApplyFailure[] {
   const failures: ApplyFailure[] = [];
-  for (const entry of entries) {
-    const target = path.join(root, entry.rel);
-    try {
-      withPlace(target, { top: root }, (place) => applyOne(path.join(upper, entry.rel), place, entry));
-    } catch (error) {
-      failures.push({ path: target, error: error instanceof Error ? error.message : String(error) });
+  const folder = lastFolder(root);
+  try {
+    for (const entry of entries) {
+      const target = path.join(root, entry.rel);
+      try {
+        applyOne(path.join(upper, entry.rel), { dir: folder.open(path.dirname(target)), name: path.basename(target) }, entry);
+      } catch (error) {
+        failures.push({ path: target, error: error instanceof Error ? error.message : String(error) });
+      }
     }
+  } finally {
+    folder.close();
   }
   return failures;
 }
 
-function applyOne(source: string, place: Place, entry: UpperEntry): void {
+/**
+ * The folder of the last entry, kept open: entries come parents first and siblings together, so most of them land in
+ * the folder the one before did, and the walk from the root is done once per folder, not once per file.
+ */
+function lastFolder(root: string): { open(dir: string): number; close(): void } {
+  let held: { path: string; fd: number } | null = null;
+  const close = (): void => {
+    if (held) fs.closeSync(held.fd);
+    held = null;
+  };
+  return {
+    open: (dir) => {
+      if (held?.path === dir) return held.fd;
+      close();
+      const fd = withPlace(dir, { top: root }, (place) => openFolderAt(place.dir, place.name));
+      held = { path: dir, fd };
+      return fd;
+    },
+    close,
+  };
+}
+
+function applyOne(source: string, place: Pick<Place, 'dir' | 'name'>, entry: UpperEntry): void {
   switch (entry.kind) {
     case 'whiteout':
       removeAt(place);

@@ -42,18 +42,18 @@ async function fileTools(scratch: string, plan: Plan): Promise<BenchRow[]> {
   const ctx = { paths: { data: dataDir }, config: { get: async (): Promise<unknown> => undefined } } as unknown as PluginContext;
   const workspace = openWorkspace(ctx);
   try {
-    const roots = await workspace.roots();
+    // The old tools read the roots setting on every call too.
     const read = createReadFile(() => workspace) as ToolDefinition<never>;
     const write = createWriteFile(() => workspace) as ToolDefinition<never>;
     const run = async (tool: ToolDefinition<never>, args: Record<string, unknown>): Promise<unknown> => {
       const { call } = toolCall({ name: 'bench', args, callId: 'w', session: 'bench' }, new AbortController().signal, () => undefined);
       return tool.run(args as never, ctx, call);
     };
-    const [walkRead, nameRead] = await timePair(plan.calls, () => run(read, { path: rel }), () => readFileByName(rel, roots));
+    const [walkRead, nameRead] = await timePair(plan.calls, () => run(read, { path: rel }), async () => readFileByName(rel, await workspace.roots()));
     const [walkWrite, nameWrite] = await timePair(
       plan.calls,
       (i) => run(write, { path: rel, content: text(2 * i + 1) }),
-      (i) => writeFileByName(workspace.store, rel, text(2 * i + 2), roots),
+      async (i) => writeFileByName(workspace.store, rel, text(2 * i + 2), await workspace.roots()),
     );
     const what = `${plan.fileBytes / (1024 * 1024)} MB at depth ${plan.depth}`;
     return [
