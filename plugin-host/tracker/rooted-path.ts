@@ -29,7 +29,7 @@ export function at(dirFd: number, name: string): string {
   return `/proc/self/fd/${dirFd}/${name}`;
 }
 
-/** A name inside an open folder, and the real path it was reached by; `close` releases the folder. */
+/** A name inside an open folder (opened with O_PATH: look names up in it, fstat it; open it again to read it), and the real path it was reached by; closePlace releases it. */
 export interface Place {
   /** Descriptor of the folder holding the name. */
   dir: number;
@@ -47,7 +47,7 @@ export interface WalkOptions {
   followWithin?: readonly string[];
   /** Follow a symlink standing at the last component too (the file tools' reads and writes reach its target). */
   followLast?: boolean;
-  /** Make missing folders on the way (mode 0o777 less the umask), each handed to its parent's owner (see landingOwner). */
+  /** Make missing folders on the way (mode 0o777 less the umask), each handed to its parent's owner (see giveLandingOwner). */
   makeFolders?: boolean;
   /** A folder above the path to start from instead of `/` (a root, trusted as the owner set it); ignored with followWithin. */
   top?: string;
@@ -62,7 +62,8 @@ export function closePlace(place: Place): void {
 
 /**
  * Walks to `abs` (absolute) and returns the folder holding its last component, open. With `followWithin`, the walk
- * starts at the root holding the path (roots are real paths the owner chose); otherwise at `/`.
+ * starts at the root holding the path (roots are real paths the owner chose, opened by name); otherwise at `top`
+ * when given, else at `/`.
  */
 export function walkTo(abs: string, options: WalkOptions = {}): Place {
   let target = path.resolve(abs);
