@@ -2,7 +2,7 @@
 // A 0/0 character device is a whiteout (the path was deleted); an opaque folder replaced the root's folder whole.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lstatBelow, pathsBelow } from '../../plugin-host/tracker';
+import { lstatBelow } from '../../plugin-host/tracker';
 import { findOpaqueDirs } from './opaque-dirs';
 
 /** One path of the upper layer, relative to the root. */
@@ -38,11 +38,6 @@ export async function readUpperLayer(upper: string, root: string): Promise<Upper
 }
 
 /** Whether a real path is a folder, reached without a link. */
-export function isDir(p: string): boolean {
+function isDir(p: string): boolean {
   return lstatBelow(p)?.isDirectory() === true;
-}
-
-/** Every path under a real folder (not the folder itself), children after their parents, read through descriptors. */
-export function pathsUnder(dir: string): string[] {
-  return pathsBelow(dir);
 }
