@@ -129,7 +129,7 @@ export function removeAt(place: Pick<Place, 'dir' | 'name'>): void {
 }
 
 /** Removes everything in the folder open on `fd`. */
-export function emptyFolder(fd: number): void {
+function emptyFolder(fd: number): void {
   for (const name of listFolder(fd)) removeAt({ dir: fd, name });
 }
 

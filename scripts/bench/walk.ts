@@ -21,6 +21,7 @@ const SECTION = 'walk';
 export const WALK_PLAN = { calls: 60, fileBytes: 1024 * 1024, depth: 8, copyFiles: 1000, copyRounds: 7 };
 type Plan = typeof WALK_PLAN;
 
+/** The walk section's three rows. */
 export async function benchWalk(plan: Plan = WALK_PLAN): Promise<BenchRow[]> {
   const scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'homed-bench-walk-')));
   try {
