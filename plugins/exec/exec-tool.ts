@@ -103,7 +103,7 @@ export async function runExec(request: ExecRequest, settings: ExecSettings, ctx:
       }
     } else {
       const exclude = [path.join(ctx.paths.data, 'changes')];
-      ({ outcome, entries } = await runWithSnapshots({ argv: request.argv, cwd, env, roots: settings.roots, exclude }, store, runOptions));
+      ({ outcome, entries, failures } = await runWithSnapshots({ argv: request.argv, cwd, env, roots: settings.roots, exclude }, store, runOptions));
     }
   } finally {
     progress.flush();
