@@ -9,6 +9,7 @@ import { socketInDataDir } from '../../plugins/cli/locate';
 import { SocketMethods, type KernelStatus } from '../../protocol';
 import type { FakeLlm } from '../fake-llm/server';
 import { waitFor } from './wait';
+import { makeTrackedTempDir } from './temp-dirs';
 
 export { pidAlive, waitFor } from './wait';
 export { connectRaw, leaveStaleSocket, type RawSocket } from './socket';
@@ -74,7 +75,7 @@ export function fakeProviderEnv(llm: FakeLlm): Record<string, string> {
 
 /** Makes an empty temp dir; short, so a socket path inside it stays under the OS limit. */
 export function makeTempDir(prefix = 'homed-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return makeTrackedTempDir(prefix);
 }
 
 /** Starts `node dist/kernel/main.js -data DIR` and resolves once kernel/status shows every enabled plugin ready. */
