@@ -1,6 +1,11 @@
 // Every bound on a method's params, one named constant each, used by the schemas that both the kernel and the
 // socket check against (and by any code that needs to say the bound to a person).
 
+/**
+ * Most levels of nesting in one client line (the request object is level 1). No method's params come near it;
+ * past a few thousand levels serialising the request toward the kernel overflows the stack.
+ */
+export const MAX_CLIENT_LINE_DEPTH = 64;
 /** Longest session (conversation) id. */
 export const MAX_SESSION_CHARS = 200;
 /** Longest input id a plugin gives an io/input. */

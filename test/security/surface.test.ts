@@ -1,0 +1,318 @@
+// The whole surface, fuzzed: params generated from every descriptor's JSON Schema and mutated (wrong types, huge
+// strings, deep nesting, unknown and prototype-named fields, invalid UTF-8, lone surrogates, extreme numbers, paths
+// that lead out of the data dir) go to every SDK method (from a real plugin process holding every permission) and
+// every socket method (the kernel's table and every client method a built-in plugin serves) of a real homed, for
+// HOMEAGENT_FUZZ_SECONDS (40 by default). Every call must be answered with a result or an error of the catalogue
+// with a message (HA_ERR_INTERNAL, an unknown code or no answer fails it), no plugin may crash, and afterwards
+// homed and every plugin are ready and nothing outside the data dir (its HOME, TMPDIR, working folder, planted
+// canaries) was touched. Seeded: a failure names its seed (HOMEAGENT_FUZZ_SEED replays the same calls) and its call.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
+import {
+  ErrorNames,
+  SOCKET_CANCEL_METHOD,
+  SocketErrorCodes,
+  SocketErrorNames,
+  SocketMethods,
+  type ConfigEntry,
+  type PluginStatus,
+} from '../../protocol';
+import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
+import { fakeProviderEnv, makeTempDir, startHomed, waitFor, type HomedHandle } from '../harness/homed';
+import { arbitraryFromSchema, type Hints } from './surface-arbitrary';
+import { diffSnapshots, findCanaryBytes, plantCanaries, snapshotOutside, type Canaries } from './surface-canaries';
+import { applyMutation, DeepValue, encodeLine, mutationArbitrary, type Mutation } from './surface-mutate';
+import { sandboxParams, type SandboxWorld } from './surface-sandbox';
+import { SurfaceSocket, type SocketOutcome } from './surface-socket';
+import { listSdkTargets, listServedMethods, listSocketTargets, STREAMING_METHODS, WAITS_FOR_A_PERSON, type Target } from './surface-targets';
+
+/** Seconds of calls; `npm test` runs the default, a longer hunt sets HOMEAGENT_FUZZ_SECONDS. */
+const FUZZ_SECONDS = Number(process.env['HOMEAGENT_FUZZ_SECONDS'] ?? 40);
+const DEFAULT_FUZZ_SECONDS = 40;
+const SEED = Number(process.env['HOMEAGENT_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+/** How long one call may take to be answered: far past any method's own deadline but a turn's, on a loaded box. */
+const ANSWER_TIMEOUT_MS = 60_000;
+/** How long a streaming method is given to stream or fail before it is cancelled. */
+const STREAM_SETTLE_MS = 2_000;
+const RELAY = 'surface-relay';
+/** Kinds of wrong answers after which the run stops (each is shown with its first call). */
+const MAX_PROBLEMS = 20;
+const VICTIM = 'good';
+/** States a plugin may not be found in while the calls run (a crash or a hang). */
+const BROKEN_STATES = new Set(['failed', 'backoff', 'unresponsive']);
+/** Error codes an answer may carry: the catalogue's and the socket's own, less "internal". */
+const CATALOGUE_NAMES: ReadonlyMap<number, string> = new Map(
+  [...Object.entries(ErrorNames), ...Object.entries(SocketErrorNames)].map(([code, name]) => [Number(code), name]).filter(([code]) => code !== SocketErrorCodes.Internal) as [number, string][],
+);
+/** vscode-jsonrpc's answer to a withdrawn request ($/cancelRequest), for the calls that wait for a person. */
+const REQUEST_CANCELLED = -32800;
+
+/** One generated call: what it targets, the params generated from the schema, and how they were mutated. */
+interface Call {
+  target: Target;
+  generated: unknown;
+  mutation: Mutation;
+}
+
+describe('the whole SDK and socket surface under generated and mutated params', { timeout: (FUZZ_SECONDS + 240) * 1000 }, () => {
+  let root: string;
+  let homed: HomedHandle | undefined;
+  let llm: FakeLlm | undefined;
+  let socket: SurfaceSocket;
+  let canaries: Canaries;
+  let world: SandboxWorld;
+  let targets: Target[];
+  let baseline: Map<string, PluginStatus>;
+  let outsideBefore: Map<string, string>;
+  const counts = new Map<string, number>();
+  const outcomes = new Map<string, number>();
+
+  /** A request on the socket that must succeed (setup and checks, not the calls under test). */
+  const ask = async <T>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
+    const outcome = await socket.send((id) => encodeLine({ id, method, params }), ANSWER_TIMEOUT_MS);
+    if (outcome.kind !== 'answer' || !('result' in outcome.answer)) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(outcome).slice(0, 2000)}`);
+    return outcome.answer['result'] as T;
+  };
+  const pluginStates = async (): Promise<Map<string, PluginStatus>> =>
+    new Map((await ask<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList)).plugins.map((p) => [p.name, p]));
+
+  before(async () => {
+    root = makeTempDir('surface-');
+    const dataDir = path.join(root, 'data');
+    fs.mkdirSync(dataDir);
+    canaries = plantCanaries(root, dataDir);
+    llm = await startFakeLlm();
+    llm.setDefault({ text: 'Noted.' });
+    homed = await startHomed({
+      dataDir,
+      plugins: [RELAY, VICTIM],
+      cwd: path.join(root, 'cwd'),
+      env: { ...fakeProviderEnv(llm), HOME: path.join(root, 'home'), TMPDIR: path.join(root, 'tmp') },
+    });
+    socket = new SurfaceSocket(homed.socket);
+    // The file tools' roots inside the data dir, and the web page's plugin on, so its client methods are served too.
+    await ask(SocketMethods.ConfigSet, { scope: 'files', key: 'roots', value: [path.join(dataDir, 'workspace')] });
+    await ask(SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
+    await waitFor(async () => (await pluginStates()).get('webui')?.state === 'ready', { timeoutMs: 60_000, what: 'the webui plugin to be ready' });
+
+    const served = await listServedMethods();
+    // A target prints as its name in fast-check's report, not as its whole schema.
+    targets = [...listSdkTargets(), ...listSocketTargets(served)].map((target) => Object.assign(target, { [fc.toStringMethod]: () => describeTarget(target) }));
+    const settings = (await ask<{ entries: ConfigEntry[] }>(SocketMethods.ConfigList, { all: true })).entries;
+    baseline = await pluginStates();
+    world = { relay: RELAY, victim: VICTIM, plugins: new Set(baseline.keys()), settings };
+    // The served methods read from the definitions are those homed routes (the relay's aside): none is missed.
+    const unknown = await socket.send((id) => encodeLine({ id, method: 'surface/no-such-method', params: {} }), ANSWER_TIMEOUT_MS);
+    const refusal = unknown.kind === 'answer' ? String((unknown.answer['error'] as { message?: unknown } | undefined)?.message) : '';
+    const routed = (/; plugins serve (.*)$/.exec(refusal)?.[1] ?? '').split(', ').filter((m) => m !== '' && !m.startsWith('relay/'));
+    assert.deepEqual(routed.sort(), served.map((s) => s.method).sort(), 'the client methods homed routes are the ones the built-in plugins declare');
+    outsideBefore = snapshotOutside(canaries);
+  });
+
+  after(async () => {
+    socket?.close();
+    await homed?.cleanup();
+    await llm?.close();
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  test(`every call is answered with a result or a catalogued error, and no plugin crashes (seed ${SEED})`, async (t) => {
+    t.diagnostic(`seed ${SEED} (HOMEAGENT_FUZZ_SEED=${SEED} replays these calls), ${FUZZ_SECONDS} s of calls (HOMEAGENT_FUZZ_SECONDS)`);
+    const hints = makeHints(canaries, world);
+    const callArbitrary: fc.Arbitrary<Call> = fc
+      .constantFrom(...targets)
+      .chain((target) => fc.record({ target: fc.constant(target), generated: arbitraryFromSchema(target.params, hints), mutation: mutationArbitrary() }));
+    let ran = 0;
+    // Each kind of wrong answer is kept with the first call that got it, and the calls go on (one run shows every
+    // defect it meets); a plugin that broke ends the run at once, since what follows would not be its fault.
+    const problems = new Map<string, string>();
+    const property = fc.asyncProperty(callArbitrary, async (call) => {
+      ran += 1;
+      const problem = await makeCall(call);
+      count(counts, `${call.target.via} ${call.target.method}${call.target.notification ? ' (notification)' : ''}`);
+      const kind = `${call.target.via} ${call.target.method}: ${problem?.replace(/\d+/g, 'N').slice(0, 60)}`;
+      if (problem && !problems.has(kind)) problems.set(kind, `call ${ran}: ${describeCall(call)}\n  -> ${problem}`);
+      if (problems.size >= MAX_PROBLEMS) throw new Error(`stopped after ${MAX_PROBLEMS} kinds of wrong answers`);
+      const broken = await findBrokenPlugins();
+      if (broken) throw new Error(`call ${ran}, seed ${SEED}: ${describeCall(call)}\n  -> afterwards ${broken}`);
+    });
+    await fc.assert(property, {
+      seed: SEED,
+      numRuns: 1_000_000,
+      interruptAfterTimeLimit: FUZZ_SECONDS * 1000,
+      markInterruptAsFailure: false,
+      endOnFailure: true,
+      includeErrorInReport: true,
+    });
+    assert.equal(problems.size, 0, `seed ${SEED}: ${problems.size} kinds of calls were not answered with a result or a catalogued error:\n${[...problems.values()].join('\n')}`);
+    t.diagnostic(`${ran} calls over ${counts.size} of ${targets.length} methods (${targets.filter((x) => x.via === 'sdk').length} SDK, ${targets.filter((x) => x.via === 'socket').length} socket)`);
+    t.diagnostic(`outcomes: ${[...outcomes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    if (FUZZ_SECONDS >= DEFAULT_FUZZ_SECONDS) {
+      const missed = targets.map((x) => `${x.via} ${x.method}${x.notification ? ' (notification)' : ''}`).filter((name) => !counts.has(name));
+      assert.deepEqual(missed, [], `every method was called at least once in ${FUZZ_SECONDS} s (${ran} calls)`);
+    }
+  });
+
+  test('afterwards homed and every plugin are ready, and nothing outside the data dir was touched', async () => {
+    assert.equal(homed?.proc.exitCode, null, 'homed still runs');
+    const states = await pluginStates();
+    if (states.has(VICTIM)) {
+      await ask(SocketMethods.PluginsControl, { name: VICTIM, action: 'enable' });
+      await ask(SocketMethods.PluginsControl, { name: VICTIM, action: 'start' });
+    }
+    await waitFor(
+      async () => {
+        const now = await pluginStates();
+        return [...now.values()].every((p) => p.enabled && p.state === 'ready') ? now : undefined;
+      },
+      { timeoutMs: 60_000, what: 'every plugin to be enabled and ready' },
+    );
+    const changed = diffSnapshots(outsideBefore, snapshotOutside(canaries));
+    assert.deepEqual(changed, [], 'no file or folder outside the data dir was created, changed or removed');
+    const copied = findCanaryBytes(homed?.dataDir ?? '', canaries);
+    assert.deepEqual(copied, [], 'no canary outside the data dir was read into it');
+  });
+
+  /** Makes one call and says what was wrong with how it was answered, if anything. */
+  async function makeCall(call: Call): Promise<string | undefined> {
+    const { target } = call;
+    const params = sandboxParams(target.via, target.method, applyMutation(call.generated, call.mutation), world);
+    const withParams = params === undefined ? {} : { params };
+    if (target.via === 'sdk') {
+      const relayMethod = target.notification ? 'relay/notify' : 'relay/request';
+      const withdraw = WAITS_FOR_A_PERSON.get(target.method);
+      const relayParams = { method: target.method, ...withParams, ...(withdraw === undefined ? {} : { withdrawAfterMs: withdraw }) };
+      const outcome = await socket.send((id) => encodeLine({ id, method: relayMethod, params: relayParams }), ANSWER_TIMEOUT_MS);
+      if (outcome.kind !== 'answer' || !('result' in outcome.answer)) return judgeSocket(outcome);
+      return judgeRelay(target, outcome.answer['result'] as RelayOutcome) ?? (target.notification ? await judgeAlive() : undefined);
+    }
+    if (target.notification) {
+      await socket.notify(encodeLine({ method: target.method, ...withParams }));
+      count(outcomes, 'notification');
+      return judgeAlive();
+    }
+    if (STREAMING_METHODS.has(target.method)) {
+      const first = await socket.send((id) => encodeLine({ id, method: target.method, ...withParams }), STREAM_SETTLE_MS, { untilStream: true });
+      if (first.kind === 'closed' || (first.kind === 'answer' && !first.answer['stream'])) return judgeSocket(first);
+      const id = first.kind === 'answer' ? String(first.answer['id']) : first.id;
+      return judgeSocket(await socket.cancel(id, encodeLine({ method: SOCKET_CANCEL_METHOD, params: { id } }), ANSWER_TIMEOUT_MS));
+    }
+    return judgeSocket(await socket.send((id) => encodeLine({ id, method: target.method, ...withParams }), ANSWER_TIMEOUT_MS));
+  }
+
+  /** What is wrong with a socket answer: none, a close without the overlong-line farewell, or an uncatalogued error. */
+  function judgeSocket(outcome: SocketOutcome): string | undefined {
+    if (outcome.kind === 'silent') return `no answer within ${outcome.afterMs} ms`;
+    if (outcome.kind === 'closed') {
+      const error = outcome.farewell?.['error'] as { code?: number } | undefined;
+      if (error?.code === SocketErrorCodes.LineTooLong) {
+        count(outcomes, 'socket HA_ERR_LINE_TOO_LONG (connection closed)');
+        return undefined;
+      }
+      return `the connection closed without an answer (last line without id: ${JSON.stringify(outcome.farewell)?.slice(0, 500)})`;
+    }
+    const error = outcome.answer['error'] as { code?: unknown; name?: unknown; message?: unknown } | undefined;
+    if (!error) {
+      count(outcomes, 'socket result');
+      return 'result' in outcome.answer ? undefined : `an answer with neither result nor error: ${JSON.stringify(outcome.answer).slice(0, 500)}`;
+    }
+    count(outcomes, `socket ${String(error.name)}`);
+    return judgeError('the socket', error.code, error.name, error.message);
+  }
+
+  /** What is wrong with the relay's report of the kernel's answer to an SDK call. */
+  function judgeRelay(target: Target, outcome: RelayOutcome): string | undefined {
+    if (outcome.ok) {
+      count(outcomes, 'sdk result');
+      return undefined;
+    }
+    if (outcome.code === REQUEST_CANCELLED && WAITS_FOR_A_PERSON.has(target.method)) {
+      count(outcomes, 'sdk withdrawn');
+      return undefined;
+    }
+    count(outcomes, `sdk ${String(outcome.name ?? outcome.code)}`);
+    return judgeError('the kernel', outcome.code, outcome.name ?? (typeof outcome.code === 'number' ? ErrorNames[outcome.code] : undefined), outcome.message);
+  }
+
+  /** Homed still answers after a notification (which has no answer of its own). */
+  async function judgeAlive(): Promise<string | undefined> {
+    const outcome = await socket.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
+    return outcome.kind === 'answer' && 'result' in outcome.answer ? undefined : `kernel/status right after it: ${JSON.stringify(outcome).slice(0, 500)}`;
+  }
+
+  /** A plugin (other than the victim) that crashed, restarted or hangs since the calls began, or homed gone. */
+  async function findBrokenPlugins(): Promise<string | undefined> {
+    if (homed?.proc.exitCode !== null) return `homed exited with code ${homed?.proc.exitCode}`;
+    const now = await pluginStates();
+    for (const [name, was] of baseline) {
+      if (name === VICTIM) continue;
+      const is = now.get(name);
+      if (!is) return `plugin ${name} is gone`;
+      if (BROKEN_STATES.has(is.state) || is.restarts !== was.restarts) {
+        return `plugin ${name} is ${is.state} after ${is.restarts} restarts (was ${was.restarts}); last exit ${JSON.stringify(is.last_exit)}`;
+      }
+    }
+    return undefined;
+  }
+});
+
+/** How the relay fixture reports the kernel's answer. */
+interface RelayOutcome {
+  ok: boolean;
+  code?: number;
+  name?: string;
+  message?: string;
+}
+
+/** What is wrong with an error: an unknown or internal code, a name that is not its code's, no message. */
+function judgeError(who: string, code: unknown, name: unknown, message: unknown): string | undefined {
+  const expected = typeof code === 'number' ? CATALOGUE_NAMES.get(code) : undefined;
+  if (expected === undefined) return `${who} answered with code ${String(code)} (${String(name)}), not one of the catalogue: ${String(message).slice(0, 1000)}`;
+  if (name !== expected) return `${who} answered with code ${String(code)} named ${String(name)}, not ${expected}: ${String(message).slice(0, 1000)}`;
+  if (typeof message !== 'string' || message.trim() === '' || message.includes('[object Object]')) return `${who} answered ${expected} without a readable message: ${JSON.stringify(message)}`;
+  return undefined;
+}
+
+/** Strings to favour: the canaries' paths, real plugin names, scopes and setting keys, a few sessions. */
+function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
+  const plugins = [...world.plugins, 'no-such-plugin', 'core'];
+  const keys = [...new Set(world.settings.map((s) => s.key))];
+  const sessions = ['cli:surface', 'webui:surface', 'timer:surface', '_consolidation_', 'surface'];
+  const paths = fc.constantFrom(...canaries.paths);
+  return {
+    anyString: paths,
+    byName: {
+      path: paths,
+      file: paths,
+      dir: paths,
+      name: fc.oneof(fc.constantFrom(...plugins), paths),
+      scope: fc.constantFrom(...plugins),
+      key: fc.constantFrom(...keys),
+      session: fc.constantFrom(...sessions),
+      method: fc.constantFrom(...Object.values(SocketMethods), 'relay/request', 'timer/set', 'skills/install', 'webui/open', 'no/such'),
+    },
+  };
+}
+
+function describeTarget(target: Target): string {
+  return `${target.via} ${target.notification ? 'notification' : 'request'} ${target.method}`;
+}
+
+function count(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+/** The call as a line of text, huge strings and deep nesting summarized. */
+function describeCall(call: Call): string {
+  const params = applyMutation(call.generated, call.mutation);
+  const shown = JSON.stringify(params, (_key, value: unknown) => {
+    if (value instanceof DeepValue) return `<${value.shape} nested ${value.depth} deep>`;
+    if (typeof value === 'string' && value.length > 200) return `<${value.length} characters: ${JSON.stringify(value.slice(0, 40))}…>`;
+    return value;
+  });
+  return `${describeTarget(call.target)} params ${shown ?? '(none)'} (mutation ${JSON.stringify(call.mutation)})`;
+}
+
