@@ -6,6 +6,8 @@
  * past a few thousand levels serialising the request toward the kernel overflows the stack.
  */
 export const MAX_CLIENT_LINE_DEPTH = 64;
+/** The latest time a date can hold (ms since the epoch, 275760-09-13): a `since` past it names no day. */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
 /** Longest session (conversation) id. */
 export const MAX_SESSION_CHARS = 200;
 /** Longest input id a plugin gives an io/input. */
