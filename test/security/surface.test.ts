@@ -18,6 +18,7 @@ import {
   SocketErrorNames,
   SocketMethods,
   type ConfigEntry,
+  type JsonSchema,
   type PluginStatus,
 } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
@@ -72,6 +73,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   const counts = new Map<string, number>();
   /** Calls that named a path outside the data dir and succeeded: the suspects when a canary turns up inside. */
   const outsideSucceeded: string[] = [];
+  let outsideCount = 0;
   let lastAnswerWasResult = false;
   const namesOutside = (params: unknown): boolean =>
     typeof params === 'object' && params !== null && PATH_FIELDS.some((field) => String((params as Record<string, unknown>)[field]).includes(root));
@@ -146,7 +148,11 @@ describe('the whole SDK and socket surface under generated and mutated params', 
       const broken = await findBrokenPlugins();
       if (broken) throw new Error(`call ${ran}, seed ${SEED}: ${describeCall(call)}\n  -> afterwards ${broken}`);
     });
+    // First, every method that takes a path is called with each path out of the data dir, the rest of its params
+    // generated: the walls around the data dir are met on every run, not only when the dice fall that way.
+    const examples = makePathExamples(targets, canaries, hints).map((call): [Call] => [call]);
     await fc.assert(property, {
+      examples,
       seed: SEED,
       numRuns: 1_000_000,
       interruptAfterTimeLimit: FUZZ_SECONDS * 1000,
@@ -156,6 +162,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     });
     assert.equal(problems.size, 0, `seed ${SEED}: ${problems.size} kinds of calls were not answered with a result or a catalogued error:\n${[...problems.values()].join('\n')}`);
     t.diagnostic(`${ran} calls over ${counts.size} of ${targets.length} methods (${targets.filter((x) => x.via === 'sdk').length} SDK, ${targets.filter((x) => x.via === 'socket').length} socket)`);
+    t.diagnostic(`${outsideCount} calls with a path out of the data dir succeeded (${examples.length} such calls made first)`);
     t.diagnostic(`outcomes: ${[...outcomes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (FUZZ_SECONDS >= DEFAULT_FUZZ_SECONDS) {
       const missed = targets.map((x) => `${x.via} ${x.method}${x.notification ? ' (notification)' : ''}`).filter((name) => !counts.has(name));
@@ -180,7 +187,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     const changed = diffSnapshots(outsideBefore, snapshotOutside(canaries));
     assert.deepEqual(changed, [], 'no file or folder outside the data dir was created, changed or removed');
     const copied = findCanaryBytes(homed?.dataDir ?? '', canaries);
-    assert.deepEqual(copied, [], `no canary outside the data dir was read into it; calls that named a path outside and succeeded:\n${outsideSucceeded.join('\n')}`);
+    assert.deepEqual(copied, [], `no canary outside the data dir was read into it; calls that named a path outside and succeeded (the first 20 of ${outsideCount}):\n${outsideSucceeded.join('\n')}`);
   });
 
   /** Makes one call and says what was wrong with how it was answered, if anything. */
@@ -188,7 +195,10 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     const { target } = call;
     const params = sandboxParams(target.via, target.method, applyMutation(call.generated, call.mutation), world);
     const problem = await sendCall(target, params);
-    if (problem === undefined && outsideSucceeded.length < 20 && lastAnswerWasResult && namesOutside(params)) outsideSucceeded.push(describeCall(call));
+    if (problem === undefined && lastAnswerWasResult && namesOutside(params)) {
+      outsideCount += 1;
+      if (outsideSucceeded.length < 20) outsideSucceeded.push(describeCall(call));
+    }
     return problem;
   }
 
@@ -316,6 +326,23 @@ function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
       method: fc.constantFrom(...Object.values(SocketMethods), 'relay/request', 'timer/set', 'skills/install', 'webui/open', 'no/such'),
     },
   };
+}
+
+/** A call of each path-taking method with each canary path, its other required params generated (seeded). */
+function makePathExamples(targets: readonly Target[], canaries: Canaries, hints: Hints): Call[] {
+  const calls: Call[] = [];
+  for (const target of targets) {
+    const properties = (target.params['properties'] ?? {}) as Record<string, JsonSchema>;
+    const field = PATH_FIELDS.find((name) => name in properties);
+    if (field === undefined) continue;
+    const required = ((target.params['required'] ?? []) as string[]).filter((name) => name !== field && properties[name]);
+    for (const [i, where] of canaries.paths.entries()) {
+      const generated: Record<string, unknown> = { [field]: where };
+      for (const name of required) generated[name] = fc.sample(arbitraryFromSchema(properties[name] as JsonSchema, hints, name), { numRuns: 1, seed: SEED + i })[0];
+      calls.push({ target, generated, mutation: { kind: 'none' } });
+    }
+  }
+  return calls;
 }
 
 function describeTarget(target: Target): string {
