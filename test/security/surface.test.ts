@@ -39,8 +39,15 @@ const ANSWER_TIMEOUT_MS = 60_000;
 /** How long a streaming method is given to stream or fail before it is cancelled. */
 const STREAM_SETTLE_MS = 2_000;
 const RELAY = 'surface-relay';
+/** Most nesting an SDK call gets: a plugin's JSON.stringify overflows its stack near 5,000 levels. */
+const SDK_MAX_DEPTH = 2_000;
+/** Strings longer than this are made by the relay, HUGE_SDK_FACTOR times as long (up to 4.4 M characters, past the 4 MiB wire cap). */
+const HUGE_CHARS = 50_000;
+const HUGE_SDK_FACTOR = 4;
 /** Params fields that name a file or folder on homed's machine. */
 const PATH_FIELDS = ['path', 'file', 'dir'];
+/** Calls in flight at once, each on its own connection. */
+const LANES = 3;
 /** Kinds of wrong answers after which the run stops (each is shown with its first call). */
 const MAX_PROBLEMS = 20;
 const VICTIM = 'good';
@@ -65,6 +72,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   let homed: HomedHandle | undefined;
   let llm: FakeLlm | undefined;
   let socket: SurfaceSocket;
+  let lanes: SurfaceSocket[] = [];
   let canaries: Canaries;
   let world: SandboxWorld;
   let targets: Target[];
@@ -74,7 +82,6 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   /** Calls that named a path outside the data dir and succeeded: the suspects when a canary turns up inside. */
   const outsideSucceeded: string[] = [];
   let outsideCount = 0;
-  let lastAnswerWasResult = false;
   const namesOutside = (params: unknown): boolean =>
     typeof params === 'object' && params !== null && PATH_FIELDS.some((field) => String((params as Record<string, unknown>)[field]).includes(root));
   const outcomes = new Map<string, number>();
@@ -102,6 +109,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
       env: { ...fakeProviderEnv(llm), HOME: path.join(root, 'home'), TMPDIR: path.join(root, 'tmp') },
     });
     socket = new SurfaceSocket(homed.socket);
+    lanes = Array.from({ length: LANES }, () => new SurfaceSocket(homed?.socket ?? ''));
     // The file tools' roots inside the data dir, and the web page's plugin on, so its client methods are served too.
     await ask(SocketMethods.ConfigSet, { scope: 'files', key: 'roots', value: [path.join(dataDir, 'workspace')] });
     await ask(SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
@@ -123,6 +131,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
 
   after(async () => {
     socket?.close();
+    for (const lane of lanes) lane.close();
     await homed?.cleanup();
     await llm?.close();
     if (root) fs.rmSync(root, { recursive: true, force: true });
@@ -138,19 +147,24 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     // Each kind of wrong answer is kept with the first call that got it, and the calls go on (one run shows every
     // defect it meets); a plugin that broke ends the run at once, since what follows would not be its fault.
     const problems = new Map<string, string>();
-    const property = fc.asyncProperty(callArbitrary, async (call) => {
-      ran += 1;
-      const problem = await makeCall(call);
-      count(counts, `${call.target.via} ${call.target.method}${call.target.notification ? ' (notification)' : ''}`);
-      const kind = `${call.target.via} ${call.target.method}: ${problem?.replace(/\d+/g, 'N').slice(0, 60)}`;
-      if (problem && !problems.has(kind)) problems.set(kind, `call ${ran}: ${describeCall(call)}\n  -> ${problem}`);
+    // Up to LANES calls at once, each on a connection of its own (an overlong line ends only its own connection).
+    const property = fc.asyncProperty(fc.array(callArbitrary, { minLength: 1, maxLength: LANES }), async (batch) => {
+      const first = ran + 1;
+      ran += batch.length;
+      const answers = await Promise.all(batch.map((call, i) => makeCall(call, lanes[i] as SurfaceSocket)));
+      batch.forEach((call, i) => {
+        const problem = answers[i];
+        count(counts, `${call.target.via} ${call.target.method}${call.target.notification ? ' (notification)' : ''}`);
+        const kind = `${call.target.via} ${call.target.method}: ${problem?.replace(/\d+/g, 'N').slice(0, 60)}`;
+        if (problem && !problems.has(kind)) problems.set(kind, `call ${first + i}${batch.length > 1 ? ` (of ${batch.length} at once)` : ''}: ${describeCall(call)}\n  -> ${problem}`);
+      });
       if (problems.size >= MAX_PROBLEMS) throw new Error(`stopped after ${MAX_PROBLEMS} kinds of wrong answers`);
       const broken = await findBrokenPlugins();
-      if (broken) throw new Error(`call ${ran}, seed ${SEED}: ${describeCall(call)}\n  -> afterwards ${broken}`);
+      if (broken) throw new Error(`calls ${first}-${ran}, seed ${SEED}:\n${batch.map(describeCall).join('\n')}\n  -> afterwards ${broken}`);
     });
     // First, every method that takes a path is called with each path out of the data dir, the rest of its params
     // generated: the walls around the data dir are met on every run, not only when the dice fall that way.
-    const examples = makePathExamples(targets, canaries, hints).map((call): [Call] => [call]);
+    const examples = makePathExamples(targets, canaries, hints).map((call): [Call[]] => [[call]]);
     await fc.assert(property, {
       examples,
       seed: SEED,
@@ -191,11 +205,12 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   });
 
   /** Makes one call and says what was wrong with how it was answered, if anything. */
-  async function makeCall(call: Call): Promise<string | undefined> {
+  async function makeCall(call: Call, lane: SurfaceSocket): Promise<string | undefined> {
     const { target } = call;
     const params = sandboxParams(target.via, target.method, applyMutation(call.generated, call.mutation), world);
-    const problem = await sendCall(target, params);
-    if (problem === undefined && lastAnswerWasResult && namesOutside(params)) {
+    const seen = { result: false };
+    const problem = await sendCall(target, params, lane, seen);
+    if (problem === undefined && seen.result && namesOutside(params)) {
       outsideCount += 1;
       if (outsideSucceeded.length < 20) outsideSucceeded.push(describeCall(call));
     }
@@ -203,33 +218,32 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   }
 
   /** Sends one call's params and says what was wrong with its answer. */
-  async function sendCall(target: Target, params: unknown): Promise<string | undefined> {
-    lastAnswerWasResult = false;
+  async function sendCall(target: Target, params: unknown, lane: SurfaceSocket, seen: Seen): Promise<string | undefined> {
     const withParams = params === undefined ? {} : { params };
     if (target.via === 'sdk') {
       const relayMethod = target.notification ? 'relay/notify' : 'relay/request';
       const withdraw = WAITS_FOR_A_PERSON.get(target.method);
-      const relayParams = { method: target.method, ...withParams, ...(withdraw === undefined ? {} : { withdrawAfterMs: withdraw }) };
-      const outcome = await socket.send((id) => encodeLine({ id, method: relayMethod, params: relayParams }), ANSWER_TIMEOUT_MS);
-      if (outcome.kind !== 'answer' || !('result' in outcome.answer)) return judgeSocket(outcome);
-      return judgeRelay(target, outcome.answer['result'] as RelayOutcome) ?? (target.notification ? await judgeAlive() : undefined);
+      const relayParams = { method: target.method, ...(params === undefined ? {} : { params: toRelayValue(params) }), ...(withdraw === undefined ? {} : { withdrawAfterMs: withdraw }) };
+      const outcome = await lane.send((id) => encodeLine({ id, method: relayMethod, params: relayParams }), ANSWER_TIMEOUT_MS);
+      if (outcome.kind !== 'answer' || !('result' in outcome.answer)) return judgeSocket(outcome, seen);
+      return judgeRelay(target, outcome.answer['result'] as RelayOutcome, seen) ?? (target.notification ? await judgeAlive(lane) : undefined);
     }
     if (target.notification) {
-      await socket.notify(encodeLine({ method: target.method, ...withParams }));
+      await lane.notify(encodeLine({ method: target.method, ...withParams }));
       count(outcomes, 'notification');
-      return judgeAlive();
+      return judgeAlive(lane);
     }
     if (STREAMING_METHODS.has(target.method)) {
-      const first = await socket.send((id) => encodeLine({ id, method: target.method, ...withParams }), STREAM_SETTLE_MS, { untilStream: true });
-      if (first.kind === 'closed' || (first.kind === 'answer' && !first.answer['stream'])) return judgeSocket(first);
+      const first = await lane.send((id) => encodeLine({ id, method: target.method, ...withParams }), STREAM_SETTLE_MS, { untilStream: true });
+      if (first.kind === 'closed' || (first.kind === 'answer' && !first.answer['stream'])) return judgeSocket(first, seen);
       const id = first.kind === 'answer' ? String(first.answer['id']) : first.id;
-      return judgeSocket(await socket.cancel(id, encodeLine({ method: SOCKET_CANCEL_METHOD, params: { id } }), ANSWER_TIMEOUT_MS));
+      return judgeSocket(await lane.cancel(id, encodeLine({ method: SOCKET_CANCEL_METHOD, params: { id } }), ANSWER_TIMEOUT_MS), seen);
     }
-    return judgeSocket(await socket.send((id) => encodeLine({ id, method: target.method, ...withParams }), ANSWER_TIMEOUT_MS));
+    return judgeSocket(await lane.send((id) => encodeLine({ id, method: target.method, ...withParams }), ANSWER_TIMEOUT_MS), seen);
   }
 
   /** What is wrong with a socket answer: none, a close without the overlong-line farewell, or an uncatalogued error. */
-  function judgeSocket(outcome: SocketOutcome): string | undefined {
+  function judgeSocket(outcome: SocketOutcome, seen: Seen = { result: false }): string | undefined {
     if (outcome.kind === 'silent') return `no answer within ${outcome.afterMs} ms`;
     if (outcome.kind === 'closed') {
       const error = outcome.farewell?.['error'] as { code?: number } | undefined;
@@ -241,7 +255,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     }
     const error = outcome.answer['error'] as { code?: unknown; name?: unknown; message?: unknown } | undefined;
     if (!error) {
-      lastAnswerWasResult = true;
+      seen.result = true;
       count(outcomes, 'socket result');
       return 'result' in outcome.answer ? undefined : `an answer with neither result nor error: ${JSON.stringify(outcome.answer).slice(0, 500)}`;
     }
@@ -250,9 +264,9 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   }
 
   /** What is wrong with the relay's report of the kernel's answer to an SDK call. */
-  function judgeRelay(target: Target, outcome: RelayOutcome): string | undefined {
+  function judgeRelay(target: Target, outcome: RelayOutcome, seen: Seen): string | undefined {
     if (outcome.ok) {
-      lastAnswerWasResult = true;
+      seen.result = true;
       count(outcomes, 'sdk result');
       return undefined;
     }
@@ -265,11 +279,11 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   }
 
   /** Homed still answers after a notification (which has no answer of its own). */
-  async function judgeAlive(): Promise<string | undefined> {
-    let outcome = await socket.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
+  async function judgeAlive(lane: SurfaceSocket): Promise<string | undefined> {
+    let outcome = await lane.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
     // An overlong notification ends its connection, with a farewell line saying so: ask again on a new one.
     if (outcome.kind === 'closed' && judgeSocket(outcome) === undefined) {
-      outcome = await socket.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
+      outcome = await lane.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
     }
     return outcome.kind === 'answer' && 'result' in outcome.answer ? undefined : `kernel/status right after it: ${JSON.stringify(outcome).slice(0, 500)}`;
   }
@@ -289,6 +303,11 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     return undefined;
   }
 });
+
+/** Whether a call was answered with a result (not an error). */
+interface Seen {
+  result: boolean;
+}
 
 /** How the relay fixture reports the kernel's answer. */
 interface RelayOutcome {
@@ -313,6 +332,14 @@ function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
   const keys = [...new Set(world.settings.map((s) => s.key))];
   const sessions = ['cli:surface', 'webui:surface', 'timer:surface', '_consolidation_', 'surface'];
   const paths = fc.constantFrom(...canaries.paths);
+  // Text that type parsers (int, float, duration, size, bool, json, dates) read: edges, overflows, near misses.
+  const parsable = fc.constantFrom(
+    '0', '-0', '-1', '1e999', '-1e999', 'NaN', 'Infinity', '9007199254740993', '0x10', '1_000', ' 5 ', '',
+    'true', 'yes', 'null', '{}', '[]', '{"__proto__":{"x":1}}', '[[[[[[[[]]]]]]]]',
+    '1s', '0s', '-5m', '1e309s', '99999999999999999999d', '1h30m', '1.5h', '10ms', '2w',
+    '8MiB', '1e30GiB', '-1KiB', '99999999999999999999TB',
+    '2026-12-07T05:00:00Z', '2026-13-45T25:61:00Z', '+275760-09-13T00:00:00.001Z', '0000-01-01T00:00:00Z', 'tomorrow', '00:00', '24:00',
+  );
   return {
     anyString: paths,
     byName: {
@@ -323,9 +350,28 @@ function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
       scope: fc.constantFrom(...plugins),
       key: fc.constantFrom(...keys),
       session: fc.constantFrom(...sessions),
+      value: parsable,
+      delay: parsable,
+      repeat: parsable,
+      at: parsable,
+      since: parsable,
       method: fc.constantFrom(...Object.values(SocketMethods), 'relay/request', 'timer/set', 'skills/install', 'webui/open', 'no/such'),
     },
   };
+}
+
+/**
+ * Params as the relay takes them: deep nesting and huge strings named, for the relay to make (a client line may
+ * not carry them, a plugin may send them). Nesting is kept to what a plugin's own JSON.stringify can write.
+ */
+function toRelayValue(value: unknown): unknown {
+  if (value instanceof DeepValue) return { $deep: { depth: Math.min(value.depth, SDK_MAX_DEPTH), shape: value.shape } };
+  if (typeof value === 'string' && value.length > HUGE_CHARS) return { $huge: { unit: value.slice(0, 4), length: value.length * HUGE_SDK_FACTOR } };
+  if (Array.isArray(value)) return value.map(toRelayValue);
+  if (typeof value !== 'object' || value === null) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) Object.defineProperty(copy, key, { value: toRelayValue(child), enumerable: true, writable: true, configurable: true });
+  return copy;
 }
 
 /** A call of each path-taking method with each canary path, its other required params generated (seeded). */
