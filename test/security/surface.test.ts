@@ -1,11 +1,13 @@
 // The whole surface, fuzzed: params generated from every descriptor's JSON Schema and mutated (wrong types, huge
 // strings, deep nesting, unknown and prototype-named fields, invalid UTF-8, lone surrogates, extreme numbers, paths
 // that lead out of the data dir) go to every SDK method (from a real plugin process holding every permission) and
-// every socket method (the kernel's table and every client method a built-in plugin serves) of a real homed, for
-// HOMEAGENT_FUZZ_SECONDS (40 by default). Every call must be answered with a result or an error of the catalogue
+// every socket method (the kernel's table and every client method a built-in plugin serves) of a real homed, up to
+// three at once, for HOMEAGENT_FUZZ_SECONDS (40 by default). Every call must be answered with a result or an error of the catalogue
 // with a message (HA_ERR_INTERNAL, an unknown code or no answer fails it), no plugin may crash, and afterwards
 // homed and every plugin are ready and nothing outside the data dir (its HOME, TMPDIR, working folder, planted
-// canaries) was touched. Seeded: a failure names its seed (HOMEAGENT_FUZZ_SEED replays the same calls) and its call.
+// canaries) was touched or read into the data dir. Calls whose success would legitimately stop something are turned
+// aside as surface-sandbox.ts says. Seeded: a failure names its seed (HOMEAGENT_FUZZ_SEED generates the same calls)
+// and its call.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -37,11 +39,15 @@ const SEED = Number(process.env['HOMEAGENT_FUZZ_SEED'] ?? Math.floor(Math.random
 const ANSWER_TIMEOUT_MS = 60_000;
 /** How long a streaming method is given to stream or fail before it is cancelled. */
 const STREAM_SETTLE_MS = 2_000;
+/** The fixture plugin holding every permission that makes the SDK calls. */
 const RELAY = 'surface-relay';
+/** The fixture plugin that stop, restart, disable and remove are turned onto (surface-sandbox.ts says why). */
+const VICTIM = 'good';
 /** Most nesting an SDK call gets: a plugin's JSON.stringify overflows its stack near 5,000 levels. */
 const SDK_MAX_DEPTH = 2_000;
-/** Strings longer than this are made by the relay, HUGE_SDK_FACTOR times as long (up to 4.4 M characters, past the 4 MiB wire cap). */
+/** Strings longer than this are made by the relay for an SDK call, HUGE_SDK_FACTOR times as long. */
 const HUGE_CHARS = 50_000;
+/** Up to 4.4 M characters: past the 4 MiB a wire message may carry, where a client line stops at 1 MiB. */
 const HUGE_SDK_FACTOR = 4;
 /** Params fields that name a file or folder on homed's machine. */
 const PATH_FIELDS = ['path', 'file', 'dir'];
@@ -49,7 +55,6 @@ const PATH_FIELDS = ['path', 'file', 'dir'];
 const LANES = 3;
 /** Kinds of wrong answers after which the run stops (each is shown with its first call). */
 const MAX_PROBLEMS = 20;
-const VICTIM = 'good';
 /** States a plugin may not be found in while the calls run (a crash or a hang). */
 const BROKEN_STATES = new Set(['failed', 'backoff', 'unresponsive']);
 /** Error codes an answer may carry: the catalogue's and the socket's own, less "internal". */
