@@ -51,7 +51,7 @@ const BAD_TEXT = fc.constantFrom(
 const EXTREME_NUMBERS = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -(2 ** 53) - 1, -0, 0.5, -1, 2 ** 31, 2 ** 32 + 1, 5e-324, Number.MAX_SAFE_INTEGER);
 
 /** A value of any JSON kind, for a field that expected another kind. */
-const ANY_KIND: fc.Arbitrary<unknown> = fc.oneof(
+export const ANY_KIND: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(null),
   fc.boolean(),
   fc.integer(),

@@ -23,6 +23,8 @@ export class SurfaceSocket {
   private readonly waiting = new Map<string, Waiting>();
   /** The last line without an id (a farewell: line too long, idle, too many clients). */
   private farewell: Record<string, unknown> | undefined;
+  /** Lines that answered no request of ours (an error to a line whose id could not be read), since the last `sendRaw`. */
+  private stray: Record<string, unknown>[] = [];
   private nextId = 1;
 
   constructor(private readonly path: string) {}
@@ -58,6 +60,17 @@ export class SurfaceSocket {
       this.waiting.set(id, { resolve: finish, streamed: 0 });
       socket.write(cancelLine);
     });
+  }
+
+  /**
+   * Sends `raw` as it is, then a request (`probe`) whose answer marks the end of what `raw` got: resolves with the
+   * lines that came for `raw` (none for a notification) and the probe's own outcome.
+   */
+  async sendRaw(raw: Buffer, probe: (id: string) => Buffer, timeoutMs: number): Promise<{ lines: Record<string, unknown>[]; probe: SocketOutcome }> {
+    (await this.connected()).write(raw);
+    this.stray = [];
+    const outcome = await this.send(probe, timeoutMs);
+    return { lines: this.stray.splice(0), probe: outcome };
   }
 
   /** Sends a line no answer is expected for (a notification). */
@@ -109,6 +122,7 @@ export class SurfaceSocket {
       const waiting = id === undefined ? undefined : this.waiting.get(id);
       if (!waiting) {
         if (id === undefined || line['id'] === null) this.farewell = line;
+        this.stray.push(line);
         continue;
       }
       if ('stream' in line && !('result' in line) && !('error' in line)) {

@@ -27,7 +27,7 @@ import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, makeTempDir, startHomed, waitFor, type HomedHandle } from '../harness/homed';
 import { arbitraryFromSchema, type Hints } from './surface-arbitrary';
 import { diffSnapshots, findCanaryBytes, plantCanaries, snapshotOutside, type Canaries } from './surface-canaries';
-import { applyMutation, DeepValue, encodeLine, mutationArbitrary, type Mutation } from './surface-mutate';
+import { ANY_KIND, applyMutation, DeepValue, encodeLine, mutationArbitrary, type Mutation } from './surface-mutate';
 import { sandboxParams, type SandboxWorld } from './surface-sandbox';
 import { SurfaceSocket, type SocketOutcome } from './surface-socket';
 import { listSdkTargets, listServedMethods, listSocketTargets, STREAMING_METHODS, WAITS_FOR_A_PERSON, type Target } from './surface-targets';
@@ -35,6 +35,8 @@ import { listSdkTargets, listServedMethods, listSocketTargets, STREAMING_METHODS
 /** Seconds of calls; `npm test` runs the default, a longer hunt sets HOMEAGENT_FUZZ_SECONDS. */
 const FUZZ_SECONDS = Number(process.env['HOMEAGENT_FUZZ_SECONDS'] ?? 40);
 const SEED = Number(process.env['HOMEAGENT_FUZZ_SEED'] ?? Math.floor(Math.random() * 2 ** 31));
+/** Seconds of raw lines (no JSON, no request, odd envelopes) after the calls. */
+const LINE_SECONDS = Math.max(5, Math.round(FUZZ_SECONDS / 4));
 /** How long one call may take to be answered: far past any method's own deadline but a turn's, on a loaded box. */
 const ANSWER_TIMEOUT_MS = 60_000;
 /** How long a streaming method is given to stream or fail before it is cancelled. */
@@ -188,6 +190,26 @@ describe('the whole SDK and socket surface under generated and mutated params', 
       const missed = targets.map((x) => `${x.via} ${x.method}${x.notification ? ' (notification)' : ''}`).filter((name) => !counts.has(name));
       assert.deepEqual(missed, [], `every method was called at least once (${ran} calls in ${FUZZ_SECONDS} s)`);
     }
+  });
+
+  test('every line a client may send is answered: no JSON, no request, odd ids, methods and envelopes', async (t) => {
+    const lineSocket = new SurfaceSocket(homed?.socket ?? '');
+    t.after(() => lineSocket.close());
+    const problems = new Map<string, string>();
+    let lines = 0;
+    const property = fc.asyncProperty(rawLineArbitrary(), async (text) => {
+      lines += 1;
+      const { lines: answers, probe } = await lineSocket.sendRaw(
+        Buffer.from(`${text.replace(/[\r\n]/g, ' ')}\n`, 'utf8'),
+        (id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }),
+        ANSWER_TIMEOUT_MS,
+      );
+      const wrong = [judgeSocket(probe), ...answers.map((answer) => ('stream' in answer ? undefined : judgeSocket({ kind: 'answer', answer, streamed: 0 })))].find((p) => p);
+      if (wrong && !problems.has(wrong.replace(/\d+/g, 'N').slice(0, 60))) problems.set(wrong.replace(/\d+/g, 'N').slice(0, 60), `line ${JSON.stringify(text).slice(0, 300)}\n  -> ${wrong}`);
+    });
+    await fc.assert(property, { seed: SEED, numRuns: 100_000, interruptAfterTimeLimit: LINE_SECONDS * 1000, markInterruptAsFailure: false });
+    t.diagnostic(`${lines} raw lines in ${LINE_SECONDS} s`);
+    assert.equal(problems.size, 0, `seed ${SEED}: lines not answered with a result or a catalogued error:\n${[...problems.values()].join('\n')}`);
   });
 
   test('afterwards homed and every plugin are ready, and nothing outside the data dir was touched', async () => {
@@ -383,6 +405,35 @@ function toRelayValue(value: unknown): unknown {
 /** One value for `schema`, drawn from the run's seed (and `salt`, to differ between calls). */
 function sampleOne(schema: JsonSchema, hints: Hints, salt: number, name = ''): unknown {
   return fc.sample(arbitraryFromSchema(schema, hints, name), { numRuns: 1, seed: SEED + salt })[0];
+}
+
+/** Lines a broken or hostile client writes: any text, any JSON, and requests with odd ids, methods and params. */
+function rawLineArbitrary(): fc.Arbitrary<string> {
+  const methods = fc.constantFrom(...Object.values(SocketMethods), SOCKET_CANCEL_METHOD, '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'timer/set', 'relay/request', 'client/call', 'plugin/shutdown');
+  const envelope = fc.record(
+    { id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), ANY_KIND), method: fc.oneof(methods, fc.string({ maxLength: 20 }), ANY_KIND), params: fc.oneof(ANY_KIND, fc.jsonValue({ maxDepth: 3 })), extra: ANY_KIND },
+    { requiredKeys: [] },
+  );
+  return fc.oneof(
+    { arbitrary: envelope.map((e) => JSON.stringify(e)), weight: 4 },
+    { arbitrary: fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), weight: 1 },
+    { arbitrary: fc.string({ unit: 'binary', maxLength: 120 }), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        '', ' ', '{', '}', '[]', 'null', '"kernel/status"', '{}',
+        '\uFEFF{"id":1,"method":"kernel/status"}',
+        '{"id":1,"method":"kernel/status"} trailing',
+        '{"id":1,"id":2,"method":"kernel/status"}',
+        '{"id":1e400,"method":"kernel/status"}',
+        '{"id":1.5,"method":"kernel/status"}',
+        '{"id":"x","method":"kernel/status","params":{"__proto__":{"polluted":1}}}',
+        '{"id":"y","method":"config/get","params":{"key":"core.log.level","constructor":{"prototype":{"x":1}}}}',
+        '{"method":"chat/interrupt","params":{"session":"cli:surface"}}',
+        '{"id":"z","method":"$/cancel","params":{"id":"nothing-running"}}',
+      ),
+      weight: 1,
+    },
+  );
 }
 
 /** A call of each path-taking method with each canary path, its other required params generated (seeded). */
