@@ -5,8 +5,11 @@ import { objectSchema, request } from './descriptor';
 import { SESSION_FIELD, stringField, wholeNumberField } from './fields';
 import { MAX_SESSION_CHARS } from './limits';
 
-/** Longest question, in characters. */
-export const MAX_QUESTION_CHARS = 2_000;
+/**
+ * Longest question, in characters: it holds an exec command line (up to 100,000 characters) with its folder and
+ * variables, quoted. A question is never cut (a cut one hides what follows); a call whose question is longer is refused.
+ */
+export const MAX_QUESTION_CHARS = 250_000;
 /** Most choices one question offers. */
 export const MAX_CHOICES = 8;
 /** Longest a question may wait for its answer (10 min); the asker's own timeout is bounded by it. */
@@ -19,7 +22,7 @@ export type AskSettler = (typeof ASK_SETTLERS)[number];
 export interface AskParams {
   /** The conversation whose person is asked. */
   session: string;
-  /** The question, one line, e.g. `Allow exec "rm -r old/" in /home/lin?`. */
+  /** The question, whole, e.g. `Allow exec "rm -r old/" in /home/lin?`. */
   question: string;
   /** The answers a person may give, e.g. `yes`, `no`, `always`; `no` among them: it is the choice of a question nobody answers. */
   choices: string[];
@@ -90,6 +93,11 @@ export interface AnswerParams {
   id: string;
   /** One of its choices. */
   choice: string;
+  /**
+   * Set by a client that could not put the question to a person (waiter without a terminal), saying why; the choice
+   * must then be `no`, and the question is settled `no-client` with this reason, not as a person's answer.
+   */
+  unasked?: string;
 }
 export interface AnswerResult {
   /** The question as it was asked. */
@@ -97,7 +105,7 @@ export interface AnswerResult {
 }
 /** plugin → kernel (admin: a client protocol server): answers a pending question on behalf of its client. */
 export const AnswerRequest = request<AnswerParams, AnswerResult>('approval/answer', {
-  params: objectSchema({ id: ASK_ID_FIELD, choice: stringField(32) }, ['id', 'choice']),
+  params: objectSchema({ id: ASK_ID_FIELD, choice: stringField(32), unasked: stringField(500) }, ['id', 'choice']),
   permission: 'admin',
 });
 
@@ -135,6 +143,10 @@ export interface ApprovalRule {
   glob?: string;
   /** File tools: this exact path. */
   path?: string;
+  /** Only calls in this working folder (`.`: a call that names none, which runs in the tool's default); absent: any folder. */
+  cwd?: string;
+  /** An allow rule covers a call's variables only when listed here with the same value; absent: a call that sets none. */
+  env?: Record<string, string>;
   action: RuleAction;
   /** When and how it was added (`always` in a question, `homectl`), ISO 8601 UTC. */
   added_at: string;
@@ -180,6 +192,10 @@ export interface ApprovalsAllowParams {
   command?: string;
   glob?: string;
   path?: string;
+  /** Only calls in this working folder. */
+  cwd?: string;
+  /** Variables the allowed calls may set, with their values (never one that changes what a program runs). */
+  env?: Record<string, string>;
   /** `deny` adds a rule that refuses the calls it matches. */
   action?: RuleAction;
 }

@@ -4,8 +4,10 @@ import { MAX_TOOL_SHOWN_CHARS, type ToolCallOutcome } from '../../protocol';
 
 /** How one tool call of a turn went: kept with its result in the session, said in the turn's log line. */
 export interface ToolStep {
-  /** How long it ran, in ms (from before its guard to after its after_toolcall stage). */
+  /** How long it ran, in ms (from after its guards to after its after_toolcall stage; 0 for a denied call). */
   ms: number;
+  /** How long its before_toolcall guards took, in ms: the wait for a person's approval is here, not in `ms`. */
+  waitMs?: number;
   /** How it ended. */
   outcome: ToolCallOutcome;
   /** Why a guard refused it. */

@@ -317,13 +317,16 @@ export class Turn {
   private async runToolCall(call: LlmToolCall): Promise<{ content: string; step: ToolStep }> {
     const { session } = this.setup;
     const id = this.uniqueCallId(call.id);
-    const startedAt = Date.now();
+    const askedAt = Date.now();
     this.sink.tool({ id, name: call.name, phase: 'start', args: shownArgs(call.args) });
     const guard = await this.stage('before_toolcall', { session, tool_call: toWireCall(call) });
+    // The guards' time (a person's approval among it) is reported apart from the call's own run time.
+    const startedAt = Date.now();
+    const waitMs = startedAt - askedAt;
     if (guard.snapshot.deny) {
       const reason = guard.snapshot.deny_reason ?? 'a guard plugin denied it';
       const content = renderToolResult({ error: `the call was denied: ${reason}` });
-      return { content, step: this.endToolCall(id, call.name, startedAt, content, { outcome: 'denied', denied: reason }) };
+      return { content, step: this.endToolCall(id, call.name, startedAt, content, { outcome: 'denied', denied: reason, waitMs }) };
     }
     const chosen = guard.snapshot.tool_call ? fromWireCall(guard.snapshot.tool_call as ToolCall, call) : call;
     if (chosen !== call) this.sink.tool({ id, name: chosen.name, phase: 'start', args: shownArgs(chosen.args) });
@@ -337,7 +340,7 @@ export class Turn {
     const after = await this.stage('after_toolcall', { session, tool_call: toWireCall(chosen), tool_result: outcome.result });
     const content = renderToolResult(after.snapshot.tool_result ?? outcome.result);
     const how = this.stopAll.signal.aborted ? 'cancelled' : outcome.isError ? 'error' : 'ok';
-    return { content, step: this.endToolCall(id, chosen.name, startedAt, content, { outcome: how }, outcome.isError) };
+    return { content, step: this.endToolCall(id, chosen.name, startedAt, content, { outcome: how, waitMs }, outcome.isError) };
   }
 
   /** Tells the person a call ended and records it for the turn's log line. */

@@ -74,14 +74,22 @@ export class AskRegistry {
     });
   }
 
-  /** A client's answer; throws a clear error for a question that no longer waits or a choice it does not offer. */
-  answer(id: string, choice: string, via: string): PendingAsk {
+  /**
+   * A client's answer; throws a clear error for a question that no longer waits or a choice it does not offer. With
+   * `unasked` (why the client could not ask a person) the answer must be no, and the question is settled `no-client`.
+   */
+  answer(id: string, choice: string, via: string, unasked?: string): PendingAsk {
     const question = this.pending.get(id);
     if (!question) {
       throw haError(ErrorCodes.NotFound, `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approval/pending lists the waiting ones`, { id });
     }
     if (!question.view.choices.includes(choice)) {
       throw haError(ErrorCodes.InvalidValue, `"${choice}" is not an answer to question ${id}; answer one of ${question.view.choices.join(', ')}`, { id, choices: question.view.choices });
+    }
+    if (unasked !== undefined) {
+      if (choice !== NO_CHOICE) throw haError(ErrorCodes.InvalidValue, `a question nobody was asked is answered ${NO_CHOICE}, not "${choice}"`, { id, choice });
+      this.settle(id, { choice, by: 'no-client', reason: `nobody could be asked through ${via}: ${unasked}` });
+      return question.view;
     }
     this.settle(id, { choice, by: 'person', via });
     return question.view;

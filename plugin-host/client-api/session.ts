@@ -41,6 +41,8 @@ export interface ClientSessionDeps {
   refuse?(method: string): SocketFailure | undefined;
   /** Runs a method the table lacks; without it such a method is unknown. */
   forward?: ForwardCall;
+  /** Whether the transport is one only the owner on the machine can open (SocketCall.fromOwner); default false. */
+  fromOwner?: boolean;
 }
 
 /** One connected client. */
@@ -192,6 +194,7 @@ async function runRequest(request: SocketRequest, ctx: LineContext): Promise<voi
     signal,
     client: ctx.client,
     notification: isNotification,
+    fromOwner: deps.fromOwner === true,
   };
   try {
     const params = request.params ?? {};

@@ -33,12 +33,23 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
       return { rules: settings.rules, decisions: decisions().newest(params.limit ?? DEFAULT_LISTED, params.session) };
     },
   };
+  // A rule widens or narrows what runs unasked, like the `rules` setting it writes: only the owner's own client (homectl) may.
   const allow: ClientMethodDefinition<ApprovalsAllowParams> = {
+    permission: 'config.guarded',
     params: {
       type: 'object',
       required: ['tool'],
       additionalProperties: false,
-      properties: { tool: { type: 'string', minLength: 1, maxLength: 100 }, prefix: TEXT, command: TEXT, glob: TEXT, path: TEXT, action: { enum: ['allow', 'deny'] } },
+      properties: {
+        tool: { type: 'string', minLength: 1, maxLength: 100 },
+        prefix: TEXT,
+        command: TEXT,
+        glob: TEXT,
+        path: TEXT,
+        cwd: { type: 'string', minLength: 1, maxLength: 4096 },
+        env: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 10_000 } },
+        action: { enum: ['allow', 'deny'] },
+      },
     },
     run: async (params: ApprovalsAllowParams): Promise<ApprovalsAllowResult> => {
       const { action = 'allow', ...spec } = params;
@@ -46,6 +57,7 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
     },
   };
   const revoke: ClientMethodDefinition<ApprovalsRevokeParams> = {
+    permission: 'config.guarded',
     params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } },
     run: async (params: ApprovalsRevokeParams): Promise<ApprovalsRevokeResult> => ({ revoked: await asRefusal(rules().revoke(params.id)) }),
   };

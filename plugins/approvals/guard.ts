@@ -5,7 +5,7 @@ import { AskRequest, type AskResult, type DecisionBy, type StagePatch, type Stag
 import type { DecisionLog } from './decisions';
 import { decide } from './decide';
 import type { GuardedCall } from './match';
-import { CHOICES, questionFor, summarizeArgs } from './question';
+import { CHOICES, CHOICES_WITHOUT_ALWAYS, questionFor, summarizeArgs, tooLongToAsk } from './question';
 import { alwaysRuleFor } from './rules';
 import { readGuardSettings, type RuleWriter } from './settings';
 
@@ -57,7 +57,10 @@ async function judge(call: GuardedCall, session: string, ctx: PluginContext, sig
   if (verdict.action === 'allow') return { allow: true, by: 'policy', detail: `${call.name} is allowed by policy` };
   if (verdict.action === 'deny') return { allow: false, by: 'policy', detail: `the owner does not allow ${call.name} (approvals:policy); it was not run` };
   const question = questionFor(call);
-  const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question, choices: [...CHOICES], timeoutMs: settings.timeoutMs }, signal);
+  const tooLong = tooLongToAsk(question);
+  if (tooLong) return { allow: false, by: 'withdrawn', detail: tooLong };
+  const choices = question.coverable ? [...CHOICES] : [...CHOICES_WITHOUT_ALWAYS];
+  const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question: question.text, choices, timeoutMs: settings.timeoutMs }, signal);
   return settleAnswer(call, answer, deps);
 }
 
@@ -66,7 +69,9 @@ async function settleAnswer(call: GuardedCall, answer: AskResult, deps: GuardDep
   const via = answer.via ? ` (through ${answer.via})` : '';
   if (answer.choice === 'yes') return { allow: true, by: 'person', detail: `the person answered yes${via}` };
   if (answer.choice === 'always') {
-    const rule = await deps.rules().add(alwaysRuleFor(call), 'always');
+    const spec = alwaysRuleFor(call);
+    if (!spec) return { allow: true, by: 'person', detail: `the person answered always${via}; no rule covers this call, so it is asked again next time` };
+    const rule = await deps.rules().add(spec, 'always');
     return { allow: true, by: 'person', detail: `the person answered always${via}; rule ${rule.id} added` };
   }
   return { allow: false, by: 'person', detail: `the person answered no${via}; it was not run` };

@@ -1,10 +1,15 @@
-// Which rule decides a tool call: rules name a tool and, for a call with a `command`, an argv prefix or the exact
-// line; for a call with a `path`, a glob or the exact path; or nothing (every call of the tool).
+// Which rule decides a tool call. A rule names a tool and, for a call with a `command`, an argv prefix or the exact
+// line; for a call with a `path`, a glob or the exact path; or nothing (every call of the tool). It covers the rest of
+// the call too: a rule with a `cwd` only calls in that folder, and an allow rule only calls whose variables it lists
+// with the same values; no allow rule covers a variable of RISKY_ENV (risky-env.ts). A deny rule refuses whatever
+// variables come with the call.
 import * as path from 'node:path';
 // The files plugin matches list_files globs with picomatch too, so a glob means the same in both.
 import picomatch from 'picomatch';
 import type { ApprovalRule } from '../../protocol';
+import { argsOf, cwdOf, envOf, normalFolder } from './call-parts';
 import { commandLine, commandWords } from './command-line';
+import { isRiskyEnvName } from './risky-env';
 
 /** A tool call as the guard sees it. */
 export interface GuardedCall {
@@ -12,15 +17,28 @@ export interface GuardedCall {
   args: unknown;
 }
 
-/** Whether `rule` matches `call`. */
+/** Whether `rule` matches `call`: its tool, its pattern, its folder and (for an allow rule) every variable of the call. */
 export function ruleMatches(rule: ApprovalRule, call: GuardedCall): boolean {
   if (rule.tool !== call.name) return false;
-  const args = (typeof call.args === 'object' && call.args !== null ? call.args : {}) as Record<string, unknown>;
+  const args = argsOf(call.args);
+  if (!patternMatches(rule, args)) return false;
+  if (rule.cwd !== undefined && cwdOf(args) !== normalFolder(rule.cwd)) return false;
+  return rule.action === 'deny' || envCovered(rule.env ?? {}, args);
+}
+
+function patternMatches(rule: ApprovalRule, args: Record<string, unknown>): boolean {
   if (rule.prefix !== undefined) return prefixMatches(rule.prefix, args['command']);
   if (rule.command !== undefined) return commandLine(args['command']) === rule.command.trim();
   if (rule.glob !== undefined) return globMatches(rule.glob, args['path']);
   if (rule.path !== undefined) return normalPath(args['path']) === normalPath(rule.path);
   return true;
+}
+
+/** Every variable the call sets is listed in `allowed` with the same value, and none is risky. */
+function envCovered(allowed: Readonly<Record<string, string>>, args: Record<string, unknown>): boolean {
+  const env = envOf(args);
+  if (env === undefined) return false;
+  return Object.entries(env).every(([name, value]) => !isRiskyEnvName(name) && Object.hasOwn(allowed, name) && allowed[name] === value);
 }
 
 /** `git status` matches `git status -s` and ['git', 'status'], never `git statusx`, `git` alone, or a line with shell operators. */

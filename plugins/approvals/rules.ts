@@ -2,8 +2,10 @@
 // "always" answer or homectl approvals allow, removed by homectl approvals revoke.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalRule } from '../../protocol';
+import { argsOf, cwdOf, envOf } from './call-parts';
 import { commandLine, hasShellOperators } from './command-line';
 import type { GuardedCall } from './match';
+import { riskyNames } from './risky-env';
 
 /** The setting that holds them. */
 export const RULES_KEY = 'rules';
@@ -12,7 +14,7 @@ export const RULES_KEY = 'rules';
 const MATCHERS = ['prefix', 'command', 'glob', 'path'] as const;
 
 /** A rule as given to approvals/allow, before it has an id. */
-export type RuleSpec = Pick<ApprovalRule, 'tool' | 'action'> & Partial<Pick<ApprovalRule, (typeof MATCHERS)[number]>>;
+export type RuleSpec = Pick<ApprovalRule, 'tool' | 'action'> & Partial<Pick<ApprovalRule, (typeof MATCHERS)[number] | 'cwd' | 'env'>>;
 
 /** A bad rule: what is wrong with it, said so a person can fix it. */
 export class RuleError extends Error {
@@ -37,16 +39,26 @@ export function parseRules(value: unknown): { rules: ApprovalRule[]; problems: s
 export function makeRule(spec: RuleSpec, addedBy: string, now: number): ApprovalRule {
   const rule: ApprovalRule = { id: `r-${randomBytes(3).toString('hex')}`, tool: spec.tool, action: spec.action, added_at: new Date(now).toISOString(), added_by: addedBy };
   for (const key of MATCHERS) if (spec[key] !== undefined) rule[key] = spec[key];
+  if (spec.cwd !== undefined) rule.cwd = spec.cwd;
+  if (spec.env !== undefined && Object.keys(spec.env).length > 0) rule.env = { ...spec.env };
   const problem = ruleProblem(rule);
   if (problem) throw new RuleError(problem);
   return rule;
 }
 
-/** The narrowest rule that lets this very call through again: its exact command line or path, else the whole tool. */
-export function alwaysRuleFor(call: GuardedCall): RuleSpec {
-  const args = (typeof call.args === 'object' && call.args !== null ? call.args : {}) as Record<string, unknown>;
+/**
+ * The narrowest rule that lets this very call through again: its exact command line in its folder with its variables,
+ * or its path, else the whole tool. Undefined for a call no rule may cover (it sets a variable of RISKY_ENV).
+ */
+export function alwaysRuleFor(call: GuardedCall): RuleSpec | undefined {
+  const args = argsOf(call.args);
   const command = commandLine(args['command']);
-  if (command) return { tool: call.name, action: 'allow', command };
+  if (command) {
+    const cwd = cwdOf(args);
+    const env = envOf(args);
+    if (cwd === undefined || env === undefined || riskyNames(env).length > 0) return undefined;
+    return { tool: call.name, action: 'allow', command, cwd, ...(Object.keys(env).length > 0 ? { env } : {}) };
+  }
   if (typeof args['path'] === 'string' && args['path'] !== '') return { tool: call.name, action: 'allow', path: args['path'] };
   return { tool: call.name, action: 'allow' };
 }
@@ -59,6 +71,8 @@ function ruleProblem(entry: unknown): string | undefined {
   if (rule['action'] !== 'allow' && rule['action'] !== 'deny') return `its "action" is ${JSON.stringify(rule['action'])}, not allow or deny`;
   const given = MATCHERS.filter((key) => rule[key] !== undefined);
   if (given.length > 1) return `it gives ${given.join(' and ')}; a rule matches on one of prefix, command, glob, path (or none, for the whole tool)`;
+  const around = contextProblem(rule);
+  if (around) return around;
   const key = given[0];
   if (key === undefined) return undefined;
   const value = rule[key];
@@ -67,3 +81,17 @@ function ruleProblem(entry: unknown): string | undefined {
   return undefined;
 }
 
+
+/** What is wrong with a rule's `cwd` or `env`, if anything: a variable that changes what a program runs is never covered. */
+function contextProblem(rule: Record<string, unknown>): string | undefined {
+  const cwd = rule['cwd'];
+  if (cwd !== undefined && (typeof cwd !== 'string' || cwd.trim() === '')) return 'its "cwd" must be a folder (a text that is not empty)';
+  const env = rule['env'];
+  if (env === undefined) return undefined;
+  if (typeof env !== 'object' || env === null || Array.isArray(env) || !Object.values(env).every((value) => typeof value === 'string')) {
+    return 'its "env" must be an object of texts, like {"LANG": "C"}';
+  }
+  const risky = riskyNames(env as Record<string, string>);
+  if (risky.length > 0) return `its "env" names ${risky.join(', ')}, which change${risky.length === 1 ? 's' : ''} what a program runs; no rule covers such a variable, a call that sets one is asked every time`;
+  return undefined;
+}

@@ -24,6 +24,8 @@ export interface ConnectionDeps {
   refuse?(method: string): SocketFailure | undefined;
   /** Runs a method the table lacks (one a plugin serves). */
   forward?: ForwardCall;
+  /** Whether this socket is the owner-only admin socket (SocketCall.fromOwner). */
+  fromOwner?: boolean;
 }
 
 /**
@@ -77,6 +79,7 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
       serverName: 'cli plugin',
       ...(deps.refuse ? { refuse: deps.refuse } : {}),
       ...(deps.forward ? { forward: deps.forward } : {}),
+      fromOwner: deps.fromOwner === true,
     },
   );
   const quiet = (): boolean => session.running === 0 && session.waiting === 0;

@@ -1,7 +1,8 @@
 // How clients find homed's socket and data dir: flags first, then the environment, then the installed service, then homed's default.
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { defaultDataDir, type DefaultDataDir } from './installed';
-import { SOCKET_FILE } from './settings';
+import { ADMIN_FOLDER, ADMIN_SOCKET_FILE, SOCKET_FILE } from './settings';
 import { takeValueFlags } from './take-flags';
 
 /** Where the socket and the data dir are, how that was decided, and the arguments left once the location flags are taken out. */
@@ -59,4 +60,24 @@ function atDataDir(dataDir: string, source: string, rest: string[]): SocketLocat
 /** The socket homed serves by default for a data dir. */
 export function socketInDataDir(dataDir: string): string {
   return join(dataDir, 'run', SOCKET_FILE);
+}
+
+/**
+ * The socket homectl talks through: the owner-only admin socket of the data dir when this user may connect to it
+ * (homed's own user, or root), so that no crowd on the shared socket keeps the owner out; else the shared socket.
+ */
+export function preferAdminSocket(location: Pick<SocketLocation, 'path' | 'dataDir'>): string {
+  const admin = adminSocketInDataDir(location.dataDir);
+  try {
+    if (!statSync(admin).isSocket()) return location.path;
+    accessSync(admin, constants.W_OK);
+    return admin;
+  } catch {
+    return location.path;
+  }
+}
+
+/** The owner-only admin socket homed serves for a data dir, in a folder of its own in the run folder. */
+export function adminSocketInDataDir(dataDir: string): string {
+  return join(dataDir, 'run', ADMIN_FOLDER, ADMIN_SOCKET_FILE);
 }

@@ -25,6 +25,8 @@ export interface SocketServerOptions {
   limits?: SocketLimits;
   /** Whether the slot kept beyond max_clients (for homectl) runs a method; default: every method but chat/*. */
   spareSlotServes?: (method: string) => boolean;
+  /** Whether only the owner on the machine can reach this socket (the admin socket): its calls are the owner's. */
+  fromOwner?: boolean;
 }
 
 /** A running server. */
@@ -76,6 +78,7 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
     log: options.log,
     maxLineBytes: options.maxLineBytes ?? SOCKET_MAX_LINE_BYTES,
     ...(options.forward ? { forward: options.forward } : {}),
+    fromOwner: options.fromOwner === true,
   };
 
   const server = createServer({ allowHalfOpen: true }, (socket) => {

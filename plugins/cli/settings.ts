@@ -7,6 +7,10 @@ import { DEFAULT_SOCKET_LIMITS, consistentLimits, type SocketLimits } from './li
 export const CLI_PLUGIN_NAME = 'cli';
 /** Socket file name inside the run folder. */
 export const SOCKET_FILE = 'homed.sock';
+/** The owner-only folder inside the run folder that holds the admin socket (0700 whatever cli:socket_access says). */
+export const ADMIN_FOLDER = 'admin';
+/** The admin socket's file name in ADMIN_FOLDER. */
+export const ADMIN_SOCKET_FILE = 'homectl.sock';
 /** Client cap when none is configured (matches plugin.json). */
 export const DEFAULT_MAX_CLIENTS = 64;
 

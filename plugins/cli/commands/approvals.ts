@@ -18,8 +18,14 @@ import { printJson, UsageError, type Command } from './types';
 
 const json = { json: { type: 'boolean' } } as const;
 
-/** What a rule matches, in one cell: `prefix "git status"`, `glob /home/lin/**`, `any call`. */
+/** What a rule matches, in one cell: `prefix "git status"`, `glob /home/lin/**`, `any call`, with ` in DIR` and ` with NAME="…"` when it says. */
 export function describeMatch(rule: ApprovalRule): string {
+  const where = rule.cwd === undefined ? '' : rule.cwd === '.' ? ' in the default folder' : ` in ${JSON.stringify(rule.cwd)}`;
+  const variables = rule.env ? ` with ${Object.entries(rule.env).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(' ')}` : '';
+  return `${describePattern(rule)}${where}${variables}`;
+}
+
+function describePattern(rule: ApprovalRule): string {
   if (rule.prefix !== undefined) return `prefix ${JSON.stringify(rule.prefix)}`;
   if (rule.command !== undefined) return `command ${JSON.stringify(rule.command)}`;
   if (rule.glob !== undefined) return `glob ${rule.glob}`;
@@ -67,12 +73,16 @@ export const approvalsCommands: Command[] = [
   {
     words: 'approvals allow',
     args: ['TOOL', '[PATTERN…]'],
-    options: { ...json, exact: { type: 'boolean' }, deny: { type: 'boolean' } },
-    flags: '[--exact] [--deny] [--json]',
-    summary: 'adds a rule: exec and the first words of a command (git status), a file tool and a path glob, or a tool alone; --exact: that very command or path; --deny: refuse instead',
+    options: { ...json, exact: { type: 'boolean' }, deny: { type: 'boolean' }, cwd: { type: 'string' } },
+    flags: '[--exact] [--deny] [--cwd DIR] [--json]',
+    summary:
+      'adds a rule: exec and the first words of a command (git status, quoted or not), a file tool and a path glob, or a tool alone; --exact: that very command or path; ' +
+      '--cwd: only in that folder; --deny: refuse instead. A call that sets variables is allowed only by a rule naming them, never one that changes what a program runs (PATH, LD_*, GIT_*…)',
     async run([tool, ...words], values, ctx) {
       const params = ruleFromWords(tool as string, words, values['exact'] === true, values['deny'] === true);
-      const { rule } = await ctx.request<ApprovalsAllowResult>(ApprovalsMethods.Allow, { ...params });
+      const cwd = typeof values['cwd'] === 'string' ? values['cwd'] : undefined;
+      if (cwd === '') throw new UsageError('--cwd needs a folder');
+      const { rule } = await ctx.request<ApprovalsAllowResult>(ApprovalsMethods.Allow, { ...params, ...(cwd === undefined ? {} : { cwd }) });
       if (values['json']) return printJson(ctx, rule);
       ctx.print(`added rule ${rule.id}: ${rule.action} ${rule.tool}, ${describeMatch(rule)} (homectl approvals revoke ${rule.id} removes it)`);
     },

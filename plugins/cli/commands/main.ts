@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { backupCommands } from '../backup/commands';
 import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
-import { LocateUsageError, locateSocket } from '../locate';
+import { LocateUsageError, locateSocket, preferAdminSocket } from '../locate';
 import { silentProgress, type ProgressReporter } from '../progress-bar';
 import { approvalsCommands } from './approvals';
 import { configCommands } from './config';
@@ -42,7 +42,8 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
   const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands, ...backupCommands];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
-    const all = [...commands, statusCommand(location.path), doctorCommand(location.path)];
+    const socket = preferAdminSocket(location);
+    const all = [...commands, statusCommand(socket), doctorCommand(location.path)];
     const rest = location.rest;
     if (rest.length === 0) throw new UsageError('no command given');
     if (['help', '--help', '-h'].includes(rest[0] as string)) {
@@ -57,7 +58,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       return ExitCodes.Ok;
     }
     const ctx: CommandContext = {
-      request: (method, params = {}) => requestOnce(location.path, method, params),
+      request: (method, params = {}) => requestOnce(socket, method, params),
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),
@@ -101,7 +102,8 @@ export function parseCommandLine(command: Command, args: string[]): { values: Re
   }
   const { values, positionals } = parsed;
   if (values['help']) return { values, positionals };
-  const variadic = command.args.at(-1)?.endsWith('…') === true;
+  // `FILE…` and `[PATTERN…]` both take the rest of the line: `approvals allow exec git status` needs no quotes.
+  const variadic = command.args.at(-1)?.replace(/\]$/, '').endsWith('…') === true;
   const required = command.args.filter((arg) => !arg.startsWith('[')).length;
   if (positionals.length < required || (!variadic && positionals.length > command.args.length)) {
     const wanted = command.args.length ? command.args.join(' ') : 'no arguments';

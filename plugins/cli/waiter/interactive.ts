@@ -47,13 +47,15 @@ class InteractiveSession {
     private client: HomedClient,
   ) {
     this.terminal = Boolean(io.stdout.isTTY);
-    this.canAsk = this.terminal && Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+    const typed = Boolean((io.stdin as { isTTY?: boolean }).isTTY);
+    this.canAsk = this.terminal && typed;
     this.history = loadHistory(args.historyFile);
+    // The prompt is for a person typing: with piped input, stdout carries the answers alone (`answer=$(waiter < file)`).
     this.rl = readline.createInterface({
       input: io.stdin,
-      output: io.stdout,
+      ...(typed ? { output: io.stdout } : {}),
       prompt: PROMPT,
-      terminal: this.terminal,
+      terminal: this.terminal && typed,
       history: [...this.history],
       historySize: HISTORY_SIZE,
       removeHistoryDuplicates: true,
@@ -130,7 +132,7 @@ class InteractiveSession {
     if (!client) return;
     this.follower.ensure().catch(() => undefined);
     const questions = new QuestionDesk({
-      answer: (id, choice) => client.request(SocketMethods.ApprovalAnswer, { id, choice }),
+      answer: (id, choice, unasked) => client.request(SocketMethods.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
       askLine: this.canAsk ? this.askLine() : undefined,
       show: (item) => printer.show(item),
       write: (t) => this.io.stdout.write(t),

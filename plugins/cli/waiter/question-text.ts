@@ -51,7 +51,9 @@ export function allowHint(question: string): string {
     if (line !== undefined && !line.endsWith('…')) return `homectl approvals allow ${command[1]} --exact ${shellQuote(line)}`;
   }
   const path = /^Allow (\S+) on (.+)\?$/.exec(question);
-  if (path && !(path[2] as string).endsWith('…')) return `homectl approvals allow ${path[1]} --exact ${shellQuote(path[2] as string)}`;
+  const named = path ? (path[2] as string) : undefined;
+  const shownPath = named?.startsWith('"') ? parseQuoted(named) : named;
+  if (path && shownPath !== undefined && !shownPath.endsWith('…')) return `homectl approvals allow ${path[1]} --exact ${shellQuote(shownPath)}`;
   const tool = /^Allow (\S+)/.exec(question);
   return `homectl approvals allow ${tool ? tool[1] : 'TOOL'} [PATTERN]`;
 }

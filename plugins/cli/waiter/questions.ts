@@ -9,11 +9,16 @@ import { choiceFor, renderChoiceHint, renderNoTerminal, renderQuestion } from '.
 
 /** The answer given when the person declines, presses Ctrl-C, or cannot be asked. */
 const NO = 'no';
+/** Why nobody is asked here, for the record (homectl approvals list). */
+const NO_TERMINAL = 'waiter has no terminal to ask in (its stdin or output is not a terminal)';
 
 /** What the desk works with. */
 export interface QuestionDeskDeps {
-  /** Sends the answer (approval/answer), written at once; rejects when the question no longer waits. */
-  answer(id: string, choice: string): Promise<unknown>;
+  /**
+   * Sends the answer (approval/answer), written at once; rejects when the question no longer waits. `unasked` says
+   * why no person could be asked (no terminal): the kernel then records that nobody was asked, not a person's no.
+   */
+  answer(id: string, choice: string, unasked?: string): Promise<unknown>;
   /** The terminal to ask in; undefined when there is none. */
   askLine: AskLine | undefined;
   /** Shows a stream item (the answer printer, which hands a question back to `take`). */
@@ -61,7 +66,15 @@ export class QuestionDesk {
     }
     const shown: Shown = { ask, away: new AbortController() };
     this.shown = shown;
-    this.asking = this.put(shown).then(async (choice) => {
+    if (!this.deps.askLine) {
+      this.deps.warn(renderNoTerminal(ask));
+      this.asking = this.send(ask, NO, NO_TERMINAL).then(() => {
+        this.shown = undefined;
+        this.flush();
+      });
+      return;
+    }
+    this.asking = this.put(shown, this.deps.askLine).then(async (choice) => {
       this.shown = undefined;
       if (choice !== undefined) await this.send(ask, choice);
       this.flush();
@@ -104,14 +117,9 @@ export class QuestionDesk {
     return item.kind === 'tool' && item.tool?.phase === 'start' && item.tool.agent === undefined && !this.tools.has(item.tool.id);
   }
 
-  /** The person's choice; `no` without a terminal or at the input's end; undefined when taken away or declined. */
-  private async put(shown: Shown): Promise<string | undefined> {
+  /** The person's choice; `no` at the input's end; undefined when taken away or declined. */
+  private async put(shown: Shown, askLine: AskLine): Promise<string | undefined> {
     const { ask } = shown;
-    const askLine = this.deps.askLine;
-    if (!askLine) {
-      this.deps.warn(renderNoTerminal(ask));
-      return NO;
-    }
     const expiry = new AbortController();
     const timer = setTimeout(() => expiry.abort(), Math.max(0, Date.parse(ask.expiresAt) - (this.deps.now?.() ?? Date.now())));
     const signal = AbortSignal.any([expiry.signal, shown.away.signal]);
@@ -134,9 +142,9 @@ export class QuestionDesk {
     }
   }
 
-  private async send(ask: OutputAsk, choice: string): Promise<void> {
+  private async send(ask: OutputAsk, choice: string, unasked?: string): Promise<void> {
     try {
-      await this.deps.answer(ask.id, choice);
+      await this.deps.answer(ask.id, choice, unasked);
     } catch (error) {
       if (!this.declined) this.deps.write(`(your answer "${choice}" came too late: ${(error as Error).message})\n`);
     }

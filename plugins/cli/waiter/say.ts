@@ -27,7 +27,7 @@ export async function runSay(args: WaiterArgs, io: WaiterIO): Promise<number> {
   };
   const terminal = Boolean((io.stdin as { isTTY?: boolean }).isTTY && io.stderr.isTTY);
   const questions = new QuestionDesk({
-    answer: (id, choice) => client.request(SocketMethods.ApprovalAnswer, { id, choice }),
+    answer: (id, choice, unasked) => client.request(SocketMethods.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
     askLine: terminal ? askOnTerminal(io.stdin, io.stderr as NodeJS.WritableStream, onCtrlC) : undefined,
     show: (item) => printer.show(item),
     write: (text) => io.stderr.write(text),

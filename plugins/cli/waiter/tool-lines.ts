@@ -37,10 +37,27 @@ export class ToolLines {
   }
 }
 
-/** `[tool] exec {"command":"ls"} → ok 12 ms` (`[tool] child-1 › exec …` for a sub-agent's), or `→ denied: <reason> (3 ms)`. */
+/**
+ * `[tool] exec {"command":"ls"} → ok 12 ms` (`[tool] child-1 › exec …` for a sub-agent's), or `→ denied: <reason> (3 ms)`;
+ * a call that waited for its approval says so apart: `→ ok 12 ms, after 4.2 s waiting for approval`.
+ */
 export function renderToolEnd(event: ToolOutputEvent, args: string): string {
   const shown = args.length > MAX_ARGS_ON_LINE ? `${args.slice(0, MAX_ARGS_ON_LINE)}…` : args;
+  const waited = (event.waitMs ?? 0) >= WAIT_SHOWN_MS ? `after ${formatWait(event.waitMs as number)} waiting for approval` : undefined;
   const ms = `${event.ms ?? 0} ms`;
-  const how = event.outcome === 'denied' ? `denied: ${event.denied ?? 'no reason given'} (${ms})` : `${event.outcome ?? (event.isError ? 'error' : 'ok')} ${ms}`;
+  const how =
+    event.outcome === 'denied'
+      ? `denied: ${event.denied ?? 'no reason given'} (${waited ?? ms})`
+      : `${event.outcome ?? (event.isError ? 'error' : 'ok')} ${ms}${waited ? `, ${waited}` : ''}`;
   return `[tool] ${toolCallLabel(event)}${shown && shown !== '{}' ? ` ${shown}` : ''} → ${how}`;
+}
+
+/** Waits shorter than this are the guards' own work, not a person's: not worth a word on the line. */
+const WAIT_SHOWN_MS = 1000;
+
+/** `4.2 s`, `2 min 5 s`. */
+function formatWait(ms: number): string {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
 }

@@ -1,6 +1,7 @@
 // The approval dialog: a question waiting for a person, from any conversation (approval/pending when the page
 // connects, then the kernel's approval.asked / approval.answered events), or from the Chat page's stream. Allow once,
 // Deny or Always allow answer it with approval/answer; answered elsewhere, run out of time or withdrawn, it closes.
+// The call is shown whole, never cut: a long one in a box of its own that scrolls, under the guard's warning.
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
@@ -40,6 +41,17 @@ function useKernelQuestions(client: Client): void {
   useLiveEvents(client, EVENTS, load, onEvent);
 }
 
+/** A question longer than this shows its call whole in a scrolling box under a short heading. */
+const LONG_QUESTION_CHARS = 300;
+/** Where the guard's warning about variables that change what a program runs starts. */
+const CAREFUL = ' Careful: ';
+
+/** The call's words and the guard's warning, which is shown first, so that a long call cannot push it out of sight. */
+function splitQuestion(question: string): { call: string; careful: string } {
+  const at = question.indexOf(CAREFUL);
+  return at < 0 ? { call: question, careful: '' } : { call: question.slice(0, at), careful: question.slice(at + 1) };
+}
+
 function sortChoices(choices: string[]): string[] {
   const rank = (choice: string): number => (ORDER.includes(choice) ? ORDER.indexOf(choice) : -1);
   return [...choices].sort((a, b) => rank(a) - rank(b));
@@ -77,10 +89,14 @@ export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
   };
 
   const expires = new Date(current.expiresAt).toLocaleTimeString(t('approvals.timeLocale'));
+  const { call, careful } = splitQuestion(current.question);
+  const long = call.length > LONG_QUESTION_CHARS;
   return html`
     <div class="approval-backdrop">
       <section class="approval-dialog" role="dialog" aria-modal="true" aria-labelledby="approval-question" aria-describedby="approval-details" tabindex="-1" ref=${box}>
-        <h2 id="approval-question">${current.question}</h2>
+        ${careful && html`<p class="approval-careful" role="alert">${careful}</p>`}
+        <h2 id="approval-question">${long ? t('approvals.longCall', { count: call.length.toLocaleString(t('approvals.timeLocale')) }) : call}</h2>
+        ${long && html`<pre class="approval-call">${call}</pre>`}
         <div id="approval-details">
           ${current.session && html`<p>${t('approvals.session', { session: current.session })}</p>`}
           <p>${t('approvals.expires', { time: expires })}</p>

@@ -107,6 +107,21 @@ describe('approvals through a real homed and a socket client', () => {
     assert.deepEqual((await answersOf('cli:yes')).map((a) => [a.choice, a.by, a.via]), [['yes', 'person', 'cli']]);
   });
 
+  it("a call's time is its run time; the wait for its approval is reported apart", async () => {
+    llm.enqueue(addCall(3, 4), { text: 'Seven.' });
+    const saying = say('cli:timed', 'add 3 and 4');
+    const question = await nextQuestion('cli:timed');
+    const askedAt = Date.now();
+    // The person takes a while: the wait must show as the wait, not as the call's time.
+    await waitFor(() => Date.now() - askedAt >= 1_500, { what: 'a second and a half of thinking', intervalMs: 100 });
+    await answer(question.id, 'yes');
+    const said = await saying;
+    const end = said.items.find((i) => i.kind === 'tool' && i.tool?.name === 'add' && i.tool.phase === 'end')?.tool;
+    assert.ok(end, JSON.stringify(said.items));
+    assert.ok((end.waitMs ?? 0) >= 1_500, `the wait is reported: ${JSON.stringify(end)}`);
+    assert.ok((end.ms ?? Infinity) < 1_500, `the run time leaves the wait out: ${JSON.stringify(end)}`);
+  });
+
   it('no: the call is denied and the model is told the person said no', async () => {
     const first = llm.requests.length;
     llm.enqueue(addCall(1, 1), { text: 'I was not allowed.' });

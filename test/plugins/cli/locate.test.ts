@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import type { DefaultDataDir } from '../../../plugins/cli/installed';
-import { LocateUsageError, locateSocket } from '../../../plugins/cli/locate';
+import { LocateUsageError, adminSocketInDataDir, locateSocket, preferAdminSocket } from '../../../plugins/cli/locate';
+import { makeTempDir } from '../../harness/homed';
 
 const cwd = '/home/me';
 
@@ -33,5 +37,22 @@ describe('locateSocket', () => {
   it('refuses a location flag without a value', () => {
     assert.throws(() => locateSocket(['status', '--socket'], {}, cwd), LocateUsageError);
     assert.throws(() => locateSocket(['-data='], {}, cwd), /-data needs a value/);
+  });
+
+  it("homectl takes the data dir's admin socket when it may open it, else the shared one", async (t) => {
+    const dataDir = makeTempDir('loc-');
+    t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const location = locateSocket(['--socket', path.join(dataDir, 'run', 'homed.sock')], {}, cwd);
+    const admin = adminSocketInDataDir(dataDir);
+    assert.equal(admin, path.join(dataDir, 'run', 'admin', 'homectl.sock'));
+    assert.equal(preferAdminSocket(location), location.path, 'no admin socket: the shared one');
+    fs.mkdirSync(path.dirname(admin), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(admin, '');
+    assert.equal(preferAdminSocket(location), location.path, 'a file that is no socket is not taken');
+    fs.rmSync(admin);
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(admin, resolve));
+    t.after(() => server.close());
+    assert.equal(preferAdminSocket(location), admin);
   });
 });

@@ -23,6 +23,8 @@ export interface ToolCard {
   result?: string;
   outcome?: ToolCallOutcome;
   ms?: number;
+  /** The wait for its approval, apart from its run time. */
+  waitMs?: number;
   denied?: string;
 }
 
@@ -40,6 +42,7 @@ export function applyStep(cards: readonly ToolCard[], step: ToolStep): ToolCard[
     if (step.result !== undefined) card.result = step.result;
     if (step.outcome !== undefined) card.outcome = step.outcome;
     if (step.ms !== undefined) card.ms = step.ms;
+    if (step.waitMs !== undefined) card.waitMs = step.waitMs;
     if (step.denied !== undefined) card.denied = step.denied;
   }
   return at >= 0 ? [...cards.slice(0, at), card, ...cards.slice(at + 1)] : [...cards, card];
@@ -92,6 +95,7 @@ export function ToolCardView({ card, live, t }: { card: ToolCard; live: boolean;
         <code class="tool-name">${card.name}</code>
         <span class="tool-state">${stateOf(t, card, live)}</span>
         ${card.ms !== undefined && html`<span class="tool-time">${t('chat.tool.ms', { ms: card.ms })}</span>`}
+        ${(card.waitMs ?? 0) >= 1000 && html`<span class="tool-time">${t('chat.tool.waited', { seconds: ((card.waitMs ?? 0) / 1000).toFixed(1) })}</span>`}
         ${lastLine && html`<span class="tool-tail">${lastLine}</span>`}
       </summary>
       <p class="tool-label">${t('chat.tool.args')}</p>

@@ -11,6 +11,7 @@ export default defineStrings({
     'approvals.more': '{count} more waiting',
     'approvals.failed': 'Could not answer: {error}',
     'approvals.timeLocale': 'en',
+    'approvals.longCall': 'Allow this call of {count} characters? Read it whole before you answer:',
   },
   zh: {
     'approvals.allowOnce': '允许一次',
@@ -21,5 +22,6 @@ export default defineStrings({
     'approvals.more': '还有 {count} 个问题在等待',
     'approvals.failed': '无法回答：{error}',
     'approvals.timeLocale': 'zh-CN',
+    'approvals.longCall': '允许这个长达 {count} 个字符的调用吗？请读完整内容再回答：',
   },
 });

@@ -28,4 +28,11 @@ describe('homectl positionals', () => {
     assert.throws(() => parseCommandLine(command(['NAME', 'FILE…']), ['a']), /takes NAME FILE…/);
     assert.deepEqual(parseCommandLine(command(['NAME', 'FILE…']), ['a', 'b', 'c']).positionals, ['a', 'b', 'c']);
   });
+
+  it('takes the rest of the line for an optional variadic [PATTERN…]: `approvals allow exec git status` needs no quotes', () => {
+    const allow = command(['TOOL', '[PATTERN…]']);
+    assert.deepEqual(parseCommandLine(allow, ['exec', 'git', 'status']).positionals, ['exec', 'git', 'status']);
+    assert.deepEqual(parseCommandLine(allow, ['exec']).positionals, ['exec']);
+    assert.throws(() => parseCommandLine(allow, []), /takes TOOL \[PATTERN…\], got none/);
+  });
 });

@@ -115,7 +115,7 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     t.after(() => setQuestionTimeout(QUESTION_TIMEOUT_MS));
     const pane = startWaiter(t, 'cli:ask-silent');
     await sayAndWaitForQuestion(pane, 'echo late > late.txt', 'Nobody answered.');
-    const screen = await pane.waitForScreen(/\(no answer in time: denied\)\n[^]*→ denied: nobody answered within 3 s; denied \(\d+ ms\)\nNobody answered\.\n>$/, 'the timeout', 20_000);
+    const screen = await pane.waitForScreen(/\(no answer in time: denied\)\n[^]*→ denied: nobody answered within 3 s; denied \(after \d+\.\d s waiting for approval\)\nNobody answered\.\n>$/, 'the timeout', 20_000);
     assert.ok(screen.length > 0);
     assert.equal(fs.existsSync(path.join(workspace, 'late.txt')), false);
     assert.deepEqual((await decisions('cli:ask-silent')).map(([decision, by]) => [decision, by]), [['deny', 'timeout']]);
@@ -150,7 +150,8 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     assert.equal(said.code, 0, said.stderr);
     assert.equal(said.stdout, 'Denied, then.\n');
     assert.match(said.stderr, /^waiter: no terminal to ask "Allow exec "echo it's piped > piped\.txt"\?": denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/);
-    assert.match(said.stderr, /→ denied: the person answered no \(through cli\)/);
+    assert.match(said.stderr, /→ denied: nobody could be asked through cli: waiter has no terminal to ask in \(its stdin or output is not a terminal\); denied/);
+    assert.deepEqual(await decisions('cli:say-pipe'), [['deny', 'no-client', 'nobody could be asked through cli: waiter has no terminal to ask in (its stdin or output is not a terminal); denied']], 'the record says nobody was asked, not that a person said no');
     assert.ok(tookMs < QUESTION_TIMEOUT_MS / 2, `answered at once (${tookMs} ms), not at the question's timeout`);
     assert.equal(fs.existsSync(path.join(workspace, 'piped.txt')), false);
   });

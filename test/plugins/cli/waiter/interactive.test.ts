@@ -118,4 +118,14 @@ describe('waiter, interactive with piped input', () => {
     assert.deepEqual(chat.agent.inputs.map((i) => i.text), ['one', 'two', 'three']);
     assert.match(run.stdout(), /you said: one\n[^]*you said: two\n[^]*you said: three\n/);
   });
+
+  it('writes no prompt to stdout: `answer=$(waiter < file)` gets the answers alone', async (t) => {
+    const chat = await startChatServer(t, (text) => ({ chunks: ['you said: ', text] }));
+    const file = path.join(chat.dir, 'questions.txt');
+    fs.writeFileSync(file, 'one\ntwo\n');
+    const run = spawnWaiter(['--socket', chat.socket, '--session', SESSION]);
+    fs.createReadStream(file).pipe(run.child.stdin as NodeJS.WritableStream);
+    assert.equal(await run.exited, 0, run.stderr());
+    assert.equal(run.stdout(), 'you said: one\nyou said: two\n');
+  });
 });

@@ -59,8 +59,8 @@ function desk(typed: (string | typeof INPUT_ENDED)[], options: { terminal?: bool
     return new Promise((resolve) => signal.addEventListener('abort', () => resolve(undefined), { once: true }));
   };
   const questions: QuestionDesk = new QuestionDesk({
-    answer: async (id, choice) => {
-      answers.push(`${id}=${choice}`);
+    answer: async (id, choice, unasked) => {
+      answers.push(`${id}=${choice}${unasked === undefined ? '' : ` (unasked: ${unasked})`}`);
     },
     askLine: options.terminal === false ? undefined : askLine,
     show: (item) => {
@@ -127,7 +127,7 @@ describe('question desk', () => {
     assert.deepEqual(d.answers, ['q-1=no', 'q-2=no'], 'sent before the caller interrupts the turn');
   });
 
-  it('the end of input answers no; without a terminal each question is answered no with the reason', async () => {
+  it('the end of input answers no; without a terminal each question is answered no, saying nobody could be asked and why', async () => {
     const ended = desk([INPUT_ENDED]);
     ended.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });
     await ended.questions.close();
@@ -135,7 +135,7 @@ describe('question desk', () => {
     const none = desk([], { terminal: false });
     none.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-2') });
     await none.questions.close();
-    assert.deepEqual(none.answers, ['q-2=no']);
+    assert.deepEqual(none.answers, ['q-2=no (unasked: waiter has no terminal to ask in (its stdin or output is not a terminal))'], 'the answer says nobody was asked, not that a person said no');
     assert.deepEqual(none.warnings, [`waiter: no terminal to ask "Allow exec "ls"?": denied; allow it beforehand with homectl approvals allow exec --exact ls`]);
   });
 });

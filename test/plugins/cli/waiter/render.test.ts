@@ -67,6 +67,16 @@ test("tool lines: a sub-agent's call is named with the sub-agent", () => {
   assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'end', outcome: 'ok', ms: 5, agent: 'child-1' }), ['[tool] child-1 › exec {"command":"ls"} → ok 5 ms']);
 });
 
+test('tool lines: the wait for approval is said apart from the run time, when it is worth a word', () => {
+  const lines = new ToolLines(false);
+  lines.take({ id: 'a', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
+  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 4_250 }), ['[tool] exec {"command":"ls"} → ok 12 ms, after 4.3 s waiting for approval']);
+  lines.take({ id: 'b', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
+  assert.deepEqual(lines.take({ id: 'b', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 3 }), ['[tool] exec {"command":"ls"} → ok 12 ms'], "a guard's own milliseconds are not a wait");
+  lines.take({ id: 'c', name: 'exec', phase: 'start', args: '{}' });
+  assert.deepEqual(lines.take({ id: 'c', name: 'exec', phase: 'end', outcome: 'denied', denied: 'the person answered no', ms: 0, waitMs: 125_000 }), ['[tool] exec → denied: the person answered no (after 2 min 5 s waiting for approval)']);
+});
+
 test('a printer shows tool steps as note lines and keeps them off the answer', () => {
   const split = printer(false);
   split.p.show({ kind: 'delta', text: 'Checking.' });
