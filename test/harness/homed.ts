@@ -42,6 +42,8 @@ export interface StartOptions {
   plugins?: string[];
   /** Give up waiting for ready after this long. */
   timeoutMs?: number;
+  /** homed's working folder (default: the repository root). */
+  cwd?: string;
 }
 
 /** A running homed. */
@@ -84,7 +86,7 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
   const dataDir = options.dataDir ?? makeTempDir();
   copyFixturePlugins(dataDir, options.plugins ?? []);
   const proc = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...cleanEnv(), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
