@@ -4,6 +4,7 @@ import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
 import type { KernelHealth } from './healthcheck';
 import type { PluginManifest } from './manifest';
+import type { SkillPackageFiles } from './skills';
 
 /** Lifecycle states of a supervised plugin. */
 export const PLUGIN_STATES = ['starting', 'ready', 'unresponsive', 'backoff', 'failed', 'stopping', 'stopped', 'disabled'] as const;
@@ -175,8 +176,8 @@ export interface PluginsInstallResult {
   plugin?: PluginStatus;
   /** Where it would get no uid of its own: why, in words that say it runs as the homed user. */
   runs_as_homed_user?: string;
-  /** For a skill package: its SKILL.md as text (for `skills/preview`), at most 256 KiB. */
-  skill?: { text: string };
+  /** For a skill package: its SKILL.md as text (for `skills/preview`), at most 256 KiB, and its other text files. */
+  skill?: { text: string } & SkillPackageFiles;
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {

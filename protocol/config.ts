@@ -27,6 +27,11 @@ export interface ConfigDef {
   restart?: boolean;
   /** Written only by its owner (homed for a core key): `set` and `unset` are refused, and this says what to do instead. */
   readOnly?: string;
+  /**
+   * Widens what the agent may do or reach (approvals, roots, private addresses, the page's reach, exec's limits):
+   * changed only by the owner on the machine, through homectl; the page shows it read-only with the command.
+   */
+  guarded?: boolean;
 }
 
 /** One setting as listed: its value (masked for passwords), where it came from, and its metadata. */
@@ -83,7 +88,17 @@ export const ConfigGetRequest = request<ConfigGetParams, ConfigGetResult>('confi
   paramPermission: (p, caller) => scopePermission('config/get', p.scope, caller, false),
 });
 
-export interface ConfigSetParams extends ConfigScopeParams {
+/**
+ * The hook for the machine's owner: a client protocol server (the cli plugin) sets `owner` only on calls of a
+ * person it knows to be the owner at the machine (homectl on its socket); it needs the `config.guarded` permission.
+ * Without it a guarded setting (ConfigDef.guarded) is refused, whoever asks: the page, another plugin, a bridge.
+ */
+export interface ConfigOwnerParams {
+  /** The call is the machine owner's own (see above): guarded settings may change. */
+  owner?: boolean;
+}
+
+export interface ConfigSetParams extends ConfigScopeParams, ConfigOwnerParams {
   /** Key to write. */
   key: string;
   /** New value, checked against the key's ConfigDef; strings are parsed by type. */
@@ -95,7 +110,7 @@ export interface ConfigSetResult {
 }
 /** plugin → kernel: write one setting; publishes `config.changed`. */
 export const ConfigSetRequest = request<ConfigSetParams, ConfigSetResult>('config/set', {
-  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD, value: ANY_FIELD }, ['key', 'value']),
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD, value: ANY_FIELD, owner: BOOLEAN_FIELD }, ['key', 'value']),
   permission: null,
   paramPermission: (p, caller) => scopePermission('config/set', p.scope, caller, true),
 });
@@ -115,7 +130,7 @@ export const ConfigListRequest = request<ConfigListParams, ConfigListResult>('co
   paramPermission: (p, caller) => (p.all ? { anyOf: ['admin'], what: 'config/list' } : scopePermission('config/list', p.scope, caller, false)),
 });
 
-export interface ConfigUnsetParams extends ConfigScopeParams {
+export interface ConfigUnsetParams extends ConfigScopeParams, ConfigOwnerParams {
   /** Key whose stored value is removed, so its default applies again. */
   key: string;
 }
@@ -127,7 +142,7 @@ export interface ConfigUnsetResult {
 }
 /** plugin → kernel: return a setting to its default; publishes `config.changed` when a value was removed. */
 export const ConfigUnsetRequest = request<ConfigUnsetParams, ConfigUnsetResult>('config/unset', {
-  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD }, ['key']),
+  params: objectSchema({ scope: CONFIG_SCOPE_FIELD, key: CONFIG_KEY_FIELD, owner: BOOLEAN_FIELD }, ['key']),
   permission: null,
   paramPermission: (p, caller) => scopePermission('config/unset', p.scope, caller, true),
 });

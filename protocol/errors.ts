@@ -79,7 +79,8 @@ export interface ErrorFacts {
 /** Builds a wire error whose data carries its catalogue name and facts. */
 export function haError(code: number, message: string, facts: ErrorFacts = {}): ResponseError<ErrorFacts & { name: string }> {
   const WireError = loadResponseError();
-  return new WireError(code, message, { name: ErrorNames[code] ?? 'HA_ERR_UNKNOWN', ...facts });
+  // The catalogue name comes last: a fact may not pass for it (clients read `data.name` to tell errors apart).
+  return new WireError(code, message, { ...facts, name: ErrorNames[code] ?? 'HA_ERR_UNKNOWN' });
 }
 
 // vscode-jsonrpc is loaded with the first error built, not when the catalogue is imported: homectl reads the

@@ -165,3 +165,56 @@ export const OutputNotification = notification<OutputParams>('io/output', {
   ),
   permission: null,
 });
+
+/** Longest text of a missed output, in characters: past it the head and tail are kept, with where the whole is. */
+export const MAX_MISSED_TEXT_CHARS = 16_000;
+
+/** Shortens a missed output's text past MAX_MISSED_TEXT_CHARS: head and tail, with how much was left out and where the whole is. */
+export function shortenMissedText(text: string, session: string): string {
+  if (text.length <= MAX_MISSED_TEXT_CHARS) return text;
+  const half = Math.floor((MAX_MISSED_TEXT_CHARS - 200) / 2);
+  return `${text.slice(0, half)}\n[… ${(text.length - 2 * half).toLocaleString('en-US')} characters left out here; the whole answer is in the session: homectl sessions show ${session}]\n${text.slice(text.length - half)}`;
+}
+
+/** A final output no client received, kept by the kernel for the session's next client. */
+export interface MissedOutput {
+  /** The output (`done` or `error`), its text shortened past MAX_MISSED_TEXT_CHARS. */
+  output: OutputParams;
+  /** When it was kept (ms since epoch). */
+  at: number;
+}
+
+/**
+ * plugin → kernel (needs `io`): a final output of a session that no client of this plugin received (nobody waited
+ * for it or followed the session); the kernel keeps it, in agent.db, for the session's next client.
+ */
+export const OutputUndeliveredNotification = notification<OutputParams>('io/undelivered', {
+  params: objectSchema(
+    {
+      inputId: stringField(MAX_INPUT_ID_CHARS),
+      session: SESSION_FIELD,
+      kind: { enum: ['done', 'error'] },
+      text: { type: 'string', maxLength: MAX_MISSED_TEXT_CHARS + 400 },
+      error: { type: 'string', maxLength: MAX_MISSED_TEXT_CHARS },
+      code: { type: 'string', maxLength: 200 },
+      interrupted: BOOLEAN_FIELD,
+      skipped: BOOLEAN_FIELD,
+    },
+    ['session', 'kind'],
+  ),
+  permission: 'io',
+});
+
+export interface MissedTakeParams {
+  /** Conversation whose missed outputs to take. */
+  session: string;
+}
+export interface MissedTakeResult {
+  /** Oldest first; they are no longer kept once taken. */
+  missed: MissedOutput[];
+}
+/** plugin → kernel (needs `io`): takes the session's outputs no client received, to show its new client first. */
+export const MissedTakeRequest = request<MissedTakeParams, MissedTakeResult>('io/missed', {
+  params: objectSchema({ session: SESSION_FIELD }, ['session']),
+  permission: 'io',
+});

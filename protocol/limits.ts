@@ -1,6 +1,13 @@
 // Every bound on a method's params, one named constant each, used by the schemas that both the kernel and the
 // socket check against (and by any code that needs to say the bound to a person).
 
+/**
+ * Most levels of nesting in one client line (the request object is level 1). No method's params come near it;
+ * past a few thousand levels serialising the request toward the kernel overflows the stack.
+ */
+export const MAX_CLIENT_LINE_DEPTH = 64;
+/** The latest time a date can hold (ms since the epoch, 275760-09-13): a `since` past it names no day. */
+export const MAX_TIME_MS = 8_640_000_000_000_000;
 /** Longest session (conversation) id. */
 export const MAX_SESSION_CHARS = 200;
 /** Longest input id a plugin gives an io/input. */

@@ -1,6 +1,7 @@
 // The kernel's own log, read back: its recent lines (its own and every plugin's) and its token usage by day.
 import { objectSchema, request } from './descriptor';
 import { PLUGIN_NAME_FIELD, wholeNumberField } from './fields';
+import { MAX_TIME_MS } from './limits';
 import { LOG_LEVELS, type LogLevel } from './log';
 
 /** Most lines one logs/read answers. */
@@ -44,7 +45,7 @@ export interface LogsReadResult {
 export const LogsReadRequest = request<LogsReadParams, LogsReadResult>('logs/read', {
   params: objectSchema({
     after: wholeNumberField(0, Number.MAX_SAFE_INTEGER),
-    since: wholeNumberField(0, Number.MAX_SAFE_INTEGER),
+    since: wholeNumberField(0, MAX_TIME_MS),
     plugin: PLUGIN_NAME_FIELD,
     level: { enum: [...LOG_LEVELS] },
     limit: wholeNumberField(1, MAX_LOGS_READ),
@@ -70,6 +71,6 @@ export interface UsageReadParams {
 }
 /** plugin → kernel (admin): token usage per provider and model per day. */
 export const UsageReadRequest = request<UsageReadParams, { rows: UsageRow[] }>('usage/read', {
-  params: objectSchema({ since: wholeNumberField(0, Number.MAX_SAFE_INTEGER) }),
+  params: objectSchema({ since: wholeNumberField(0, MAX_TIME_MS) }),
   permission: 'admin',
 });

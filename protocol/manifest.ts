@@ -19,6 +19,7 @@ export const PERMISSIONS = [
   'env.grant', // attach environment variables to the commands of the rest of a turn (a skill's api key)
   'env.receive', // receive the environment a turn was granted with each tool call (a command runner)
   'health', // probe the kernel's health, have its databases checked, report the findings (health/probe, health/quick_check, health/report)
+  'config.guarded', // carry the machine owner's changes to guarded settings (config/set with `owner`): the cli plugin, for homectl
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -72,6 +73,7 @@ const configDefSchema = {
     max: { type: 'number' },
     restart: { type: 'boolean' },
     readOnly: { type: 'string', minLength: 1 },
+    guarded: { type: 'boolean' },
   },
 } as const;
 

@@ -43,6 +43,8 @@ export interface PluginmgrPackageFacts {
 export interface PluginmgrInstallAnswer extends PluginsInstallResult {
   /** The package file. */
   package: PluginmgrPackageFacts;
+  /** For a skill package: the trust report every install path shows, and how many things it flagged. */
+  skillReport?: { report: string; flagged: number };
 }
 
 /** Answer of `GET /plugins`. */

@@ -21,6 +21,8 @@ export interface SessionSummary {
   unanswered: number;
   /** Inputs waiting or running now. */
   open: number;
+  /** Answers no client received (a timer's reminder while nobody was attached), kept for the session's next client. */
+  missed: number;
 }
 
 /** sessions/list: which conversations to list. */

@@ -89,16 +89,42 @@ export interface SkillInstallOption {
   spec: Record<string, unknown>;
 }
 
-/** A shell command found in a SKILL.md body, with what makes it dangerous (if anything). */
+/** A shell command found in a skill's files, with what makes it dangerous (if anything). */
 export interface SkillCommand {
-  /** 1-based line in the SKILL.md. */
+  /** The file it is in, relative to the skill's folder (`SKILL.md`, `scripts/setup.sh`). */
+  file: string;
+  /** 1-based line in that file. */
   line: number;
   text: string;
-  /** In a fenced block, an inline code span, or plain text (plain text only when flagged). */
-  where: 'fence' | 'inline' | 'text';
-  /** Each flag in words (`pipes text (often a download) straight into a shell`); empty for an ordinary command. */
+  /** In a fenced or indented code block, an inline code span, plain text (only when flagged), or a script line (only when flagged). */
+  where: 'fence' | 'indented' | 'inline' | 'text' | 'script';
+  /** Each flag in words with what earned it (`pipes text … into a shell: "| bash"`); empty for an ordinary command. */
   flags: string[];
 }
+
+/** A file of a skill the trust scan did not read, and why (binary, too big, not a plain file). */
+export type SkillUnscannedFile = {
+  /** Relative to the skill's folder. */
+  file: string;
+  /** Why: binary, too big. */
+  reason: string;
+};
+
+/** A skill's other files as the kernel read them from a package, for the trust scan. */
+export type SkillPackageFiles = {
+  /** Its text files (SKILL.md, plugin.json and skill.json aside), each as UTF-8 text. */
+  files?: { name: string; text: string }[];
+  /** The files it did not read as text. */
+  unscanned?: SkillUnscannedFile[];
+};
+
+/** Where a previewed skill comes from, for the report's facts. */
+export type SkillOrigin = {
+  /** The folder, the .hmap file, the URL given, or `upload`. */
+  source: string;
+  /** For a package: its file's SHA-256 and size. */
+  package?: { sha256: string; bytes: number };
+};
 
 /** `skills/info` params. */
 export interface SkillsInfoParams {
@@ -144,7 +170,7 @@ export interface SkillsToggleResult {
  * `skills/preview` params: a skill folder on this machine (absolute), or the SKILL.md text of a package the kernel
  * inspected (`plugins/install` with `inspectOnly` answers it as `skill.text`) with the name of its folder.
  */
-export type SkillsPreviewParams = { dir: string } | { text: string; folder: string };
+export type SkillsPreviewParams = ({ dir: string } | ({ text: string; folder: string } & SkillPackageFiles)) & { origin?: SkillOrigin };
 
 /** What a person sees before a skill is installed. */
 export interface SkillPreview {
@@ -155,10 +181,16 @@ export interface SkillPreview {
   checks: SkillCheck[];
   /** Every install spec (shown, never run by the install). */
   install: SkillInstallOption[];
-  /** Every shell command found in the body. */
+  /** Every shell command found in SKILL.md, and every flagged line of its other files. */
   commands: SkillCommand[];
-  /** How many of them are flagged. */
+  /** How many of them are flagged, with the files that could not be scanned. */
   flagged: number;
+  /** The files the scan read (SKILL.md first). */
+  scanned: string[];
+  /** The files it could not read, each a reason to look before installing. */
+  unscanned: SkillUnscannedFile[];
+  /** The whole trust report in words, as every install path shows it before it installs. */
+  report: string;
   warnings: string[];
   /** SHA-256 of the SKILL.md shown; `skills/install` of a folder refuses a SKILL.md that changed since. */
   sha256: string;

@@ -5,7 +5,7 @@ import { objectSchema, type JsonSchema, type RequestDescriptor } from './descrip
 import { INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
 import { KernelStatusRequest, PluginsControlRequest, PluginsInfoRequest, PluginsInstallRequest, PluginsListRequest, PluginsLogsRequest, PluginsRemoveRequest } from './admin';
 import { AnswerRequest, PendingRequest } from './approvals';
-import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest } from './config';
+import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigOwnerParams } from './config';
 import { EVENT_PATTERN_FIELD } from './events';
 import type { InterruptResult } from './io';
 import { KNOWLEDGE_ADD_FIELDS, KnowledgeListRequest, KnowledgeReindexRequest, KnowledgeRemoveRequest, KnowledgeSearchRequest, type KnowledgeFile } from './knowledge';
@@ -35,6 +35,12 @@ function forwarded<P, R>(sdk: RequestDescriptor<P, R>): SocketDescriptor<P, R> {
   return socketMethod<P, R>(sdk.method, sdk.params);
 }
 
+/** A config write on the socket: the SDK's params but `owner`, which the serving plugin sets for its owner's calls, never a client. */
+function ownerless<P extends ConfigOwnerParams, R>(sdk: RequestDescriptor<P, R>): SocketDescriptor<Omit<P, 'owner'>, R> {
+  const properties = Object.fromEntries(Object.entries(sdk.params['properties'] as Record<string, JsonSchema>).filter(([name]) => name !== 'owner'));
+  return socketMethod<Omit<P, 'owner'>, R>(sdk.method, { ...sdk.params, properties });
+}
+
 /** knowledge/add on the socket: a file of the homed machine, by path (the SDK's text form is for plugins). */
 export interface SocketKnowledgeAddParams {
   /** Absolute path of the file to copy in. */
@@ -60,8 +66,8 @@ export const SocketApi = {
   PluginsRemove: forwarded(PluginsRemoveRequest),
   ConfigList: forwarded(ConfigListRequest),
   ConfigGet: forwarded(ConfigGetRequest),
-  ConfigSet: forwarded(ConfigSetRequest),
-  ConfigUnset: forwarded(ConfigUnsetRequest),
+  ConfigSet: ownerless(ConfigSetRequest),
+  ConfigUnset: ownerless(ConfigUnsetRequest),
   KernelStatus: forwarded(KernelStatusRequest),
   MemorySearch: forwarded(MemorySearchRequest),
   MemoryForget: forwarded(MemoryForgetRequest),

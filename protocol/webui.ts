@@ -3,6 +3,9 @@
 /** Their wire names. */
 export const WebuiMethods = { Open: 'webui/open', Sessions: 'webui/sessions', Revoke: 'webui/revoke' } as const;
 
+/** Close code of a page's WebSocket whose sign-in was revoked or expired (4000-4999 are the application's): the page shows its sign-in again. */
+export const WEBUI_SIGNED_OUT_CLOSE = 4001;
+
 /** `webui/open` → a one-time sign-in link. */
 export interface WebuiOpenResult {
   /** `http(s)://HOST:PORT/#login=SECRET`, valid once, for 10 minutes. */
@@ -73,6 +76,8 @@ export interface WebuiPackageSummary {
   runsAsHomedUser?: string;
   /** When the upload is deleted unless installed (ms since the epoch). */
   expiresAt: number;
+  /** For a skill package: the trust report every install path shows, and how many things it flagged. */
+  skill?: { report: string; flagged: number };
 }
 
 /** The answer of an install: the plugin as it is now. */

@@ -1,7 +1,9 @@
 // Where a turn's output goes: the plugin that sent the input, or for a turn an interrupt started, the
-// plugin that last brought a person's input to the session; the kernel's loop-back output reaches no one.
+// plugin that last brought a person's input to the session; the kernel's loop-back output reaches no one. A final
+// output with nowhere to go (no such plugin, or it is not running) is kept for the session's next client.
 import { ErrorCodes, ErrorNames, type OutputParams } from '../../protocol';
 import { CONSOLIDATION_SOURCE, type InputEvent, type IOManager, type OutputEvent } from '../io/io-manager';
+import { isMissable } from './missed-outputs';
 import type { SessionStore } from './sessions';
 import type { TurnOutcome } from './turn';
 
@@ -14,6 +16,10 @@ export interface OutputDeps {
   sessions: SessionStore;
   deliver(output: OutputEvent): void;
   loopback?(input: InputEvent, output: TurnOutput): void;
+  /** Whether a plugin can take an output now (it runs); unset, every one can. */
+  reaches?(plugin: string): boolean;
+  /** Told when a missed output could not be kept (the disk is full). */
+  onKeepFailed?(session: string, error: Error): void;
 }
 
 /** Addresses each output of a turn and queues it for delivery. */
@@ -27,10 +33,24 @@ export class AgentOutputs {
       return;
     }
     const target = input.via === 'input' ? input.source : this.deps.sessions.ownerPluginOf(input.session);
-    if (!target) return;
-    const event: OutputEvent = { ...output, target, session: input.session };
+    const event: OutputEvent = { ...output, target: target ?? '', session: input.session };
     if (input.via === 'input' && input.inputId !== undefined) event.inputId = input.inputId;
-    this.emit(event);
+    this.send(event);
+  }
+
+  /** Queues an output for its plugin; a final one whose plugin cannot take it is kept for the session's next client. */
+  send(event: OutputEvent): void {
+    if (event.target !== '' && (this.deps.reaches?.(event.target) ?? true)) {
+      this.emit(event);
+      return;
+    }
+    if (!isMissable(event)) return;
+    const { target: _nowhere, ...output } = event;
+    try {
+      this.deps.sessions.missed.keep(output);
+    } catch (error) {
+      this.deps.onKeepFailed?.(event.session, error as Error);
+    }
   }
 
   /** Queues an addressed output. */

@@ -28,6 +28,8 @@ export interface AgentDeps {
   loopback?(input: InputEvent, output: TurnOutput): void;
   /** A person's turn ended and was stored (the distill loop has new conversation). */
   afterTurn?(session: string): void;
+  /** Whether a plugin can take an output now (it runs): a final output for one that cannot is kept as missed. */
+  reaches?(plugin: string): boolean;
   log: Logger;
 }
 
@@ -51,7 +53,11 @@ export class Agent implements AgentDoor {
   private readonly cutOff: CutOffTurn[];
 
   constructor(private readonly deps: AgentDeps) {
-    this.outputs = new AgentOutputs({ ...deps, deliver: (output) => this.deliverSafely(output) });
+    this.outputs = new AgentOutputs({
+      ...deps,
+      deliver: (output) => this.deliverSafely(output),
+      onKeepFailed: (session, error) => deps.log.warn({ session }, `an answer nobody received could not be kept for the session's next client: ${error.message}`),
+    });
     this.cutOff = recoverCutOffTurns(deps.sessions);
     for (const turn of this.cutOff) deps.log.warn({ session: turn.row.session }, 'a turn was cut off when homed stopped; kept and marked in its session');
     this.lanes = new Lanes(
@@ -83,7 +89,7 @@ export class Agent implements AgentDoor {
     this.state = 'running';
     for (const turn of this.cutOff.splice(0)) {
       const target = turn.row.via === 'input' ? turn.row.source : this.deps.sessions.ownerPluginOf(turn.row.session);
-      if (target) this.outputs.emit({ ...cutOffNotice(turn), target, session: turn.row.session });
+      this.outputs.send({ ...cutOffNotice(turn), target: target ?? '', session: turn.row.session });
     }
     this.lanes.resume();
     void this.outputLoop();

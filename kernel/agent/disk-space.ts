@@ -1,23 +1,6 @@
-// Whether a write failed for want of space, and the error a person reads then.
-import { ErrorCodes, haError } from '../../protocol';
-import { describeSize } from '../../protocol/units';
-import { freeBytes } from '../startup/facts';
+// Whether a write failed for want of space, and the error a person reads then (kernel/files/disk-full.ts), and the
+// free space a turn needs before it starts.
+export { diskFullError, isDiskFull } from '../files/disk-full';
 
 /** Below this much free space a turn does not start: its answer could not be stored. */
 export const TURN_MIN_FREE_BYTES = 256 * 1024;
-
-/** Whether a write failed because the disk (or the user's quota) is full. */
-export function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || (typeof code === 'string' && code.startsWith('SQLITE_IOERR'));
-}
-
-/** HA_ERR_DISK_FULL naming the store, the free space and what to do; `what` says what could not be done. */
-export function diskFullError(file: string, what: string) {
-  const free = freeBytes(file);
-  const room = free === null ? 'its free space could not be read' : `${describeSize(free)} free`;
-  return haError(ErrorCodes.DiskFull, `${what}: the disk holding ${file} is full (${room}); free some space there, then send it again`, {
-    path: file,
-    freeBytes: free,
-  });
-}

@@ -17,10 +17,11 @@ interface SummaryRow {
   interrupted: number;
   unanswered: number;
   open: number;
+  missed: number;
 }
 
 const SUMMARY_SQL = `
-  WITH ids AS (SELECT id AS session FROM sessions UNION SELECT DISTINCT session FROM inputs)
+  WITH ids AS (SELECT id AS session FROM sessions UNION SELECT DISTINCT session FROM inputs UNION SELECT DISTINCT session FROM missed_outputs)
   SELECT ids.session AS session,
     (SELECT home FROM sessions s WHERE s.id = ids.session) AS owner,
     (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.role = 'user') AS turns,
@@ -29,7 +30,8 @@ const SUMMARY_SQL = `
     (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.flag = 'cut_off') AS cutOff,
     (SELECT COUNT(*) FROM messages m WHERE m.session = ids.session AND m.flag = 'interrupted') AS interrupted,
     (SELECT COUNT(*) FROM inputs i WHERE i.session = ids.session AND i.state IN ('failed', 'dropped')) AS unanswered,
-    (SELECT COUNT(*) FROM inputs i WHERE i.session = ids.session AND i.state IN ('queued', 'running')) AS open
+    (SELECT COUNT(*) FROM inputs i WHERE i.session = ids.session AND i.state IN ('queued', 'running')) AS open,
+    (SELECT COUNT(*) FROM missed_outputs o WHERE o.session = ids.session) AS missed
   FROM ids`;
 
 /** Every session, newest activity first; the kernel's own loop-back session only with `all`. */
@@ -95,6 +97,7 @@ function toSummary(row: SummaryRow): SessionSummary {
     interrupted: row.interrupted,
     unanswered: row.unanswered,
     open: row.open,
+    missed: row.missed,
   };
 }
 

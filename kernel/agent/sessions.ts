@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LlmMessage, LlmToolCall } from '../llm/types';
 import { InputJournal } from './input-journal';
+import { MissedOutputs } from './missed-outputs';
 import type { AgentCallRecord, ToolStep } from './tool-steps';
 
 /** How a stored answer ended short: stopped by a person, cut off by homed stopping, or cut at the answer cap. */
@@ -16,6 +17,8 @@ export class SessionStore {
   private readonly db: Database.Database;
   /** Inputs written ahead of their turns, so a crash loses no word a person sent. */
   readonly journal: InputJournal;
+  /** Answers no client received, kept for each session's next client. */
+  readonly missed: MissedOutputs;
   /** Where the store lives (named in disk-full errors). */
   readonly file: string;
 
@@ -44,6 +47,7 @@ export class SessionStore {
     // A tool result's call: duration and outcome as JSON, for the cards a client shows of past turns.
     if (!columns.some((c) => c.name === 'tool_step')) this.db.exec('ALTER TABLE messages ADD COLUMN tool_step TEXT');
     this.journal = new InputJournal(this.db);
+    this.missed = new MissedOutputs(this.db);
     this.insertMessage = this.db.prepare(
       'INSERT INTO messages (session, seq, role, content, tool_calls, tool_call_id, at, flag, tool_step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );

@@ -7,8 +7,10 @@ const MINUTE = 60 * SECOND;
 // `restart`, except core.log.level, which log.ts follows, core.skills.path, which the openclaw plugin follows, and
 // core.data.dir, which only homed writes.
 
+// The paths are guarded: pointing one elsewhere (the knowledge folder at /etc, the plugin folder at a user's
+// folder) widens what the agent reads or runs, so only the owner moves them, with homectl.
 function pathDef(key: string, zh: string, en: string): ConfigDef {
-  return { key, type: 'path', category: 'paths', restart: true, description: { zh, en } };
+  return { key, type: 'path', category: 'paths', restart: true, guarded: true, description: { zh, en } };
 }
 
 function durationDef(key: string, defaultMs: number, zh: string, en: string, min = 1): ConfigDef {
@@ -40,6 +42,7 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
     key: 'core.skills.path',
     type: 'path',
     category: 'paths',
+    guarded: true,
     description: {
       zh: '技能所在的目录：每个技能是其中的一个文件夹，含一个 SKILL.md（OpenClaw 格式），由 openclaw 插件读取；修改后立即生效。',
       en: 'Folder where skills live: each skill is a folder in it holding a SKILL.md (the OpenClaw format), read by the openclaw plugin; a change applies at once.',

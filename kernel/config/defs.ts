@@ -80,6 +80,10 @@ function validateDef(scope: string, def: ConfigDef): ConfigDef {
     if (typeof def.readOnly !== 'string' || def.readOnly === '') refuse(scope, key, 'has a readOnly that is not a text saying what to do instead');
     clean.readOnly = def.readOnly;
   }
+  if (def.guarded !== undefined) {
+    if (typeof def.guarded !== 'boolean') refuse(scope, key, 'has a guarded that is not true or false');
+    if (def.guarded) clean.guarded = true;
+  }
   return clean;
 }
 

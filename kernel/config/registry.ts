@@ -9,6 +9,7 @@ import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
 import { describeOversize } from './size';
 import { closestKey } from './suggest';
+import { diskFullError, isDiskFull } from '../files/disk-full';
 import { coerceValue, describeExpected, displayOf, isJsonValue, ValueProblem } from './value';
 
 /** A successful set or unset, with the entry as a person may see it. */
@@ -22,10 +23,11 @@ export type ConfigListener = (change: ConfigChange) => void;
 
 /**
  * Who writes a setting. The `owner` (homed for core keys, a plugin for its own table when it names no scope)
- * may write read-only keys and keys of its own table it never declared (its private state). Everyone `other`
- * (a person through homectl, another plugin, a plugin relaying for people) sets only declared, writable keys.
+ * may write read-only keys and keys of its own table it never declared (its private state). Everyone else sets
+ * only declared, writable keys: the `machine-owner` (the person at the machine, through homectl) guarded ones
+ * too, `other` (another plugin, a plugin relaying for the page or a bridge) only those that are not guarded.
  */
-export type ConfigWriter = 'owner' | 'other';
+export type ConfigWriter = 'owner' | 'machine-owner' | 'other';
 
 type Stored = { value: unknown } | undefined;
 
@@ -112,11 +114,26 @@ export class ConfigRegistry {
    * JSON), stores it and returns the masked entry. Anyone but the owner must name a declared key that is not read-only.
    */
   set(scope: string, key: string, value: unknown, by: ConfigWriter = 'owner'): ConfigEntry {
+    return this.writing(`${labelOf(scope, key)} was not changed`, () => this.store(scope, key, value, by));
+  }
+
+  /** Runs a write of a setting; a full disk is HA_ERR_DISK_FULL naming the settings file, not an internal error. */
+  private writing<T>(what: string, write: () => T): T {
+    try {
+      return write();
+    } catch (error) {
+      if (isDiskFull(error)) throw diskFullError(this.db.name, what, 'set it again');
+      throw error;
+    }
+  }
+
+  private store(scope: string, key: string, value: unknown, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
     const entry = this.db.transaction((): ConfigEntry => {
       const def = this.readDef(scope, key);
-      if (by === 'other' && def === undefined) throw this.unknownKey(scope, key);
-      if (by === 'other' && def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+      if (by !== 'owner' && def === undefined) throw this.unknownKey(scope, key);
+      if (by !== 'owner' && def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+      if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'set');
       const stored = def === undefined ? checkUndeclared(value) : coerceValue(def, value);
       if (stored instanceof ValueProblem) {
         const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
@@ -139,12 +156,17 @@ export class ConfigRegistry {
    * the owner may not unset a read-only key, and must name a key that is declared or stored (an old one included).
    */
   unset(scope: string, key: string, by: ConfigWriter = 'owner'): ConfigEntry {
+    return this.writing(`${labelOf(scope, key)} was not reset`, () => this.remove(scope, key, by));
+  }
+
+  private remove(scope: string, key: string, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
     const { removed, entry } = this.db.transaction(() => {
-      if (by === 'other') {
+      if (by !== 'owner') {
         const def = this.readDef(scope, key);
         if (def === undefined && this.readStored(scope, key) === undefined) throw this.unknownKey(scope, key);
         if (def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+        if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'unset');
       }
       const changes = hasValueTable(this.db, scope)
         ? prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
@@ -272,6 +294,16 @@ function buildEntry(scope: string, key: string, def: ConfigDef | undefined, stor
 function readOnlyError(scope: string, key: string, instead: string): ConfigError {
   const owner = scope === CORE_SCOPE ? 'homed' : `plugin "${scope}"`;
   return new ConfigError(`${labelOf(scope, key)} is read-only: ${owner} sets it itself; ${instead}`, { scope, key }, ErrorCodes.Conflict);
+}
+
+// A guarded setting widens what the agent may do: only the person at the machine changes it, with homectl.
+function guardedError(scope: string, key: string, verb: 'set' | 'unset'): ConfigError {
+  const command = verb === 'set' ? `homectl config set ${commandLabelOf(scope, key)} VALUE` : `homectl config unset ${commandLabelOf(scope, key)}`;
+  return new ConfigError(
+    `${labelOf(scope, key)} is guarded: it widens what the agent may do or reach, so only the owner changes it, on the machine running homed: ${command}`,
+    { scope, key },
+    ErrorCodes.PermissionDenied,
+  );
 }
 
 function checkUndeclared(value: unknown): unknown {

@@ -43,6 +43,7 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
     promptWindows: new PromptWindows(sessions, recall.queries, () => agentPolicy.current.promptWindow),
     deliver: (output) => router.deliver(output),
     loopback: (input, output) => recall.consolidation.handleLoopback(input, output),
+    reaches: (plugin) => plugins.supervisor.plugins.get(plugin)?.state === 'ready',
     log: infra.log.child({ subsystem: 'agent' }),
   });
   return { stages, tools, agent };

@@ -3,6 +3,7 @@ import { KernelEvents, type KernelStatus } from '../../protocol';
 import type { SessionStore } from '../agent/sessions';
 import { InFlightToolCalls } from '../agent/tool-calls';
 import { CORE_SCOPE } from '../config';
+import { ROOTS_SETTING, rootsOf } from '../knowledge';
 import { PackageAdmin } from '../packages/package-admin';
 import type { HealthDesk } from '../health/health-desk';
 import type { DataTree } from '../paths';
@@ -96,6 +97,8 @@ export function supervisePlugins(found: FoundPlugins, tree: DataTree, settings: 
     supervisor,
     packages,
     recall: () => served.recall.queries,
+    // The file tools' roots as they read them now, and the plugin's own files (the page's upload waits there).
+    knowledgeSources: (plugin) => [...rootsOf(config.getValue(ROOTS_SETTING.scope, ROOTS_SETTING.key), tree.data), pluginDataDir(plugin)],
     llm: () => served.llm,
     sessions: served.sessions,
     toolCalls: new InFlightToolCalls(),

@@ -4,3 +4,4 @@ export { KnowledgeBase, SNAPSHOT_FILE, STORE_FILE } from './knowledge-base';
 export { SUPPORTED_EXTENSIONS } from './formats';
 export { KNOWLEDGE_POLICY, knowledgePolicyOverride } from './types';
 export type { KnowledgeChange, KnowledgeFile, KnowledgeHit, KnowledgeOptions, KnowledgePolicy, KnowledgeStats } from './types';
+export { ROOTS_SETTING, readSourceFile, rootsOf } from './source-file';

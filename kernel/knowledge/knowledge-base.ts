@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol';
 import { TOKENIZER_VERSION } from '../text/tokenize';
 import { removeStaleTemporaries } from '../files/atomic-write';
+import { LoopBackoff } from '../files/loop-backoff';
 import { CHUNKER_VERSION } from './chunk-file';
 import { ChunkStore } from './chunk-store';
 import { FolderWatcher } from './folder-watcher';
@@ -13,6 +14,7 @@ import { Indexer } from './indexer';
 import { loadSearchIndex } from './load-index';
 import { checkAddable, describeFile, placeAndIndex } from './place-file';
 import { checkRelativeName } from './safe-name';
+import { readSourceFile } from './source-file';
 import { scanFolder } from './scan-folder';
 import { createIndex, encodeIndex, INDEX_VERSION, searchIndex } from './search-index';
 import { writeSnapshot } from './snapshot';
@@ -33,6 +35,7 @@ export class KnowledgeBase {
   private readonly timers: { sync?: NodeJS.Timeout; snapshot?: NodeJS.Timeout; rescan?: NodeJS.Timeout } = {};
   private snapshotsWritten = 0;
   private closed = false;
+  private readonly syncBackoff: LoopBackoff;
 
   private constructor(
     private readonly options: KnowledgeOptions,
@@ -40,7 +43,9 @@ export class KnowledgeBase {
     private readonly indexer: Indexer,
     private readonly loadedFrom: KnowledgeStats['loadedFrom'],
     private snapshotGeneration: number,
-  ) {}
+  ) {
+    this.syncBackoff = new LoopBackoff(() => [options.indexDir], () => policy.failureBackoff);
+  }
 
   /** Opens the knowledge base: loads the persisted index (or rebuilds it, saying why), catches up with the folder, then follows it. */
   static async open(options: KnowledgeOptions): Promise<KnowledgeBase> {
@@ -97,16 +102,16 @@ export class KnowledgeBase {
   }
 
   /**
-   * Copies a file into the folder (as `name`, default its base name) and indexes it at once. A different
-   * file already under that name is kept unless `replace` is true; the same bytes are not copied again.
+   * Copies a file into the folder (as `name`, default its base name) and indexes it at once. The file must lie
+   * inside the knowledge folder or one of `from` (the file tools' roots, the caller's own data folder); see
+   * readSourceFile. A different file already under that name is kept unless `replace` is true; the same bytes
+   * are not copied again.
    */
-  async add(source: string, options: { name?: string; replace?: boolean } = {}): Promise<KnowledgeFile> {
+  async add(source: string, options: { name?: string; replace?: boolean; from?: readonly string[] } = {}): Promise<KnowledgeFile> {
     const name = checkRelativeName(options.name ?? path.basename(source));
     return this.enqueue(async () => {
-      const stat = await fs.promises.stat(source).catch(() => undefined);
-      if (!stat?.isFile()) throw haError(ErrorCodes.NotFound, `cannot add ${source} to the knowledge base: it is not a readable file`, { source });
-      checkAddable(name, stat.size, this.policy);
-      return this.place(name, await fs.promises.readFile(source), options.replace === true);
+      const bytes = await readSourceFile(source, [this.options.dir, ...(options.from ?? [])], this.options.dir, (size) => checkAddable(name, size, this.policy));
+      return this.place(name, bytes, options.replace === true);
     });
   }
 
@@ -242,12 +247,22 @@ export class KnowledgeBase {
     return run;
   }
 
+  // After failed syncs the next one waits out the backoff, and a full disk holds them (the rescan asks again), so a
+  // folder that keeps changing is not rescanned in a loop only for each sync to fail at its write.
   private scheduleSync(delayMs = this.policy.debounceMs): void {
     if (this.closed) return;
     clearTimeout(this.timers.sync);
+    const { log, dir } = this.options;
     this.timers.sync = setTimeout(() => {
-      this.sync().catch((error: Error) => this.options.log.warn({ err: error.message, dir: this.options.dir }, 'knowledge folder sync failed; the next change or rescan tries again'));
-    }, delayMs);
+      if (!this.syncBackoff.mayRun(log, 'knowledge indexing')) return;
+      this.sync().then(
+        () => this.syncBackoff.succeeded(),
+        (error: Error) => {
+          const waitMs = this.syncBackoff.failed();
+          log.warn({ err: error.message, dir, failures: this.syncBackoff.failuresInARow, waitMs }, `knowledge folder sync failed; the next change or rescan tries again, in ${Math.round(waitMs / 1000)} s at the earliest`);
+        },
+      );
+    }, Math.max(delayMs, this.syncBackoff.waitMs()));
     this.timers.sync.unref();
   }
 

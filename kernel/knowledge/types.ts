@@ -1,3 +1,4 @@
+import { LOOP_BACKOFF, type BackoffPolicy } from '../files/loop-backoff';
 import type { Logger } from 'pino';
 
 /** How a knowledge base is opened. */
@@ -48,6 +49,8 @@ export interface KnowledgePolicy {
   rescanMs: number;
   /** Quiet time after the last index change before the index snapshot is written. */
   snapshotDelayMs: number;
+  /** Waits after a folder sync that failed, growing with each in a row (a full disk pauses syncs until space is back). */
+  failureBackoff: BackoffPolicy;
 }
 
 /** The defaults; `KnowledgeOptions.policy` overrides any of them. */
@@ -57,6 +60,7 @@ export const KNOWLEDGE_POLICY: KnowledgePolicy = {
   debounceMs: 250,
   rescanMs: 60_000,
   snapshotDelayMs: 5_000,
+  failureBackoff: LOOP_BACKOFF,
 };
 
 /**

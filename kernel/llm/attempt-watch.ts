@@ -29,6 +29,8 @@ export interface SlowStart {
   waitedMs: number;
   /** Whether the response headers had come. */
   headers: boolean;
+  /** The limit that ends the wait if nothing comes: the no-progress `timeout` or the whole-attempt `deadline`. */
+  endsBy: WatchExpiry['limit'];
 }
 
 const NOW_TOLERANCE_MS = 1;
@@ -65,7 +67,7 @@ export class AttemptWatch {
     this.deadlineTimer = setTimeout(() => this.expire('deadline'), limits.deadlineMs);
     this.noticeTimer = setTimeout(() => {
       this.noticeTimer = undefined;
-      if (!this.hasToken && this.expiry === undefined) onSlowStart({ waitedMs: performance.now() - this.startedAt, headers: this.hasHeaders });
+      if (!this.hasToken && this.expiry === undefined) onSlowStart({ waitedMs: this.elapsedMs, headers: this.hasHeaders, endsBy: this.nextLimit() });
     }, limits.firstTokenNoticeMs);
   }
 
@@ -126,6 +128,12 @@ export class AttemptWatch {
     this.expiry = { limit, stall: this.stall(), elapsedMs: this.elapsedMs, idleBytes: this.idleBytes };
     this.stop();
     this.controller.abort(new Error(`the LLM request ran out of time (${limit})`));
+  }
+
+  // Which limit runs out first should nothing more come: the no-progress one counts from the last progress.
+  private nextLimit(): WatchExpiry['limit'] {
+    const idleEndsAt = this.lastProgressAt + this.limits.idleMs;
+    return this.startedAt + this.limits.deadlineMs <= idleEndsAt ? 'deadline' : 'timeout';
   }
 
   private stall(): LlmStall {

@@ -32,8 +32,9 @@ export interface Attempt {
  */
 export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
   const builder = new ResultBuilder(attempt.hooks.onText);
-  const watch = new AttemptWatch(attempt.limits, attempt.hooks.signal, ({ waitedMs, headers }) =>
-    tellPerson(attempt.hooks, firstTokenNotice({ provider: attempt.provider, waitedMs, headers, attempt: attempt.number, attempts: attempt.of, timeoutMs: attempt.limits.idleMs })),
+  const { idleMs, deadlineMs } = attempt.limits;
+  const watch = new AttemptWatch(attempt.limits, attempt.hooks.signal, ({ waitedMs, headers, endsBy }) =>
+    tellPerson(attempt.hooks, firstTokenNotice({ provider: attempt.provider, waitedMs, headers, attempt: attempt.number, attempts: attempt.of, endsBy, timeoutMs: idleMs, deadlineMs })),
   );
   try {
     return await exchange(attempt, builder, watch);

@@ -44,6 +44,13 @@ export const LLM_DEFS: readonly ConfigDef[] = [
   def('llm.provider.*.api_key', 'password', '提供方的 API 密钥；从不以明文显示。', 'API key of the provider; never shown in clear.'),
   def('llm.provider.*.max_tokens', 'int', '每次回答最多生成的 token 数；留空使用适配器的默认值。', 'Most tokens generated per answer; empty means the adapter\'s default.', { min: 1 }),
   def(
+    'llm.provider.*.context_window',
+    'int',
+    '模型一次最多接受的 token 数（上下文窗口）；发往它的请求会被缩短以放得下，并为回答留出 max_tokens（未设时留四分之一）。留空则只受 core.context.budget_tokens 限制。',
+    "Most tokens the model takes in at once (its context window); requests to it are shortened to fit, leaving room for the answer (max_tokens, else a quarter of the window). Empty: only core.context.budget_tokens bounds them.",
+    { min: 1000 },
+  ),
+  def(
     'llm.provider.*.timeout',
     'duration',
     '最长允许多久没有进展：连不上、收不到响应头，或收不到回答的任何部分（保活注释、空数据块和 ping 不算进展）。超时后按重试策略重试。',

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { AdapterStore } from './adapter-store';
 import { defineLlmConfig } from './config-defs';
+import { fitMessages } from './fit-request';
 import { LlmAbortError, LlmError, noProviderError } from './errors';
 import { failoverNotice, tellPerson } from './notices';
 import { LuaProvider, type ProviderSettings } from './provider';
@@ -12,6 +13,8 @@ const PROVIDER_KEY = /^llm\.provider\.([a-z0-9_-]+)\.[a-z0-9_]+$/;
 const PROVIDER_NAME = /^[a-z0-9_-]+$/;
 const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_DEADLINE_MS = 600_000;
+/** The setting every request to the model is held to (the agent declares it; unset, only a context window bounds). */
+const BUDGET_KEY = 'core.context.budget_tokens';
 
 /** A provider as UIs may show it: no secret, only whether one is set. */
 export interface ProviderInfo {
@@ -87,7 +90,7 @@ export class ProviderManager {
     const failures: LlmError[] = [];
     for (const name of chain) {
       try {
-        const result = await this.provider(name).complete(req, hooks);
+        const result = await this.provider(name).complete(this.fit(req, name), hooks);
         this.options.onAnswer?.(result);
         return result;
       } catch (error) {
@@ -115,13 +118,28 @@ export class ProviderManager {
     } catch {
       return;
     }
-    first.prepare(req);
+    first.prepare(this.fit(req, first.name));
+  }
+
+  /**
+   * The request as provider `name` gets it: within core.context.budget_tokens and its context window (less room for
+   * the answer), big messages shortened head and tail; the same object when it already fits, so what prepare()
+   * built matches. Every caller — turns, sub-agents, distill, consolidation, llm/complete — passes through here.
+   */
+  private fit(req: LlmRequest, name: string): LlmRequest {
+    const limits: number[] = [];
+    const budget = this.readNumber(BUDGET_KEY);
+    if (budget !== undefined) limits.push(budget);
+    const { contextWindow, maxTokens } = this.settingsOf(name);
+    if (contextWindow !== undefined) limits.push(contextWindow - (req.maxTokens ?? maxTokens ?? Math.floor(contextWindow / 4)));
+    if (limits.length === 0) return req;
+    const messages = fitMessages(req.messages, Math.max(1, Math.min(...limits)));
+    return messages === req.messages ? req : { ...req, messages };
   }
 
   /** Builds the provider named `name` from its settings; throws a config LlmError naming what is missing. */
   provider(name: string): LuaProvider {
-    let settings = this.settingsCache.get(name);
-    if (!settings) this.settingsCache.set(name, (settings = this.readSettings(name)));
+    const settings = this.settingsOf(name);
     const adapter = this.adapters.load(settings.adapter, name);
     const cached = this.providerCache.get(name);
     if (cached?.adapter === adapter) return cached;
@@ -205,6 +223,12 @@ export class ProviderManager {
     return [...new Set([first, ...this.fallbacks().filter((name) => known.includes(name))])];
   }
 
+  private settingsOf(name: string): ProviderSettings {
+    let settings = this.settingsCache.get(name);
+    if (!settings) this.settingsCache.set(name, (settings = this.readSettings(name)));
+    return settings;
+  }
+
   private readSettings(name: string): ProviderSettings {
     if (!PROVIDER_NAME.test(name)) throw new LlmError(`"${name}" is not a valid LLM provider name; use lower-case letters, digits, '_' and '-'`, { kind: 'config', provider: name });
     const model = this.readString(`llm.provider.${name}.model`);
@@ -224,6 +248,8 @@ export class ProviderManager {
     if (baseUrl !== undefined) settings.baseUrl = baseUrl;
     if (apiKey !== undefined) settings.apiKey = apiKey;
     if (maxTokens !== undefined) settings.maxTokens = maxTokens;
+    const contextWindow = this.readNumber(`llm.provider.${name}.context_window`);
+    if (contextWindow !== undefined) settings.contextWindow = contextWindow;
     return settings;
   }
 

@@ -25,11 +25,28 @@ export function failoverNotice(error: LlmError, next: string): string {
   return `${excerpt(error.message)}; asking LLM provider "${next}" instead`;
 }
 
-/** What the person hears when the model has not started answering after `waitedMs`. */
-export function firstTokenNotice(facts: { provider: string; waitedMs: number; headers: boolean; attempt: number; attempts: number; timeoutMs: number }): string {
+/** The facts of a slow start, for its notice. */
+export interface SlowStartFacts {
+  provider: string;
+  waitedMs: number;
+  headers: boolean;
+  attempt: number;
+  attempts: number;
+  /** Which limit ends the wait first: the no-progress `timeout`, or the whole attempt's `deadline` when that is sooner. */
+  endsBy: 'timeout' | 'deadline';
+  timeoutMs: number;
+  deadlineMs: number;
+}
+
+/** What the person hears when the model has not started answering after `waitedMs`; it names the limit that will end the wait. */
+export function firstTokenNotice(facts: SlowStartFacts): string {
   const where = facts.headers ? 'it has the request and has not started answering' : 'it has not replied to the request yet';
   const attempt = facts.attempts > 1 ? `attempt ${facts.attempt} of ${facts.attempts}; ` : '';
-  return `still waiting for LLM provider "${facts.provider}": ${where} after ${formatSeconds(facts.waitedMs)} (${attempt}gives up after ${formatSeconds(facts.timeoutMs)} without progress)`;
+  const limit =
+    facts.endsBy === 'deadline'
+      ? `gives up ${formatSeconds(facts.deadlineMs)} after sending the request (llm.provider.${facts.provider}.deadline)`
+      : `gives up after ${formatSeconds(facts.timeoutMs)} without progress`;
+  return `still waiting for LLM provider "${facts.provider}": ${where} after ${formatSeconds(facts.waitedMs)} (${attempt}${limit})`;
 }
 
 /** A duration for people: `40 ms`, `0.3 s`, `1.5 s`, `12 s`, `120 s`. */

@@ -16,6 +16,8 @@ export interface ProviderSettings {
   model: string;
   apiKey?: string;
   maxTokens?: number;
+  /** Most tokens the model takes in at once (`context_window`), when set. */
+  contextWindow?: number;
   /** Longest time without progress (no connection, no headers, no part of the answer). */
   timeoutMs: number;
   /** Longest time for one whole attempt. */

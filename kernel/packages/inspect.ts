@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { PluginManifest } from '../../protocol';
+import type { PluginManifest, SkillPackageFiles } from '../../protocol';
 import { checkHeadersAgree } from './ambiguity';
 import { ZipReader } from './archive';
 import { InstallError } from './errors';
@@ -7,6 +7,7 @@ import { DEFAULT_INSTALL_LIMITS, type InstallLimits } from './limits';
 import { checkPackage, type PackageKind } from './package-check';
 import { checkPolicy, type PackagePolicy } from './package-policy';
 import { preflight } from './preflight';
+import { chooseScanFiles, describeScanFiles } from './skill-files';
 import { verifyData } from './verify';
 
 export interface InspectResult {
@@ -14,8 +15,8 @@ export interface InspectResult {
   kind: PackageKind;
   /** Its files (folders left out), by name, with their uncompressed sizes. */
   entries: { name: string; size: number }[];
-  /** For a skill package: its SKILL.md as text. */
-  skill?: { text: string };
+  /** For a skill package: its SKILL.md as text, and its other files for the trust scan. */
+  skill?: { text: string } & SkillPackageFiles;
 }
 
 // A skill's entry is always SKILL.md at the top (package-check's kindOf).
@@ -38,14 +39,15 @@ async function inspect(file: string, limits: InstallLimits, policy: PackagePolic
   const zip = await ZipReader.open(file, limits);
   try {
     const records = await preflight(zip, limits);
-    const kept = await verifyData(zip, records, limits, KEEP);
+    // A skill's other files are kept too, for the trust scan; whether it is a skill is known only from plugin.json.
+    const kept = await verifyData(zip, records, limits, new Set([...KEEP, ...chooseScanFiles(records)]));
     checkHeadersAgree(records);
     const files = records.filter((r) => !r.isDirectory);
     const names = new Set(files.map((r) => r.name));
     const { manifest, kind, skill } = checkPackage({ has: (name) => names.has(name), read: (name) => kept.get(name) ?? Buffer.alloc(0) });
     checkPolicy(manifest, policy);
     const entries = files.map((r) => ({ name: r.name, size: r.central.uncompressedSize })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    return skill ? { manifest, kind, entries, skill } : { manifest, kind, entries };
+    return skill ? { manifest, kind, entries, skill: { ...skill, ...describeScanFiles(records, kept) } } : { manifest, kind, entries };
   } finally {
     zip.close();
   }

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { CorePaths } from '../config';
 import type { IOManager } from '../io/io-manager';
 import { KnowledgeBase, knowledgePolicyOverride, type KnowledgeChange } from '../knowledge';
+import { LoopBackoff } from '../files/loop-backoff';
 import { MemoryStore } from '../memory';
 import { ConsolidationLoop } from './consolidation/consolidation-loop';
 import { Verdicts } from './consolidation/verdicts';
@@ -47,6 +48,7 @@ export class Recall {
   knowledgeReady: Promise<void> = Promise.resolve();
   private readonly verdicts: Verdicts;
   private syncTimer: NodeJS.Timeout | undefined;
+  private readonly fileSync: LoopBackoff;
 
   constructor(private readonly deps: RecallDeps) {
     const { paths, log } = deps;
@@ -54,6 +56,7 @@ export class Recall {
     this.memory = MemoryStore.open({ graph: paths.memoryGraph, text: paths.memoryText, documents: paths.memoryDocuments }, log.child({ subsystem: 'memory' }));
     this.queries = new RecallService(this.memory, log.child({ subsystem: 'recall' }));
     this.verdicts = new Verdicts(path.join(deps.dataDir, 'agent.db'));
+    this.fileSync = new LoopBackoff(() => [paths.memoryGraph]);
     this.consolidation = new ConsolidationLoop({
       memory: this.memory,
       compact: async () => this.queries.knowledgeOpen?.compact(),
@@ -61,6 +64,7 @@ export class Recall {
       verdicts: this.verdicts,
       idleForMs: deps.idleForMs,
       policy: () => loadConsolidationPolicy(deps.readCore, deps.env),
+      writesTo: () => [paths.memoryGraph, path.join(deps.dataDir, 'agent.db')],
       log: log.child({ subsystem: 'consolidation' }),
     });
     this.distill = new DistillLoop({
@@ -76,6 +80,7 @@ export class Recall {
       io: deps.io,
       idleForMs: deps.idleForMs,
       policy: () => loadDistillPolicy(deps.readCore, deps.env),
+      writesTo: () => [paths.memoryGraph, deps.sessions.file],
       log: log.child({ subsystem: 'distill' }),
     });
   }
@@ -120,13 +125,16 @@ export class Recall {
     }
   }
 
-  /** Picks up a person's edits to the memory's text and document files. */
+  /** Picks up a person's edits to the memory's text and document files; backs off after failures and pauses on a full disk. */
   private syncMemoryFiles(): void {
+    if (!this.fileSync.mayRun(this.deps.log, 'memory file sync')) return;
     try {
       const { changed } = this.memory.syncFiles();
       if (changed.length > 0) this.deps.log.info({ files: changed }, 'memory files edited by hand were read back');
+      this.fileSync.succeeded();
     } catch (error) {
-      this.deps.log.warn(`memory files could not be read back: ${(error as Error).message}`);
+      const waitMs = this.fileSync.failed();
+      this.deps.log.warn(`memory files could not be read back: ${(error as Error).message}; next try in ${Math.round(waitMs / 1000)} s at the earliest`);
     }
   }
 }

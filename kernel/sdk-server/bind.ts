@@ -32,6 +32,8 @@ export interface KernelServices extends AdminServices {
   packages: PackageAdmin;
   /** Memory and knowledge (set once the kernel has opened them). */
   recall: () => RecallService;
+  /** Folders a plugin's knowledge/add path may come from besides the knowledge folder: files:roots and its own data folder. */
+  knowledgeSources: (plugin: string) => string[];
   /** The kernel's providers, for llm/complete. */
   llm: () => LlmService | undefined;
   /** Conversations, for sessions/list and sessions/show. */
@@ -54,8 +56,8 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindAdminMethods(connection, caller, services);
   bindClientMethods(connection, caller, services.supervisor);
   bindPackageMethods(connection, caller, services.packages, services.log);
-  bindIoMethods(connection, caller, services.io);
-  bindMemoryMethods(connection, caller, services.recall);
+  bindIoMethods(connection, caller, services.io, services.sessions.missed);
+  bindMemoryMethods(connection, caller, services.recall, services.knowledgeSources);
   bindLlmMethods(connection, caller, services.llm);
   bindSessionMethods(connection, caller, services.sessions);
   bindToolMethods(connection, caller, services.toolCalls);

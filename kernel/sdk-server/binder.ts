@@ -16,8 +16,8 @@ import { schemaProblem } from '../../protocol/schema-check';
 export interface SdkCaller {
   /** Plugin name. */
   readonly name: string;
-  /** Its manifest, for the permissions it was granted. */
-  readonly record: { readonly manifest: { readonly permissions?: readonly Permission[] } };
+  /** Its manifest, for the permissions it was granted, and its kind (`builtin` or a package's). */
+  readonly record: { readonly manifest: { readonly permissions?: readonly Permission[] }; readonly kind?: string };
   /** Calls a permission check refused. */
   deniedCalls: number;
   /** Keeps a line in its log. */
@@ -26,8 +26,12 @@ export interface SdkCaller {
   readonly process?: { readonly channel: { notify<P>(type: NotificationType<P>, params: P): void } } | undefined;
 }
 
+/** Permissions only a built-in plugin holds, whatever a package's manifest asks: carrying the machine owner's own changes. */
+const BUILTIN_ONLY: ReadonlySet<Permission> = new Set<Permission>(['config.guarded']);
+
 /** Whether a plugin was granted a permission (asked per call here; stage and tool routing ask it too). */
 export function hasPermission(plugin: Pick<SdkCaller, 'record'>, permission: Permission): boolean {
+  if (BUILTIN_ONLY.has(permission) && plugin.record.kind !== 'builtin') return false;
   return (plugin.record.manifest.permissions ?? []).includes(permission);
 }
 
@@ -39,7 +43,7 @@ export function demandPermission(caller: SdkCaller, what: string, anyOf: readonl
   caller.note('warn', `denied ${what}: needs permission ${needed}`);
   throw haError(
     ErrorCodes.PermissionDenied,
-    `plugin "${caller.name}" may not call ${what}: it needs the permission ${needed}, which its manifest does not grant`,
+    `plugin "${caller.name}" may not call ${what}: it needs the permission ${needed}, which ${caller.record.kind !== 'builtin' && anyOf.every((p) => BUILTIN_ONLY.has(p)) ? 'only a built-in plugin holds' : 'its manifest does not grant'}`,
     { plugin: caller.name, method: what, permission: anyOf.join('|') },
   );
 }

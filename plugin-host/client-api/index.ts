@@ -4,16 +4,18 @@ import { ClientCallRequest } from '../../protocol';
 import type { KernelClient, PluginContext } from '../sdk';
 import { createApprovalMethods } from './approval-methods';
 import { createChatMethods } from './chat/methods';
+import { keepMissedInKernel } from './chat/kernel-missed';
+import { Mailbox } from './chat/mailbox';
 import { ChatRouter } from './chat/router';
 import { createEventMethods, EventFanout } from './event-methods';
 import { createMemoryMethods } from './memory-methods';
-import { createAdminMethods, type MethodTable } from './methods';
+import { createAdminMethods, type MethodTable, type OwnerCalls } from './methods';
 import type { ForwardCall } from './session';
 
 export { ChatRouter } from './chat/router';
 export { SocketFailure, toSocketError } from './errors';
 export { EventFanout } from './event-methods';
-export { methodTable, row, type MethodTable, type SocketCall, type SocketMethod } from './methods';
+export { methodTable, row, type MethodTable, type OwnerCalls, type SocketCall, type SocketMethod } from './methods';
 export { MAX_IN_FLIGHT, openClientSession, type ClientSession, type ClientSessionDeps, type ClientTransport, type ForwardCall, type SessionState } from './session';
 
 /** The whole client protocol of one serving plugin. */
@@ -26,12 +28,17 @@ export interface ClientMethods {
   forward: ForwardCall;
 }
 
-/** Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, events, io, interrupt, memory, knowledge). */
-export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>): ClientMethods {
-  const router = new ChatRouter(ctx.log);
+/**
+ * Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, events, io,
+ * interrupt, memory, knowledge). `isOwner` tells the calls of the machine's owner, whose config writes may change
+ * guarded settings (the plugin then needs `config.guarded`); without it no call is the owner's.
+ */
+export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>, isOwner?: OwnerCalls): ClientMethods {
+  // Answers nobody received are kept by the kernel, so the session's next client gets them through any plugin.
+  const router = new ChatRouter(ctx.log, new Mailbox(), Date.now, keepMissedInKernel(ctx.kernel));
   return {
     methods: {
-      ...createAdminMethods(ctx.kernel, ctx.name),
+      ...createAdminMethods(ctx.kernel, ctx.name, isOwner),
       ...createMemoryMethods(ctx.kernel),
       ...createChatMethods(ctx.io, router, ctx.kernel),
       ...createEventMethods(new EventFanout(ctx.events)),

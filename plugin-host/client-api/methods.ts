@@ -72,8 +72,15 @@ export function methodTable(...rows: SocketRow[]): MethodTable {
 /** Config methods on the socket name the core table when they name none (a person's homectl means core, not cli). */
 const CORE = 'core';
 
-/** Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. */
-export function createAdminMethods(kernel: KernelClient, self: string): MethodTable {
+/** Whether a call comes from the machine's owner (homectl at the machine): only such calls change guarded settings. */
+export type OwnerCalls = (call: SocketCall) => boolean;
+
+/**
+ * Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. A config
+ * write that `isOwner` vouches for carries `owner` (the serving plugin then needs `config.guarded`); by default none does.
+ */
+export function createAdminMethods(kernel: KernelClient, self: string, isOwner: OwnerCalls = () => false): MethodTable {
+  const owner = (call: SocketCall): { owner?: true } => (isOwner(call) ? { owner: true } : {});
   return methodTable(
     row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
     row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),
@@ -95,12 +102,12 @@ export function createAdminMethods(kernel: KernelClient, self: string): MethodTa
       const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? CORE, key: p.key });
       return { entry };
     }),
-    row(SocketApi.ConfigSet, async (p) => {
-      const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? CORE, key: p.key, value: p.value });
+    row(SocketApi.ConfigSet, async (p, call) => {
+      const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? CORE, key: p.key, value: p.value, ...owner(call) });
       return { entry };
     }),
-    row(SocketApi.ConfigUnset, async (p) => {
-      const { entry, removed } = await kernel.request(ConfigUnsetRequest.type, { scope: p.scope ?? CORE, key: p.key });
+    row(SocketApi.ConfigUnset, async (p, call) => {
+      const { entry, removed } = await kernel.request(ConfigUnsetRequest.type, { scope: p.scope ?? CORE, key: p.key, ...owner(call) });
       return { entry, removed };
     }),
     row(SocketApi.KernelStatus, () => kernel.request(KernelStatusRequest.type, {})),

@@ -1,5 +1,5 @@
 // Checks client lines with ajv: the envelope against socketRequestSchema, params against each method's descriptor.
-import { SocketErrorCodes, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
+import { MAX_CLIENT_LINE_DEPTH, SocketErrorCodes, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
 import { compiledCheck, describeSchemaErrors, schemaProblem } from '../../protocol/schema-check';
 import { SocketFailure } from './errors';
 
@@ -15,11 +15,30 @@ export function parseRequestLine(line: string): SocketRequest {
       `line is not JSON (${why}); send one JSON object per line, e.g. {"id":1,"method":"kernel/status"}`,
     );
   }
+  if (nestsDeeperThan(value, MAX_CLIENT_LINE_DEPTH)) {
+    throw new SocketFailure(
+      SocketErrorCodes.InvalidRequest,
+      `invalid request: the line nests values more than ${MAX_CLIENT_LINE_DEPTH} levels deep; send flatter params`,
+      { maxDepth: MAX_CLIENT_LINE_DEPTH },
+    );
+  }
   const checkEnvelope = compiledCheck(socketRequestSchema);
   if (!checkEnvelope(value)) {
     throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid request: ${describeSchemaErrors(checkEnvelope.errors, 'request')}`);
   }
   return value as SocketRequest;
+}
+
+/** Whether arrays and objects in `value` nest more than `limit` levels; walked without recursion, stopping at the limit. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let item = pending.pop(); item; item = pending.pop()) {
+    const [node, depth] = item;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) if (typeof child === 'object' && child !== null) pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 /** Checks a method's params against its descriptor's schema (compiled once per schema). */

@@ -1,13 +1,12 @@
-// The allowed roots of the built-in tools (files, exec): a path a tool touches must resolve inside one of them, with
-// `..`, symlinks (any component) and, for writes, hard links all taken into account.
+// The allowed roots of the built-in tools (files, exec): a path a tool touches must lie inside one of them, with
+// `..`, symlinks (any component, followed only while they stay inside) and hard links (for reads as for writes) all
+// taken into account. The path is walked, not checked and then opened again by name: see rooted-path.ts.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCode } from './file-state';
+import { lstatAt } from './rooted-fs';
+import { closePlace, isCode, isInsideRoots, PathRefusedError, walkTo, type Place } from './rooted-path';
 
-/** A path a tool may not use, with the reason and what to do. */
-export class PathRefusedError extends Error {
-  override name = 'PathRefusedError';
-}
+export { isInsideRoots, PathRefusedError };
 
 /** The roots when the owner set none: `<data>/workspace`. */
 export function defaultRoots(dataDir: string): string[] {
@@ -31,66 +30,47 @@ export function prepareRoots(roots: readonly string[]): string[] {
   });
 }
 
-/** Tells whether an absolute, normalized path is a root or under one. */
-export function isInsideRoots(absPath: string, roots: readonly string[]): boolean {
-  return roots.some((root) => absPath === root || absPath.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
-}
-
 /**
  * Resolves a tool's path (absolute, or relative to the first root) to its real place, refusing one that leaves the
- * roots: lexically (`..`), through a symlink anywhere on the way, or — with `forWrite` — a file with other hard links
- * (its other names may be outside). The path need not exist; its existing part is resolved.
+ * roots: lexically (`..`), through a symlink anywhere on the way (one staying inside is followed), or — with
+ * `forWrite` — a file with other hard links (its other names may be outside). The path need not exist. The answer is
+ * a name for messages and records: the file tools work on the place the walk returns (locateInRoots), never on this.
  */
 export function resolveInRoots(input: string, roots: readonly string[], options: { forWrite?: boolean } = {}): string {
+  let place: Place;
+  try {
+    place = locateInRoots(input, roots);
+  } catch (error) {
+    const parent = path.dirname(path.resolve(roots[0] ?? '/', input));
+    if (!(error instanceof MissingOnTheWay) || !isInsideRoots(parent, roots)) throw error;
+    return path.join(resolveInRoots(parent, roots), path.basename(input));
+  }
+  try {
+    if (options.forWrite) refuseHardLink(input, place, 'writing it would change files that may be outside the allowed roots');
+    return place.path;
+  } finally {
+    closePlace(place);
+  }
+}
+
+/** A folder on the way to a tool's path is missing (or is a file). */
+class MissingOnTheWay extends PathRefusedError {}
+
+/** Walks a tool's path inside the roots (symlinks inside them followed) and returns its place, its folder open. */
+export function locateInRoots(input: string, roots: readonly string[], options: { makeFolders?: boolean } = {}): Place {
   if (roots.length === 0) throw new PathRefusedError('no roots are allowed; set files:roots to a list of absolute paths');
   if (typeof input !== 'string' || input.length === 0 || input.includes('\0')) throw new PathRefusedError(`${JSON.stringify(input)} is not a path`);
   const lexical = path.resolve(roots[0] as string, input);
-  const allowed = roots.join(', ');
-  if (!isInsideRoots(lexical, roots)) throw new PathRefusedError(`${input} is outside the allowed roots (${allowed}); use a path inside them`);
-  const real = realpathOfExisting(lexical);
-  if (!isInsideRoots(real, roots)) {
-    throw new PathRefusedError(`${input} leads outside the allowed roots through a symlink (it resolves to ${real}); the roots are ${allowed}`);
-  }
-  if (options.forWrite) refuseHardLink(input, real);
-  return real;
-}
-
-/** The real path of the longest existing prefix, with the rest appended. */
-function realpathOfExisting(abs: string): string {
-  let existing = abs;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return path.join(fs.realpathSync(existing), ...rest);
-    } catch (error) {
-      if (!isCode(error, 'ENOENT') && !isCode(error, 'ENOTDIR')) throw error;
-      const link = lstatIfSymlink(existing);
-      if (link) throw new PathRefusedError(`${abs} goes through ${existing}, a symlink to ${link} that points nowhere; remove it or use another path`);
-    }
-    const parent = path.dirname(existing);
-    if (parent === existing) return abs;
-    rest.unshift(path.basename(existing));
-    existing = parent;
-  }
-}
-
-function lstatIfSymlink(p: string): string | null {
+  if (!isInsideRoots(lexical, roots)) throw new PathRefusedError(`${input} is outside the allowed roots (${roots.join(', ')}); use a path inside them`);
   try {
-    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p) : null;
-  } catch {
-    return null;
-  }
-}
-
-function refuseHardLink(input: string, real: string): void {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(real);
+    return walkTo(lexical, { followWithin: roots, followLast: true, shownAs: input, ...(options.makeFolders ? { makeFolders: true } : {}) });
   } catch (error) {
-    if (isCode(error, 'ENOENT')) return;
+    if (isCode(error, 'ENOENT') || isCode(error, 'ENOTDIR')) throw new MissingOnTheWay(`${input} does not exist (a folder on the way is missing or is a file)`);
     throw error;
   }
-  if (stat.isFile() && stat.nlink > 1) {
-    throw new PathRefusedError(`${input} has ${stat.nlink} hard links; writing it would change files that may be outside the allowed roots, so it is refused (copy it to a new file first)`);
-  }
+}
+
+/** Refuses a regular file with other hard links, for reads as for writes: its other names may be outside the roots. */
+export function refuseHardLink(input: string, place: Pick<Place, 'dir' | 'name'>, why: string, stat: fs.Stats | null = lstatAt(place)): void {
+  if (stat?.isFile() && stat.nlink > 1) throw new PathRefusedError(`${input} has ${stat.nlink} hard links; ${why}, so it is refused (copy it to a new file first)`);
 }

@@ -3,13 +3,18 @@
 // directories' own modes and owners deepest first (a read-only directory is made so after its files are back).
 // Each file comes back through a temporary file renamed over it, so a path is never half written; a failure midway
 // stops with the paths already restored named, and the set stays "not undone" so `--force` can finish it.
-import { randomBytes } from 'node:crypto';
+// Every path is walked from `/` through descriptors without following a link (rooted-path.ts): a folder swapped for
+// a symlink meanwhile stops the undo at that path instead of leading it elsewhere. What comes back follows the one
+// ownership rule (giveLandingOwner): the owner of the folder it lands in, no setuid or setgid bit; a folder that is
+// still there keeps its owner, and gains no setuid or setgid bit it does not have.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol/errors';
 import type { ChangeEntry, FileState } from '../../protocol/changes';
 import type { BlobStore } from './blobs';
-import { describeState, lstatOrNull, readFileState, sameState } from './file-state';
+import { describeState, readFileState, sameState } from './file-state';
+import { ensureFolderAt, listFolder, openFolderAt, putFileAt, putSymlinkAt, removeAt } from './rooted-fs';
+import { withPlace, withoutSetId } from './rooted-path';
 
 /** What checking found. */
 export interface UndoPlan {
@@ -38,7 +43,7 @@ function strangersInRemovedDirs(steps: UndoPlan['steps']): string[] {
   const found: string[] = [];
   for (const { entry, now } of steps) {
     if (now.kind !== 'dir' || entry.before.kind === 'dir') continue;
-    for (const name of fs.readdirSync(entry.path)) {
+    for (const name of namesIn(entry.path)) {
       const child = path.join(entry.path, name);
       if (!removed.has(child)) found.push(`${child} (not made by this change, inside ${entry.path} which undo removes)`);
     }
@@ -60,7 +65,7 @@ export function applyUndo(id: string, plan: UndoPlan, blobs: BlobStore, skip: Re
   const byDepth = (a: { entry: ChangeEntry }, b: { entry: ChangeEntry }): number => depth(a.entry.path) - depth(b.entry.path);
   const removals = steps.filter((s) => s.now.kind !== 'absent' && s.now.kind !== s.entry.before.kind).sort((a, b) => byDepth(b, a));
   for (const step of removals) {
-    run(step.entry.path, () => removePath(step.entry.path, step.now));
+    run(step.entry.path, () => removePath(step.entry.path));
     if (step.entry.before.kind === 'absent') done.push(step.entry.path);
   }
   for (const step of steps) if (step.entry.before.kind === 'absent' && step.now.kind === 'absent') done.push(step.entry.path);
@@ -70,44 +75,50 @@ export function applyUndo(id: string, plan: UndoPlan, blobs: BlobStore, skip: Re
     done.push(step.entry.path);
   }
   const dirs = restores.filter((s) => s.entry.before.kind === 'dir').reverse();
-  for (const step of dirs) run(step.entry.path, () => setOwnerAndMode(step.entry.path, step.entry.before));
+  for (const step of dirs) run(step.entry.path, () => setFolderMode(step.entry.path, step.entry.before));
   return done;
 }
 
-function removePath(target: string, now: FileState): void {
-  if (now.kind === 'dir') fs.rmSync(target, { recursive: true, force: true });
-  else fs.rmSync(target, { force: true });
+function removePath(target: string): void {
+  withPlace(target, {}, (place) => removeAt(place));
 }
 
 function restorePath(target: string, before: FileState, now: FileState, blobs: BlobStore): void {
   if (sameState(now, before)) return;
-  if (before.kind === 'dir') {
-    if (lstatOrNull(target)?.isDirectory() !== true) fs.mkdirSync(target, { recursive: true, mode: 0o700 });
-    return;
-  }
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const tmp = path.join(path.dirname(target), `.undo-${process.pid}-${randomBytes(4).toString('hex')}-${path.basename(target)}`);
-  try {
-    if (before.kind === 'symlink') {
-      fs.symlinkSync(before.target, tmp);
-      if (process.getuid?.() === 0) fs.lchownSync(tmp, before.uid, before.gid);
-    } else if (before.kind === 'file') {
-      fs.writeFileSync(tmp, blobs.read(before.sha256 ?? ''), { mode: 0o600, flag: 'wx' });
-      setOwnerAndMode(tmp, before);
-      fs.utimesSync(tmp, new Date(), new Date(before.mtimeMs));
+  withPlace(target, { makeFolders: true }, (place) => {
+    if (before.kind === 'dir') fs.closeSync(ensureFolderAt(place, 0o700).fd);
+    else if (before.kind === 'symlink') putSymlinkAt(place, before.target);
+    else if (before.kind === 'file') {
+      const mtime = new Date(before.mtimeMs);
+      putFileAt(place, blobs.read(before.sha256 ?? ''), { mode: before.mode, times: { atime: mtime, mtime }, prefix: '.undo-' });
     }
-    if (lstatOrNull(target)?.isDirectory() === true) fs.rmSync(target, { recursive: true, force: true });
-    fs.renameSync(tmp, target);
-  } catch (error) {
-    fs.rmSync(tmp, { force: true });
-    throw error;
-  }
+  });
 }
 
-function setOwnerAndMode(target: string, state: FileState): void {
-  if (state.kind !== 'file' && state.kind !== 'dir') return;
-  if (process.getuid?.() === 0) fs.chownSync(target, state.uid, state.gid);
-  fs.chmodSync(target, state.mode);
+/** A folder's mode back as it was, without gaining setuid or setgid; its owner stays. */
+function setFolderMode(target: string, state: FileState): void {
+  if (state.kind !== 'dir') return;
+  withPlace(target, {}, (place) => {
+    const fd = openFolderAt(place.dir, place.name);
+    try {
+      const now = fs.fstatSync(fd).mode;
+      fs.fchmodSync(fd, withoutSetId(state.mode) | (state.mode & now & 0o6000));
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+}
+
+/** The names in a folder, read through the walk. */
+function namesIn(dir: string): string[] {
+  return withPlace(dir, {}, (place) => {
+    const fd = openFolderAt(place.dir, place.name);
+    try {
+      return listFolder(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
 }
 
 function depth(p: string): number {

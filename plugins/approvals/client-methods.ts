@@ -33,7 +33,9 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
       return { rules: settings.rules, decisions: decisions().newest(params.limit ?? DEFAULT_LISTED, params.session) };
     },
   };
+  // A rule widens or narrows what runs unasked, like the `rules` setting it writes: only the owner's own client (homectl) may.
   const allow: ClientMethodDefinition<ApprovalsAllowParams> = {
+    permission: 'config.guarded',
     params: {
       type: 'object',
       required: ['tool'],
@@ -55,6 +57,7 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
     },
   };
   const revoke: ClientMethodDefinition<ApprovalsRevokeParams> = {
+    permission: 'config.guarded',
     params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } },
     run: async (params: ApprovalsRevokeParams): Promise<ApprovalsRevokeResult> => ({ revoked: await asRefusal(rules().revoke(params.id)) }),
   };

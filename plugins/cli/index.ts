@@ -15,7 +15,9 @@ let router: ChatRouter | undefined;
 /** Claims the socket and starts serving; fails when another homed already serves it. */
 async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readSettings(ctx);
-  const client = createClientMethods(ctx);
+  // Every call on this socket is taken as the machine owner's, who may change guarded settings: the socket is
+  // homed's user's alone unless socket_access says group. An owner-only admin socket narrows this to its own calls.
+  const client = createClientMethods(ctx, () => true);
   router = client.router;
   server = await startSocketServer({
     path: settings.socketPath,

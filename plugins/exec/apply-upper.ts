@@ -1,9 +1,15 @@
 // Carrying an upper layer over to the real root, as root: written files replace the old ones (renamed into place,
 // like the overlay's copy-up, so another hard link to the old file is left alone), deletions delete, folders get
-// their new modes. A path that existed keeps its owner; a new one gets the owner of the root folder.
+// their new modes. Every path is walked from the root's folder through descriptors without following a link, so a
+// folder swapped for a symlink meanwhile fails that path instead of leading it outside (rooted-path.ts).
+// Ownership follows the one rule of the tracker (giveLandingOwner): a new or replaced file, folder or symlink gets
+// the owner of the folder it lands in, so a root-run homed never leaves a root-owned file in another user's folder.
+// Nothing carries a setuid or setgid bit (a folder keeps one it already had) nor file capabilities, and device
+// nodes, FIFOs and sockets are not carried over: each is reported as a failure.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isDir, type UpperEntry } from './upper-layer';
+import { ensureFolderAt, listFolder, openFolderAt, putFileAt, putSymlinkAt, removeAt, withPlace, type Place } from '../../plugin-host/tracker';
+import type { UpperEntry } from './upper-layer';
 
 /** One path that could not be carried over, and why. */
 export interface ApplyFailure {
@@ -13,76 +19,88 @@ export interface ApplyFailure {
 
 /** Applies the entries (parents first) of `upper` to `root`; returns what failed (the rest is applied). */
 export function applyUpperLayer(upper: string, root: string, entries: UpperEntry[]): ApplyFailure[] {
-  const owner = fs.statSync(root);
   const failures: ApplyFailure[] = [];
-  for (const entry of entries) {
-    const target = path.join(root, entry.rel);
-    try {
-      refuseLinkedParent(target, root);
-      applyOne(path.join(upper, entry.rel), target, entry, { uid: owner.uid, gid: owner.gid });
-    } catch (error) {
-      failures.push({ path: target, error: error instanceof Error ? error.message : String(error) });
+  const folder = lastFolder(root);
+  try {
+    for (const entry of entries) {
+      const target = path.join(root, entry.rel);
+      try {
+        applyOne(path.join(upper, entry.rel), { dir: folder.open(path.dirname(target)), name: path.basename(target) }, entry);
+      } catch (error) {
+        failures.push({ path: target, error: error instanceof Error ? error.message : String(error) });
+      }
     }
+  } finally {
+    folder.close();
   }
   return failures;
 }
 
-function applyOne(source: string, target: string, entry: UpperEntry, newOwner: { uid: number; gid: number }): void {
-  const old = lstatOrNull(target);
-  const keep = old ? { uid: old.uid, gid: old.gid } : newOwner;
+/**
+ * The folder of the last entry, kept open: entries come parents first and siblings together, so most of them land in
+ * the folder the one before did, and the walk from the root is done once per folder, not once per file.
+ */
+function lastFolder(root: string): { open(dir: string): number; close(): void } {
+  let held: { path: string; fd: number } | null = null;
+  const close = (): void => {
+    if (held) fs.closeSync(held.fd);
+    held = null;
+  };
+  return {
+    open: (dir) => {
+      if (held?.path === dir) return held.fd;
+      close();
+      const fd = withPlace(dir, { top: root }, (place) => openFolderAt(place.dir, place.name));
+      held = { path: dir, fd };
+      return fd;
+    },
+    close,
+  };
+}
+
+function applyOne(source: string, place: Pick<Place, 'dir' | 'name'>, entry: UpperEntry): void {
   switch (entry.kind) {
     case 'whiteout':
-      fs.rmSync(target, { recursive: true, force: true });
+      removeAt(place);
       return;
     case 'dir': {
       const mode = fs.lstatSync(source).mode & 0o7777;
-      if (old && !old.isDirectory()) fs.rmSync(target, { recursive: true, force: true });
-      if (!old || !old.isDirectory()) {
-        fs.mkdirSync(target);
-        fs.chownSync(target, newOwner.uid, newOwner.gid);
+      const { fd, made } = ensureFolderAt(place, mode);
+      try {
+        if (!made) fs.fchmodSync(fd, (mode & 0o1777) | (mode & fs.fstatSync(fd).mode & 0o6000));
+        if (entry.opaque) removeHidden(source, fd);
+      } finally {
+        fs.closeSync(fd);
       }
-      fs.chmodSync(target, mode);
-      if (entry.opaque) removeHidden(source, target);
       return;
     }
     case 'file': {
-      const stat = fs.lstatSync(source);
-      const temp = path.join(path.dirname(target), `.exec-${process.pid}-${path.basename(target)}`);
-      fs.copyFileSync(source, temp);
-      fs.chownSync(temp, keep.uid, keep.gid);
-      fs.chmodSync(temp, stat.mode & 0o7777);
-      fs.utimesSync(temp, stat.atime, stat.mtime);
-      if (old?.isDirectory()) fs.rmSync(target, { recursive: true, force: true });
-      fs.renameSync(temp, target);
+      const fd = fs.openSync(source, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      try {
+        const stat = fs.fstatSync(fd);
+        putFileAt(place, { fd }, { mode: stat.mode & 0o7777, times: { atime: stat.atime, mtime: stat.mtime }, prefix: '.exec-' });
+      } finally {
+        fs.closeSync(fd);
+      }
       return;
     }
     case 'symlink':
-      if (old) fs.rmSync(target, { recursive: true, force: true });
-      fs.symlinkSync(fs.readlinkSync(source), target);
-      fs.lchownSync(target, keep.uid, keep.gid);
+      putSymlinkAt(place, fs.readlinkSync(source));
       return;
+    case 'special':
+      throw new Error(`the command made ${describeSpecial(fs.lstatSync(source))} here; device nodes, FIFOs and sockets are not carried over from a command`);
   }
+}
+
+function describeSpecial(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isBlockDevice()) return 'a block device node';
+  return 'a character device node';
 }
 
 /** An opaque folder: what the root had in it and the upper layer has not is gone. */
-function removeHidden(source: string, target: string): void {
+function removeHidden(source: string, fd: number): void {
   const present = new Set(fs.readdirSync(source));
-  for (const name of fs.readdirSync(target)) if (!present.has(name)) fs.rmSync(path.join(target, name), { recursive: true, force: true });
-}
-
-/** The parents below the root must be real folders, not symlinks that could lead elsewhere. */
-function refuseLinkedParent(target: string, root: string): void {
-  for (let dir = path.dirname(target); dir.length > root.length; dir = path.dirname(dir)) {
-    const stat = lstatOrNull(dir);
-    if (stat && !stat.isDirectory()) throw new Error(`${dir} is not a folder (a symlink or file), so nothing is written under it`);
-  }
-  if (!isDir(root)) throw new Error(`the root ${root} is no longer a folder`);
-}
-
-function lstatOrNull(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return null;
-  }
+  for (const name of listFolder(fd)) if (!present.has(name)) removeAt({ dir: fd, name });
 }

@@ -54,11 +54,17 @@ export const DESCRIPTION =
   'command runs in a sandbox: its own user, no network unless allowed, only the roots writable, a private /tmp. Every ' +
   'file it changes in the roots is recorded as a change set whose id comes back as `change` (undo: homectl changes undo ID).';
 
+/** Time past a command's own timeout for the kill, the copy-back from the sandbox and the change record. */
+const FINISH_GRACE_MS = 60_000;
+
 /** The exec tool over the plugin's state. */
 export function createExecTool(state: () => ExecState, base: ExecPolicy = EXEC_POLICY): ToolDefinition<ExecArgs> {
   return {
     description: DESCRIPTION,
     parameters: EXEC_PARAMETERS,
+    // The kernel's deadline for a call: the longest timeout a call may ask for, so the command's own timeout
+    // (2 min unless it asks otherwise) ends it, not the kernel's default for tools (core.agent.tool_timeout).
+    timeoutMs: base.maxTimeoutMs + FINISH_GRACE_MS,
     run: async (args: ExecArgs, ctx: PluginContext, call: ToolCall) => {
       const settings = await readExecSettings(ctx, base);
       const request = parseExecArgs(args, settings.policy);
@@ -97,7 +103,7 @@ export async function runExec(request: ExecRequest, settings: ExecSettings, ctx:
       }
     } else {
       const exclude = [path.join(ctx.paths.data, 'changes')];
-      ({ outcome, entries } = await runWithSnapshots({ argv: request.argv, cwd, env, roots: settings.roots, exclude }, store, runOptions));
+      ({ outcome, entries, failures } = await runWithSnapshots({ argv: request.argv, cwd, env, roots: settings.roots, exclude }, store, runOptions));
     }
   } finally {
     progress.flush();

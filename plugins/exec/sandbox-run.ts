@@ -2,12 +2,12 @@
 // command run by sandbox-script.ts, then each upper layer carried over to its root and recorded as one change set.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ChangeEntry, ChangeStore } from '../../plugin-host/tracker';
+import { pathsBelow, type ChangeEntry, type ChangeStore } from '../../plugin-host/tracker';
 import { applyUpperLayer, type ApplyFailure } from './apply-upper';
 import { EXEC_UID, type ExecPolicy } from './policy';
 import { runProcess, type RunOptions, type RunOutcome } from '../../plugin-host/run-process';
 import { sandboxCommand, type OverlayLayer } from './sandbox-script';
-import { pathsUnder, readUpperLayer } from './upper-layer';
+import { readUpperLayer } from './upper-layer';
 
 export interface SandboxTools {
   unshare: string;
@@ -119,7 +119,7 @@ async function captureLayer(layer: OverlayLayer, store: ChangeStore): Promise<{ 
   for (const entry of upperEntries) {
     const real = path.join(layer.root, entry.rel);
     touched.add(real);
-    if (entry.opaque || entry.kind !== 'dir') for (const below of pathsUnder(real)) touched.add(below);
+    if (entry.opaque || entry.kind !== 'dir') for (const below of pathsBelow(real)) touched.add(below);
   }
   const paths = [...touched];
   const before = paths.map((p) => store.stateOf(p));

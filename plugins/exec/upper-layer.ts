@@ -2,12 +2,13 @@
 // A 0/0 character device is a whiteout (the path was deleted); an opaque folder replaced the root's folder whole.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { lstatBelow } from '../../plugin-host/tracker';
 import { findOpaqueDirs } from './opaque-dirs';
 
 /** One path of the upper layer, relative to the root. */
 export interface UpperEntry {
   rel: string;
-  kind: 'file' | 'symlink' | 'dir' | 'whiteout';
+  kind: 'file' | 'symlink' | 'dir' | 'whiteout' | 'special';
   /** For a folder: it hides everything the root had in it. */
   opaque: boolean;
 }
@@ -24,6 +25,8 @@ export async function readUpperLayer(upper: string, root: string): Promise<Upper
       } else if (dirent.isSymbolicLink()) entries.push({ rel: child, kind: 'symlink', opaque: false });
       else if (dirent.isFile()) entries.push({ rel: child, kind: 'file', opaque: false });
       else if (dirent.isCharacterDevice() && fs.lstatSync(path.join(upper, child)).rdev === 0) entries.push({ rel: child, kind: 'whiteout', opaque: false });
+      // A FIFO, socket or device node: never carried over, but listed so that the copy-back reports it.
+      else entries.push({ rel: child, kind: 'special', opaque: false });
     }
   };
   walk('');
@@ -34,22 +37,7 @@ export async function readUpperLayer(upper: string, root: string): Promise<Upper
   return entries;
 }
 
-export function isDir(p: string): boolean {
-  try {
-    return fs.lstatSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Every path under a real folder (not the folder itself), children after their parents. */
-export function pathsUnder(dir: string): string[] {
-  const found: string[] = [];
-  if (!isDir(dir)) return found;
-  for (const dirent of fs.readdirSync(dir, { withFileTypes: true })) {
-    const child = path.join(dir, dirent.name);
-    found.push(child);
-    if (dirent.isDirectory()) found.push(...pathsUnder(child));
-  }
-  return found;
+/** Whether a real path is a folder, reached without a link. */
+function isDir(p: string): boolean {
+  return lstatBelow(p)?.isDirectory() === true;
 }

@@ -1,7 +1,10 @@
 // edit_file: replaces one exact, unique piece of a text file. No match shows the nearest lines; several matches show
 // where each is, so the next call can give enough context to pick one.
 import * as fs from 'node:fs';
-import type { ToolDefinition } from '../../plugin-host';
+import type { ToolCall, ToolDefinition } from '../../plugin-host';
+import { closePlace, type Place } from '../../plugin-host/tracker';
+import { openRegularFile } from './open-file';
+import { READ_POLICY } from './read-file';
 import { binaryType, readHead } from './sniff';
 import { writeTracked } from './tracked-write';
 import type { Workspace } from './workspace';
@@ -26,23 +29,47 @@ export function createEditFile(workspace: () => Workspace): ToolDefinition<EditA
     },
     run: async (args, _ctx, call) => {
       const ws = workspace();
-      const file = await ws.resolve(args.path, { forWrite: true });
-      if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) throw new Error(`${args.path} is not an existing file; write_file creates one`);
-      const type = binaryType(readHead(file));
-      if (type) throw new Error(`${args.path} is a ${type}, not text; edit_file only edits text`);
-      const text = fs.readFileSync(file, 'utf8');
-      const at = occurrences(text, args.old);
-      if (at.length === 0) throw new Error(`edit_file: the text to replace was not found in ${args.path}. ${nearest(text, args.old)}`);
-      if (at.length > 1) {
-        const lines = at.map((offset) => lineOf(text, offset));
-        throw new Error(`edit_file: the text to replace occurs ${at.length} times in ${args.path} (at lines ${lines.join(', ')}); include more of the surrounding text in old so it matches once`);
+      const place = await ws.locate(args.path);
+      try {
+        return editAt(ws, place, args, call);
+      } finally {
+        closePlace(place);
       }
-      const start = at[0] as number;
-      const edited = text.slice(0, start) + args.new + text.slice(start + args.old.length);
-      const change = writeTracked(ws.store, file, edited, call, `edit_file ${file} at line ${lineOf(text, start)}`);
-      return { path: file, line: lineOf(text, start), ...(change ? { change } : { unchanged: 'old and new are the same' }) };
     },
   };
+}
+
+/** Replaces the one occurrence of `old` in the file at `place` and records the change. */
+function editAt(ws: Workspace, place: Place, args: EditArgs, call: ToolCall): Record<string, unknown> {
+  const text = readText(place, args.path);
+  const at = occurrences(text, args.old);
+  if (at.length === 0) throw new Error(`edit_file: the text to replace was not found in ${args.path}. ${nearest(text, args.old)}`);
+  if (at.length > 1) {
+    const lines = at.map((offset) => lineOf(text, offset));
+    throw new Error(`edit_file: the text to replace occurs ${at.length} times in ${args.path} (at lines ${lines.join(', ')}); include more of the surrounding text in old so it matches once`);
+  }
+  const start = at[0] as number;
+  const edited = text.slice(0, start) + args.new + text.slice(start + args.old.length);
+  const change = writeTracked(ws.store, place, args.path, edited, call, `edit_file ${place.path} at line ${lineOf(text, start)}`);
+  return { path: place.path, line: lineOf(text, start), ...(change ? { change } : { unchanged: 'old and new are the same' }) };
+}
+
+/** The file's text, read through the walk's descriptor; a missing, binary or hard-linked file is refused. */
+function readText(place: Place, input: string): string {
+  let opened: { fd: number };
+  try {
+    opened = openRegularFile(place, input, { maxBytes: READ_POLICY.maxFileBytes, tool: 'edit_file' });
+  } catch (error) {
+    if (/does not exist/.test((error as Error).message)) throw new Error(`${input} is not an existing file; write_file creates one`);
+    throw error;
+  }
+  try {
+    const type = binaryType(readHead(opened.fd));
+    if (type) throw new Error(`${input} is a ${type}, not text; edit_file only edits text`);
+    return fs.readFileSync(opened.fd, 'utf8');
+  } finally {
+    fs.closeSync(opened.fd);
+  }
 }
 
 /** Offsets where `needle` starts, overlapping ones included. */

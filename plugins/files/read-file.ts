@@ -1,6 +1,8 @@
 // read_file: a text file with line numbers, a window of it when it is long; a binary one is refused, naming its type.
 import * as fs from 'node:fs';
 import type { ToolDefinition } from '../../plugin-host';
+import { closePlace } from '../../plugin-host/tracker';
+import { openRegularFile } from './open-file';
 import { binaryType, readHead } from './sniff';
 import type { Workspace } from './workspace';
 
@@ -30,15 +32,19 @@ export function createReadFile(workspace: () => Workspace): ToolDefinition<ReadA
       },
     },
     run: async (args) => {
-      const file = await workspace().resolve(args.path);
-      const stat = fs.statSync(file, { throwIfNoEntry: false });
-      if (!stat) throw new Error(`${args.path} does not exist; list_files shows what is there`);
-      if (stat.isDirectory()) throw new Error(`${args.path} is a directory; use list_files to see what is in it`);
-      if (!stat.isFile()) throw new Error(`${args.path} is not a regular file`);
-      if (stat.size > READ_POLICY.maxFileBytes) throw new Error(`${args.path} is ${stat.size} bytes, over the ${READ_POLICY.maxFileBytes} bytes read_file reads; use search_files to find the lines you need`);
-      const type = binaryType(readHead(file));
-      if (type) throw new Error(`${args.path} is a ${type} of ${stat.size} bytes, not text; read_file only reads text`);
-      return numberLines(args.path, fs.readFileSync(file, 'utf8'), args.offset ?? 1, args.limit ?? READ_POLICY.defaultLimit);
+      const place = await workspace().locate(args.path);
+      try {
+        const { fd, stat } = openRegularFile(place, args.path, { maxBytes: READ_POLICY.maxFileBytes, tool: 'read_file' });
+        try {
+          const type = binaryType(readHead(fd));
+          if (type) throw new Error(`${args.path} is a ${type} of ${stat.size} bytes, not text; read_file only reads text`);
+          return numberLines(args.path, fs.readFileSync(fd, 'utf8'), args.offset ?? 1, args.limit ?? READ_POLICY.defaultLimit);
+        } finally {
+          fs.closeSync(fd);
+        }
+      } finally {
+        closePlace(place);
+      }
     },
   };
 }

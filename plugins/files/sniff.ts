@@ -17,15 +17,10 @@ const MAGIC: [string, number[]][] = [
   ['RIFF media (WAV/AVI/WebP)', [0x52, 0x49, 0x46, 0x46]],
 ];
 
-/** The first few KB of a file. */
-export function readHead(file: string): Buffer {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  try {
-    const buffer = Buffer.alloc(SNIFF_BYTES);
-    return buffer.subarray(0, fs.readSync(fd, buffer, 0, SNIFF_BYTES, 0));
-  } finally {
-    fs.closeSync(fd);
-  }
+/** The first few KB of an open file. */
+export function readHead(fd: number): Buffer {
+  const buffer = Buffer.alloc(SNIFF_BYTES);
+  return buffer.subarray(0, fs.readSync(fd, buffer, 0, SNIFF_BYTES, 0));
 }
 
 /** Null for text; else the binary's type, e.g. `PNG image`. */

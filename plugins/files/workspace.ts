@@ -1,7 +1,7 @@
 // What every files tool needs: the allowed roots (read from the `roots` setting on each call, so a change applies at
-// once) and the change store.
+// once), the walk to a tool's path inside them, and the change store.
 import type { PluginContext } from '../../plugin-host';
-import { ChangeStore, loadRoots, resolveInRoots } from '../../plugin-host/tracker';
+import { ChangeStore, loadRoots, locateInRoots, type Place } from '../../plugin-host/tracker';
 
 /** The plugin's state once active. */
 export interface Workspace {
@@ -9,8 +9,8 @@ export interface Workspace {
   store: ChangeStore;
   /** The allowed roots now, real and created. */
   roots(): Promise<string[]>;
-  /** Resolves a tool's path inside the roots (see resolveInRoots). */
-  resolve(input: string, options?: { forWrite?: boolean }): Promise<string>;
+  /** Walks a tool's path inside the roots and returns its place, its folder open (see locateInRoots); the caller closes it. */
+  locate(input: string, options?: { makeFolders?: boolean }): Promise<Place>;
 }
 
 /** Opens the change store and reads the roots through the plugin's settings. */
@@ -20,6 +20,6 @@ export function openWorkspace(ctx: PluginContext): Workspace {
   return {
     store,
     roots,
-    resolve: async (input, options = {}) => resolveInRoots(input, await roots(), options),
+    locate: async (input, options = {}) => locateInRoots(input, await roots(), options),
   };
 }

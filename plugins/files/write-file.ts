@@ -1,5 +1,6 @@
 // write_file: creates or replaces a text file inside the allowed roots; the change set's id comes back as `change`.
 import type { ToolDefinition } from '../../plugin-host';
+import { closePlace } from '../../plugin-host/tracker';
 import { writeTracked } from './tracked-write';
 import type { Workspace } from './workspace';
 
@@ -22,10 +23,14 @@ export function createWriteFile(workspace: () => Workspace): ToolDefinition<Writ
     },
     run: async (args, _ctx, call) => {
       const ws = workspace();
-      const file = await ws.resolve(args.path, { forWrite: true });
-      const bytes = Buffer.byteLength(args.content);
-      const change = writeTracked(ws.store, file, args.content, call, `write_file ${file} (${bytes} bytes)`);
-      return { path: file, bytes, ...(change ? { change } : { unchanged: 'the file already held exactly this content' }) };
+      const place = await ws.locate(args.path, { makeFolders: true });
+      try {
+        const bytes = Buffer.byteLength(args.content);
+        const change = writeTracked(ws.store, place, args.path, args.content, call, `write_file ${place.path} (${bytes} bytes)`);
+        return { path: place.path, bytes, ...(change ? { change } : { unchanged: 'the file already held exactly this content' }) };
+      } finally {
+        closePlace(place);
+      }
     },
   };
 }

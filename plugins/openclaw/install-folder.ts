@@ -8,6 +8,7 @@ import type { SkillsInstallParams, SkillsInstallResult } from '../../protocol/sk
 import { badValue, conflict } from './errors';
 import type { LiveSkills } from './live-skills';
 import type { OpenclawPolicy } from './policy';
+import { copyPlainFile } from './folder-files';
 import { readSkillFolder, sha256Of } from './preview';
 import { listSkillFolder, type FolderItem } from './skill-folder';
 import { SKILL_FILE } from './skills/discovery';
@@ -35,7 +36,7 @@ export async function installSkillFolder(live: LiveSkills, params: SkillsInstall
   const target = path.join(skillsPath, name);
   let replaced = false;
   try {
-    copyItems(fs.realpathSync(read.dir), staging, listing.items);
+    copyItems(fs.realpathSync(read.dir), staging, listing.items, policy.install.maxBytes);
     // What is installed is what was hashed: the copy, not the folder (which may change under us).
     const copied = sha256Of(fs.readFileSync(path.join(staging, SKILL_FILE)));
     if (copied !== expected) throw changedSince(params.dir, copied, expected);
@@ -54,13 +55,14 @@ function changedSince(dir: string, now: string, previewed: string): Error {
   return conflict(`${path.join(dir, SKILL_FILE)} changed since it was previewed (sha256 now ${now}, previewed ${previewed}); preview it again`);
 }
 
-function copyItems(from: string, to: string, items: readonly FolderItem[]): void {
+/** Copies what was listed; a file is read without following links, so one swapped for a link since is refused. */
+function copyItems(from: string, to: string, items: readonly FolderItem[], maxBytes: number): void {
   fs.mkdirSync(to, { mode: 0o755 });
   for (const item of items) {
     const target = path.join(to, item.rel);
     if (item.kind === 'dir') fs.mkdirSync(target);
     else if (item.kind === 'link') fs.symlinkSync(item.target ?? '.', target);
-    else fs.copyFileSync(path.join(from, item.rel), target);
+    else copyPlainFile(path.join(from, item.rel), target, maxBytes, from);
   }
 }
 

@@ -1,11 +1,13 @@
 // skills/preview: what a person sees before a skill is installed: its description, its requirements checked here,
-// every install spec (shown, never run), every shell command of its body with its flags in words, the SHA-256 of
-// the SKILL.md shown, the files and bytes a folder would copy, and the skill of the same name it would meet.
+// every install spec (shown, never run), every shell command of its files with its flags in words, the SHA-256 of
+// the SKILL.md shown, the files and bytes a folder would copy, the skill of the same name it would meet, and all of
+// it as the trust report every install path shows.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SkillPreview, SkillsPreviewParams } from '../../protocol/skills';
+import type { SkillOrigin, SkillPreview, SkillsPreviewParams, SkillUnscannedFile } from '../../protocol/skills';
 import { badValue } from './errors';
+import { readFolderTexts, readPlainFile } from './folder-files';
 import { listInstallOptions } from './install-options';
 import type { LiveSkills } from './live-skills';
 import type { OpenclawPolicy } from './policy';
@@ -16,18 +18,49 @@ import { MAX_SKILL_BYTES } from './skills/catalog';
 import { SKILL_FILE } from './skills/discovery';
 import { gateSkill, skillKeyOf } from './skills/gating';
 import { parseSkill } from './skills/parse';
-import { TRUST_FLAG_WORDS, scanBody } from './skills/trust-scan';
+import { scanSkill, type SkillTextFile } from './skills/skill-scan';
 import type { SkillFile } from './skills/types';
+import { renderTrustReport } from './trust-report';
 import { describeTarget } from './views';
+
+const ORIGIN = {
+  type: 'object',
+  required: ['source'],
+  additionalProperties: false,
+  properties: {
+    source: { type: 'string', minLength: 1, maxLength: 4096 },
+    package: {
+      type: 'object',
+      required: ['sha256', 'bytes'],
+      additionalProperties: false,
+      properties: { sha256: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' }, bytes: { type: 'integer', minimum: 0 } },
+    },
+  },
+} as const;
+const NAME = { type: 'string', minLength: 1, maxLength: 4096 } as const;
 
 export const PREVIEW_PARAMS = {
   anyOf: [
-    { type: 'object', required: ['dir'], additionalProperties: false, properties: { dir: { type: 'string', minLength: 1, maxLength: 4096 } } },
+    { type: 'object', required: ['dir'], additionalProperties: false, properties: { dir: { type: 'string', minLength: 1, maxLength: 4096 }, origin: ORIGIN } },
     {
       type: 'object',
       required: ['text', 'folder'],
       additionalProperties: false,
-      properties: { text: { type: 'string', maxLength: MAX_SKILL_BYTES }, folder: { type: 'string', minLength: 1, maxLength: 200 } },
+      properties: {
+        text: { type: 'string', maxLength: MAX_SKILL_BYTES },
+        folder: { type: 'string', minLength: 1, maxLength: 200 },
+        files: {
+          type: 'array',
+          maxItems: 10_000,
+          items: { type: 'object', required: ['name', 'text'], additionalProperties: false, properties: { name: NAME, text: { type: 'string' } } },
+        },
+        unscanned: {
+          type: 'array',
+          maxItems: 10_000,
+          items: { type: 'object', required: ['file', 'reason'], additionalProperties: false, properties: { file: NAME, reason: { type: 'string', maxLength: 1000 } } },
+        },
+        origin: ORIGIN,
+      },
     },
   ],
 } as const;
@@ -43,7 +76,10 @@ export function sha256Of(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Reads and parses the SKILL.md at the top of `dir` (absolute), or throws saying what is wrong. */
+/**
+ * Reads and parses the SKILL.md at the top of `dir` (absolute), or throws saying what is wrong. SKILL.md is opened
+ * without following a link: a linked SKILL.md (wherever it points) is refused, never read.
+ */
 export function readSkillFolder(dir: string): ReadSkillFolder {
   if (!path.isAbsolute(dir)) throw badValue(`${JSON.stringify(dir)} is not an absolute path; give the skill folder's full path`);
   let stat: fs.Stats;
@@ -56,9 +92,7 @@ export function readSkillFolder(dir: string): ReadSkillFolder {
   const file = path.join(dir, SKILL_FILE);
   let bytes: Buffer;
   try {
-    const size = fs.statSync(file).size;
-    if (size > MAX_SKILL_BYTES) throw badValue(`${file} is ${size} bytes; the most read is ${MAX_SKILL_BYTES}`);
-    bytes = fs.readFileSync(file);
+    bytes = readPlainFile(file, MAX_SKILL_BYTES);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') throw badValue(`${dir} holds no ${SKILL_FILE}; a skill folder has it at its top`);
     throw error;
@@ -72,29 +106,37 @@ function parseOrThrow(text: string, folder: string, where: string): SkillFile {
   return parsed.skill;
 }
 
-/** The preview of a folder or of a package's SKILL.md text. */
+/** The preview of a folder or of a package's SKILL.md text and other files, with its trust report. */
 export function previewSkill(live: LiveSkills, params: SkillsPreviewParams, policy: OpenclawPolicy): SkillPreview {
   if ('dir' in params) {
     const read = readSkillFolder(params.dir);
     const listing = listSkillFolder(read.dir, policy.install);
-    return { ...describe(live, read.skill, read.sha256, DATA_SOURCE), files: listing.files, bytes: listing.bytes };
+    const texts = readFolderTexts(fs.realpathSync(read.dir), listing.items, SKILL_FILE);
+    const described = describe(live, read.skill, read.sha256, DATA_SOURCE, texts.files, texts.unscanned);
+    return withReport({ ...described, files: listing.files, bytes: listing.bytes }, params.origin ?? { source: read.dir });
   }
   const skill = parseOrThrow(params.text, params.folder, `the SKILL.md of ${params.folder}`);
-  return describe(live, skill, sha256Of(params.text), `${PACKAGE_PREFIX}${params.folder}`);
+  return withReport(describe(live, skill, sha256Of(params.text), `${PACKAGE_PREFIX}${params.folder}`, params.files ?? [], params.unscanned ?? []), params.origin);
 }
 
-function describe(live: LiveSkills, skill: SkillFile, sha256: string, source: string): SkillPreview {
+function withReport(preview: Omit<SkillPreview, 'report'>, origin: SkillOrigin | undefined): SkillPreview {
+  return { ...preview, report: renderTrustReport(preview, origin) };
+}
+
+function describe(live: LiveSkills, skill: SkillFile, sha256: string, source: string, others: SkillTextFile[], unscanned: SkillUnscannedFile[]): Omit<SkillPreview, 'report'> {
   const state = live.set.current;
   const status = gateSkill(skill, live.set.gateContext(state.settings, state.pathValue));
   const toolsDir = path.join(live.set.toolsRoot, settingsKeyOf(skillKeyOf(skill)));
-  const scan = scanBody(skill.body, skill.bodyLine);
-  const preview: SkillPreview = {
+  const scan = scanSkill(skill.body, skill.bodyLine, others, unscanned);
+  const preview: Omit<SkillPreview, 'report'> = {
     name: skill.name,
     description: skill.description,
     checks: status.status === 'error' ? [] : status.checks,
     install: listInstallOptions(skill.metadata?.install ?? [], live.set.machine.platform, (spec) => describeTarget(toolsDir, spec.targetDir)),
-    commands: scan.commands.map((command) => ({ line: command.line, text: command.text, where: command.where, flags: command.flags.map((flag) => TRUST_FLAG_WORDS[flag]) })),
-    flagged: scan.flagged.length,
+    commands: scan.commands,
+    flagged: scan.flagged,
+    scanned: scan.scanned,
+    unscanned,
     warnings: skill.warnings,
     sha256,
   };

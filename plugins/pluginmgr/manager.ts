@@ -3,8 +3,13 @@
 import type { Readable } from 'node:stream';
 import type { PluginContext } from '../../plugin-host';
 import {
+  ClientCallRequest,
   ErrorCodes,
   ErrorNames,
+  SkillsMethods,
+  type PluginsInstallResult,
+  type SkillPreview,
+  type SkillsPreviewParams,
   PluginsInfoRequest,
   PluginsInstallRequest,
   PluginsListRequest,
@@ -33,6 +38,10 @@ export interface InstallOptions {
   refusedPermissions?: readonly string[];
   /** Who asked, for the refusal's advice and the log. */
   via: 'agent' | 'http';
+  /** Shown a skill package's trust report before anything is installed (the agent's call shows it to the person). */
+  showReport?: (report: string) => void;
+  /** Refuse a skill package whose trust report flags anything (the agent cannot be the one who reads it). */
+  refuseFlaggedSkills?: boolean;
 }
 
 /** Fetches packages and drives the kernel's package methods. */
@@ -117,12 +126,14 @@ export class PackageManager {
 
   private async install(file: string, fetched: PluginmgrPackageFacts, options: InstallOptions): Promise<PluginmgrInstallAnswer> {
     const refused = options.refusedPermissions ?? [];
-    if (options.inspectOnly || refused.length > 0) {
-      const inspected = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, inspectOnly: true });
-      if (options.inspectOnly) return { ...inspected, package: fetched };
-      const asked = (inspected.manifest.permissions ?? []).filter((p) => refused.includes(p));
-      if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
-    }
+    // Every skill package is inspected first: its trust report is shown before it is installed, on every path.
+    const inspected = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, inspectOnly: true });
+    const skillReport = inspected.kind === 'skill' ? await this.reportSkill(inspected, fetched) : undefined;
+    if (skillReport) options.showReport?.(skillReport.report);
+    if (options.inspectOnly) return { ...inspected, package: fetched, ...(skillReport ? { skillReport } : {}) };
+    const asked = (inspected.manifest.permissions ?? []).filter((p) => refused.includes(p));
+    if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
+    if (skillReport && skillReport.flagged > 0 && options.refuseFlaggedSkills) throw flaggedSkillError(inspected.manifest.name, skillReport, fetched.source);
     const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, sha256: fetched.sha256 });
     this.ctx.log.info('plugin installed', {
       plugin: result.manifest.name,
@@ -132,8 +143,32 @@ export class PackageManager {
       source: fetched.source,
       sha256: fetched.sha256,
     });
-    return { ...result, package: fetched };
+    return { ...result, package: fetched, ...(skillReport ? { skillReport } : {}) };
   }
+
+  /** The trust report of an inspected skill package, built by the openclaw plugin's skills/preview. */
+  private async reportSkill(inspected: PluginsInstallResult, fetched: PluginmgrPackageFacts): Promise<{ report: string; flagged: number }> {
+    if (!inspected.skill) throw new PluginmgrError(ErrorNames[ErrorCodes.InvalidValue] as string, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; nothing was installed`, 422);
+    const { text, files, unscanned } = inspected.skill;
+    const params: SkillsPreviewParams = {
+      text,
+      folder: inspected.manifest.name,
+      ...(files ? { files } : {}),
+      ...(unscanned ? { unscanned } : {}),
+      origin: { source: fetched.source, package: { sha256: fetched.sha256, bytes: fetched.bytes } },
+    };
+    const preview = (await this.ctx.kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
+    return { report: preview.report, flagged: preview.flagged };
+  }
+}
+
+function flaggedSkillError(name: string, skillReport: { report: string; flagged: number }, source: string): PluginmgrError {
+  return new PluginmgrError(
+    ErrorNames[ErrorCodes.PermissionDenied] as string,
+    `skill package "${name}" was not installed: its trust report flags ${skillReport.flagged} item${skillReport.flagged === 1 ? '' : 's'}, and plugin_install installs only a skill whose report flags nothing. ` +
+      `A person reads the report and installs it with: homectl plugins install ${source}\n\n${skillReport.report}`,
+    403,
+  );
 }
 
 function refusedPermissionError(name: string, asked: string[], source: string): PluginmgrError {

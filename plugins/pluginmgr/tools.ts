@@ -1,5 +1,5 @@
 // plugin_install, plugin_list, plugin_info, plugin_remove: the agent's hands on third-party plugins.
-import type { PluginContext, ToolDefinition } from '../../plugin-host';
+import type { PluginContext, ToolCall, ToolDefinition } from '../../plugin-host';
 import type { PackageManager } from './manager';
 import { toWireError } from './errors';
 import { readAgentRefusals } from './settings';
@@ -16,7 +16,9 @@ export function createPluginTools(manager: () => PackageManager): Record<string,
     description:
       'Install or upgrade a third-party HomeAgent plugin from a .hmap package at an http://, https:// or file:// URL (or an absolute path on this machine). ' +
       'Answers the plugin\'s name, version, kind, the permissions it was granted, its state and the tools it now gives you. ' +
-      'An upgrade keeps the plugin\'s settings and data. Packages asking for admin rights are refused here; a person installs those with homectl.',
+      'An upgrade keeps the plugin\'s settings and data. Packages asking for admin rights are refused here; a person installs those with homectl. ' +
+      'A skill package\'s trust report (every command its files would have you run, the dangerous ones flagged) is shown to the person and answered; ' +
+      'a skill whose report flags anything is not installed here: tell the person, who reads the report and installs it with homectl.',
     parameters: {
       type: 'object',
       required: ['url'],
@@ -24,8 +26,14 @@ export function createPluginTools(manager: () => PackageManager): Record<string,
       properties: { url: { type: 'string', minLength: 1, maxLength: 4096, description: 'Where the .hmap package is, e.g. https://example.org/weather-1.0.0.hmap' } },
     },
     timeoutMs: INSTALL_TOOL_TIMEOUT_MS,
-    run: plainly(async (args: { url: string }, ctx) => {
-      const answer = await manager().installFromUrl(args.url, { via: 'agent', refusedPermissions: await readAgentRefusals(ctx) });
+    run: plainly(async (args: { url: string }, ctx, call) => {
+      const answer = await manager().installFromUrl(args.url, {
+        via: 'agent',
+        refusedPermissions: await readAgentRefusals(ctx),
+        // The person sees the report as the call's output, whatever the model makes of it.
+        showReport: (report) => call.progress(`${report}\n`),
+        refuseFlaggedSkills: true,
+      });
       const info = await manager().info(answer.manifest.name).catch(() => undefined);
       return viewInstall(answer, info);
     }),
@@ -54,10 +62,10 @@ export function createPluginTools(manager: () => PackageManager): Record<string,
 }
 
 /** Runs a tool, sending a refusal as the kernel's own errors travel: the LLM reads our message, not a wrapper's. */
-function plainly<A>(run: (args: A, ctx: PluginContext) => Promise<unknown>): (args: A, ctx: PluginContext) => Promise<unknown> {
-  return async (args, ctx) => {
+function plainly<A>(run: (args: A, ctx: PluginContext, call: ToolCall) => Promise<unknown>): (args: A, ctx: PluginContext, call: ToolCall) => Promise<unknown> {
+  return async (args, ctx, call) => {
     try {
-      return await run(args, ctx);
+      return await run(args, ctx, call);
     } catch (error) {
       throw toWireError(error);
     }

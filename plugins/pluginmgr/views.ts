@@ -21,6 +21,8 @@ export interface InstallView {
   /** Tools it now gives the agent. */
   tools?: string[];
   sha256: string;
+  /** For a skill package: the trust report the person was shown, for the answer to relay. */
+  trust_report?: string;
 }
 
 /** Builds plugin_install's answer from the install result and, once known, the plugin's tools. */
@@ -41,6 +43,7 @@ export function viewInstall(answer: PluginmgrInstallAnswer, info: PluginInfo | u
   if (detail) view.detail = detail;
   if (answer.upgradedFrom !== undefined) view.upgraded_from = answer.upgradedFrom;
   if (info) view.tools = info.tools;
+  if (answer.skillReport) view.trust_report = answer.skillReport.report;
   return view;
 }
 

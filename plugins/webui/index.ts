@@ -31,7 +31,7 @@ const DEFAULT_INSTALL_ARCHIVE_BYTES = 32 * MIB;
 async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readWebSettings(ctx);
   const assets = loadAssets();
-  logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'));
+  logins = new LoginStore(join(ctx.paths.pluginData, 'logins.db'), Date.now, settings.sessionMs);
   hosts = new HostPolicy(settings.bind, settings.tls ? 'https' : 'http', machineNames, settings.hosts);
   packages = new PackageUploads({ kernel: ctx.kernel, pluginData: ctx.paths.pluginData });
   packages.prepare();

@@ -42,11 +42,20 @@ CREATE TABLE IF NOT EXISTS sessions (
   last_seen_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, user_agent TEXT NOT NULL
 );`;
 
+/** Told the ids of the sessions a revoke or a sign-out just ended. */
+export type SessionsEnded = (ids: readonly string[]) => void;
+
 /** Links and sessions; every method is synchronous and sees expiry by `now()`. */
 export class LoginStore {
   private readonly db: Database.Database;
+  private readonly endListeners = new Set<SessionsEnded>();
 
-  constructor(file: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+    /** How long a session lives unused (webui:session_timeout); renewed once past half of it. */
+    readonly sessionMs: number = LOGIN_POLICY.sessionMs,
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
@@ -67,7 +76,7 @@ export class LoginStore {
       if (removed.changes !== 1) return undefined;
       const token = randomSecret();
       const at = this.now();
-      const row: SessionRow = { id: randomBytes(6).toString('hex'), created_at: at, last_seen_at: at, expires_at: at + LOGIN_POLICY.sessionMs, user_agent: userAgent.slice(0, 512) };
+      const row: SessionRow = { id: randomBytes(6).toString('hex'), created_at: at, last_seen_at: at, expires_at: at + this.sessionMs, user_agent: userAgent.slice(0, 512) };
       this.db
         .prepare('INSERT INTO sessions (id, hash, created_at, last_seen_at, expires_at, user_agent) VALUES (@id, @hash, @created_at, @last_seen_at, @expires_at, @user_agent)')
         .run({ ...row, hash: hash(token) });
@@ -85,8 +94,8 @@ export class LoginStore {
       this.db.prepare('DELETE FROM sessions WHERE id = ?').run(row.id);
       return undefined;
     }
-    const renewed = row.expires_at - at < LOGIN_POLICY.sessionMs / 2;
-    if (renewed) row.expires_at = at + LOGIN_POLICY.sessionMs;
+    const renewed = row.expires_at - at < this.sessionMs / 2;
+    if (renewed) row.expires_at = at + this.sessionMs;
     if (renewed || at - row.last_seen_at >= LOGIN_POLICY.seenEveryMs) {
       row.last_seen_at = at;
       this.db.prepare('UPDATE sessions SET last_seen_at = ?, expires_at = ? WHERE id = ?').run(row.last_seen_at, row.expires_at, row.id);
@@ -101,15 +110,37 @@ export class LoginStore {
     return rows.map(toSession);
   }
 
+  /** When session `id` expires (ms since the epoch), or undefined when it is gone or past it. */
+  expiryOf(id: string): number | undefined {
+    const row = this.db.prepare('SELECT expires_at FROM sessions WHERE id = ?').get(id) as { expires_at: number } | undefined;
+    return row && row.expires_at > this.now() ? row.expires_at : undefined;
+  }
+
   /** Ends one session by id, or all of them; answers how many ended. */
   revoke(which: { id: string } | { all: true }): number {
-    if ('all' in which) return this.db.prepare('DELETE FROM sessions').run().changes;
-    return this.db.prepare('DELETE FROM sessions WHERE id = ?').run(which.id).changes;
+    return 'all' in which ? this.end('SELECT id FROM sessions', []) : this.end('SELECT id FROM sessions WHERE id = ?', [which.id]);
   }
 
   /** Ends the session a cookie token belongs to (sign-out). */
   revokeToken(token: string): number {
-    return this.db.prepare('DELETE FROM sessions WHERE hash = ?').run(hash(token)).changes;
+    return this.end('SELECT id FROM sessions WHERE hash = ?', [hash(token)]);
+  }
+
+  /** Calls `listener` with the ids of the sessions each revoke or sign-out ends; returns the function that stops it. */
+  onEnded(listener: SessionsEnded): () => void {
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  private end(select: string, params: string[]): number {
+    const ids = this.db.transaction(() => {
+      const found = (this.db.prepare(select).all(...params) as { id: string }[]).map((row) => row.id);
+      const remove = this.db.prepare('DELETE FROM sessions WHERE id = ?');
+      for (const id of found) remove.run(id);
+      return found;
+    })();
+    if (ids.length > 0) for (const listener of [...this.endListeners]) listener(ids);
+    return ids.length;
   }
 
   close(): void {

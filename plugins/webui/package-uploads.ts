@@ -6,7 +6,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { PluginsInstallRequest, PluginsListRequest, type PluginsInstallResult, type WebuiPackageInstalled, type WebuiPackageSummary } from '../../protocol';
+import {
+  ClientCallRequest,
+  PluginsInstallRequest,
+  PluginsListRequest,
+  SkillsMethods,
+  type PluginsInstallResult,
+  type SkillPreview,
+  type SkillsPreviewParams,
+  type WebuiPackageInstalled,
+  type WebuiPackageSummary,
+} from '../../protocol';
 import { formatDurationBrief } from '../../protocol/units';
 import type { KernelClient } from '../../plugin-host';
 
@@ -81,6 +91,7 @@ export class PackageUploads {
         throw new PackageUploadError(409, `"${installed.name}" is a built-in plugin; a package cannot replace it`);
       }
       const summary = describe(id, inspected, copied, installed?.version ?? null, this.now() + this.policy.keepMs);
+      if (inspected.kind === 'skill') summary.skill = await this.kernelSays(() => this.reportSkill(inspected, copied));
       const timer = setTimeout(() => this.discard(owner, id), this.policy.keepMs);
       timer.unref();
       this.waiting.set(id, { summary, file, owner, timer });
@@ -140,6 +151,21 @@ export class PackageUploads {
     clearTimeout(upload.timer);
     this.waiting.delete(id);
     return upload;
+  }
+
+  /** A skill package's trust report, the one every install path shows, from the openclaw plugin's skills/preview. */
+  private async reportSkill(inspected: PluginsInstallResult, copied: { bytes: number; sha256: string }): Promise<{ report: string; flagged: number }> {
+    if (!inspected.skill) throw new PackageUploadError(422, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; it is not installed`);
+    const { text, files, unscanned } = inspected.skill;
+    const params: SkillsPreviewParams = {
+      text,
+      folder: inspected.manifest.name,
+      ...(files ? { files } : {}),
+      ...(unscanned ? { unscanned } : {}),
+      origin: { source: 'upload', package: copied },
+    };
+    const preview = (await this.deps.kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
+    return { report: preview.report, flagged: preview.flagged };
   }
 
   /** The kernel's refusal as the person should read it: its own message and error name. */

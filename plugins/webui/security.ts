@@ -29,9 +29,9 @@ export function addSecurityHeaders(reply: FastifyReply): void {
   if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', CachePolicy.NoStore);
 }
 
-/** `Set-Cookie` for a session token: HttpOnly, SameSite=Strict, whole site, 30 days, Secure under TLS. */
-export function sessionCookie(token: string, secure: boolean): string {
-  return cookie(token, Math.floor(LOGIN_POLICY.sessionMs / 1000), secure);
+/** `Set-Cookie` for a session token: HttpOnly, SameSite=Strict, whole site, the session's life (30 days), Secure under TLS. */
+export function sessionCookie(token: string, secure: boolean, lifeMs: number = LOGIN_POLICY.sessionMs): string {
+  return cookie(token, Math.floor(lifeMs / 1000), secure);
 }
 
 /** `Set-Cookie` that removes the session cookie. */

@@ -1,24 +1,23 @@
 // The web page's HTTP server: routes as data, and hooks that check every request (and the WebSocket upgrade)
 // before any route runs: the Host header (DNS rebinding), the Origin of anything that changes state, and the
 // session cookie.
-import rateLimit from '@fastify/rate-limit';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Assets } from './assets';
 import type { OpenClientSession } from './client-session';
 import type { HostPolicy } from './hosts';
 import type { LoginStore, WebSession } from './logins';
+import { LoginFailures, type FailurePolicy } from './login-failures';
 import { refusalPage, shellPage, signInPage } from './pages';
 import { addSecurityHeaders, CachePolicy, clearedCookie, readSessionCookie, sessionCookie } from './security';
 import type { TlsFiles } from './settings';
+import { SignedInSockets } from './signed-in-sockets';
 import { DEFAULT_WS_LIMITS, serveWebSocket, type WebSocketLimits } from './transport';
 import { MAX_UPLOAD_BYTES, type KnowledgeUpload } from './upload';
 import { registerPackageRoutes, type PackageRouteDeps } from './package-routes';
 import type { Refusal } from './refusal-log';
+import { WEBUI_SIGNED_OUT_CLOSE } from '../../protocol';
 import { MAX_KNOWLEDGE_NAME_CHARS } from '../../protocol/limits';
-
-/** Sign-in attempts allowed per address and window. */
-export const LOGIN_RATE = { max: 10, timeWindow: 60_000 } as const;
 
 /** The one answer to a wrong, used or expired link: the three are not told apart. */
 export const BAD_LINK = 'this sign-in link is not valid: it is wrong, was used already, or is older than 10 minutes; run homectl webui open for a new one';
@@ -32,7 +31,10 @@ export interface WebServerOptions {
   openSession: OpenClientSession;
   tls?: TlsFiles;
   wsLimits?: WebSocketLimits;
-  loginRate?: { max: number; timeWindow: number };
+  /** Wrong sign-in tries allowed per address (default LOGIN_FAILURES); a valid link is always taken. */
+  loginFailures?: FailurePolicy;
+  /** The clock wrong tries and open sockets' expiry are timed by (tests set it; default Date.now). */
+  now?: () => number;
   /** Adds an uploaded file to the knowledge base (POST /api/knowledge/upload); without it the route answers 503. */
   knowledgeUpload?: KnowledgeUpload;
   /** The largest upload accepted (default MAX_UPLOAD_BYTES). */
@@ -60,7 +62,6 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
   // The HTTPS instance differs only in its raw server type, which nothing here touches.
   const app = options.tls ? (Fastify({ https: { cert: options.tls.cert, key: options.tls.key }, logger: false }) as unknown as FastifyInstance) : Fastify({ logger: false });
   app.decorateRequest('webSession', null);
-  await app.register(rateLimit, { global: false });
   await app.register(websocket, { options: { maxPayload: (options.wsLimits ?? DEFAULT_WS_LIMITS).maxMessageBytes * 2 } });
   app.addHook('onRequest', async (request, reply) => checkRequest(request, reply, options, secure));
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -99,7 +100,7 @@ async function checkRequest(request: FastifyRequest, reply: FastifyReply, option
   const checked = token === undefined ? undefined : options.logins.check(token);
   if (checked) {
     request.webSession = checked.session;
-    if (checked.renewed && token !== undefined) reply.header('Set-Cookie', sessionCookie(token, secure));
+    if (checked.renewed && token !== undefined) reply.header('Set-Cookie', sessionCookie(token, secure, options.logins.sessionMs));
   }
   if (!checked && request.routeOptions.config.access !== 'public') {
     return refuse(reply, 401, 'this browser is not signed in; run homectl webui open on the machine running homed and open the link it prints');
@@ -118,6 +119,8 @@ async function refuse(reply: FastifyReply, status: number, message: string): Pro
 /** Every route the server has, as data. */
 function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
   const { assets, logins } = options;
+  const failures = new LoginFailures(options.loginFailures, options.now);
+  const sockets = new SignedInSockets(logins, options.now);
   const html = (reply: FastifyReply, body: string): FastifyReply => reply.type('text/html; charset=utf-8').send(body);
   const publicFiles = new Set([assets.entries['login.js'], assets.entries['app.css']]);
   return [
@@ -142,13 +145,19 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
     {
       method: 'POST',
       url: '/api/login',
-      config: { access: 'public', rateLimit: options.loginRate ?? LOGIN_RATE },
+      config: { access: 'public' },
       schema: { body: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: 'string', minLength: 1, maxLength: 128 } } } },
       handler: async (request, reply) => {
         const { secret } = request.body as { secret: string };
+        // The secret is checked first: a valid one is always taken, whatever others tried from the same address.
         const signedIn = logins.redeem(secret, request.headers['user-agent'] ?? '');
-        if (!signedIn) return reply.code(401).send({ error: BAD_LINK });
-        return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure)).send({ id: signedIn.session.id });
+        if (!signedIn) {
+          const waitMs = failures.fail(request.ip);
+          if (waitMs === 0) return reply.code(401).send({ error: BAD_LINK });
+          const seconds = Math.ceil(waitMs / 1000);
+          return reply.code(429).header('Retry-After', String(seconds)).send({ error: `too many wrong sign-in tries from this address; try again in ${seconds} s, or run homectl webui open for a new link` });
+        }
+        return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure, logins.sessionMs)).send({ id: signedIn.session.id });
       },
     },
     {
@@ -189,7 +198,13 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
       method: 'GET',
       url: '/ws',
       handler: async (_request, reply) => reply.code(426).send({ error: 'this address takes a WebSocket upgrade only' }),
-      wsHandler: (socket) => serveWebSocket(socket, options.openSession, options.wsLimits),
+      wsHandler: (socket, request) => {
+        const close = serveWebSocket(socket, options.openSession, options.wsLimits);
+        // The cookie was checked at the upgrade; the socket is closed when that sign-in is revoked or expires.
+        const session = request.webSession;
+        if (!session) return close(WEBUI_SIGNED_OUT_CLOSE, 'this browser is not signed in');
+        socket.on('close', sockets.add(session.id, (reason) => close(WEBUI_SIGNED_OUT_CLOSE, reason)));
+      },
     },
   ];
 }

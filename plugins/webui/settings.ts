@@ -1,6 +1,7 @@
 // The webui plugin's settings: where to listen and whether to speak HTTPS.
 import { readFileSync } from 'node:fs';
 import type { PluginContext } from '../../plugin-host';
+import { LOGIN_POLICY } from './logins';
 
 /** Port when none is configured (matches plugin.json). */
 export const DEFAULT_PORT = 8420;
@@ -20,6 +21,8 @@ export interface WebSettings {
   bind: BindMode;
   /** Names the page answers to under lan besides the machine's own (`webui:hosts`), lower case. */
   hosts: string[];
+  /** How long a sign-in lives unused (`webui:session_timeout`), in ms. */
+  sessionMs: number;
   /** Present when both tls_cert and tls_key are set: the page is served over HTTPS. */
   tls?: TlsFiles;
 }
@@ -29,13 +32,14 @@ export class SettingError extends Error {
   override name = 'SettingError';
 }
 
-/** Reads `port`, `bind`, `tls_cert` and `tls_key`; throws SettingError for a half-set or unreadable TLS pair. */
+/** Reads `port`, `bind`, `hosts`, `session_timeout`, `tls_cert` and `tls_key`; throws SettingError for a half-set or unreadable TLS pair. */
 export async function readWebSettings(ctx: Pick<PluginContext, 'config'>): Promise<WebSettings> {
-  const [port, bind, cert, key, hosts] = await Promise.all(['port', 'bind', 'tls_cert', 'tls_key', 'hosts'].map((k) => ctx.config.get(k)));
+  const [port, bind, cert, key, hosts, session] = await Promise.all(['port', 'bind', 'tls_cert', 'tls_key', 'hosts', 'session_timeout'].map((k) => ctx.config.get(k)));
   const settings: WebSettings = {
     port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_PORT,
     bind: bind === 'lan' ? 'lan' : 'loopback',
     hosts: readHostNames(hosts),
+    sessionMs: typeof session === 'number' && Number.isSafeInteger(session) && session >= 1000 ? session : LOGIN_POLICY.sessionMs,
   };
   const tls = readTlsPair(nonEmpty(cert), nonEmpty(key));
   if (tls) settings.tls = tls;

@@ -25,8 +25,11 @@ export const DEFAULT_WS_LIMITS: WebSocketLimits = { maxMessageBytes: SOCKET_MAX_
 /** Close codes the page sees, with reasons it can show (RFC 6455 §7.4.1). */
 export const CloseCodes = { Normal: 1000, Unsupported: 1003, TooBig: 1009 } as const;
 
-/** Serves the client protocol on an accepted WebSocket until either side closes it. */
-export function serveWebSocket(socket: WebSocketLike, open: OpenClientSession, limits: WebSocketLimits = DEFAULT_WS_LIMITS): void {
+/** Closes a served socket from the server's side (its session's calls are aborted), with a close code and reason. */
+export type CloseServedSocket = (code: number, reason: string) => void;
+
+/** Serves the client protocol on an accepted WebSocket until either side closes it; answers how to close it. */
+export function serveWebSocket(socket: WebSocketLike, open: OpenClientSession, limits: WebSocketLimits = DEFAULT_WS_LIMITS): CloseServedSocket {
   let paused = false;
   let closed = false;
   const afterSend = (): void => {
@@ -48,7 +51,8 @@ export function serveWebSocket(socket: WebSocketLike, open: OpenClientSession, l
     },
   };
   const session = open(transport);
-  const refuse = (code: number, reason: string): void => {
+  const refuse: CloseServedSocket = (code, reason) => {
+    if (closed) return;
     closed = true;
     session.close();
     socket.close(code, closeReason(reason));
@@ -66,6 +70,7 @@ export function serveWebSocket(socket: WebSocketLike, open: OpenClientSession, l
     closed = true;
     session.close();
   });
+  return refuse;
 }
 
 function toText(data: Buffer | ArrayBuffer | Buffer[]): string {

@@ -25,9 +25,10 @@ import { benchSkillsPlugin } from './skills-plugin';
 import { msSince } from './stats';
 import { benchTools } from './tools';
 import { benchTracker } from './tracker';
+import { benchWalk } from './walk';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'tools', 'skills', 'service', 'healthcheck', 'backup'] as const;
+const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'walk', 'tools', 'skills', 'service', 'healthcheck', 'backup'] as const;
 
 let broken = 0;
 
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
   if (chosen.has('webui')) rows.push(...((await step('webui', () => benchWebui())) ?? []));
   if (chosen.has('exec')) rows.push(...((await step('exec', () => benchExec())) ?? []));
   if (chosen.has('tracker')) rows.push(...((await step('tracker', () => benchTracker())) ?? []));
+  if (chosen.has('walk')) rows.push(...((await step('walk (swap-proof file tools)', () => benchWalk())) ?? []));
   if (chosen.has('tools')) rows.push(...((await step('tools', () => benchTools())) ?? []));
   if (chosen.has('skills')) {
     rows.push(...((await step('skills', () => benchSkills())) ?? []));

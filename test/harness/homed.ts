@@ -9,6 +9,7 @@ import { socketInDataDir } from '../../plugins/cli/locate';
 import { SocketMethods, type KernelStatus } from '../../protocol';
 import type { FakeLlm } from '../fake-llm/server';
 import { waitFor } from './wait';
+import { makeTrackedTempDir } from './temp-dirs';
 
 export { pidAlive, waitFor } from './wait';
 export { connectRaw, leaveStaleSocket, type RawSocket } from './socket';
@@ -41,6 +42,8 @@ export interface StartOptions {
   plugins?: string[];
   /** Give up waiting for ready after this long. */
   timeoutMs?: number;
+  /** homed's working folder (default: the repository root). */
+  cwd?: string;
 }
 
 /** A running homed. */
@@ -74,7 +77,7 @@ export function fakeProviderEnv(llm: FakeLlm): Record<string, string> {
 
 /** Makes an empty temp dir; short, so a socket path inside it stays under the OS limit. */
 export function makeTempDir(prefix = 'homed-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return makeTrackedTempDir(prefix);
 }
 
 /** Starts `node dist/kernel/main.js -data DIR` and resolves once kernel/status shows every enabled plugin ready. */
@@ -83,7 +86,7 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
   const dataDir = options.dataDir ?? makeTempDir();
   copyFixturePlugins(dataDir, options.plugins ?? []);
   const proc = spawn(process.execPath, [HOMED_MAIN, '-data', dataDir], {
-    cwd: REPO_ROOT,
+    cwd: options.cwd ?? REPO_ROOT,
     env: { ...cleanEnv(), HOMEAGENT_MEMORY_POLICY: QUIET_MEMORY, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,6 +13,8 @@ export interface InjectIdentity {
   name: string;
   /** The permissions its manifest would grant. */
   permissions: Permission[];
+  /** Its kind (default: none, as a package's): `builtin` for a built-in plugin. */
+  kind?: string;
 }
 
 /** The caller as the kernel sees it, with what the kernel noted about it. */
@@ -43,7 +45,7 @@ export function inject(target: Kernel | KernelServices, identity: InjectIdentity
   const pair = connectedPair();
   const caller: InjectedCaller = {
     name: identity.name,
-    record: { manifest: { permissions: identity.permissions } },
+    record: { manifest: { permissions: identity.permissions }, ...(identity.kind === undefined ? {} : { kind: identity.kind }) },
     deniedCalls: 0,
     notes: [],
     note(level, msg) {

@@ -1,10 +1,10 @@
 // Rung 2: a kernel started in-process, with real plugin host processes for fixture plugins.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { Kernel, type KernelOptions } from '../../kernel/kernel';
 import { QUIET_MEMORY } from '../harness/homed';
+import { makeTrackedTempDir } from '../harness/temp-dirs';
 import { pidAlive } from '../harness/wait';
 
 export { pidAlive };
@@ -34,7 +34,7 @@ export async function startTestKernel(
   policy: object = FAST_POLICY,
   options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string>; builtinDir?: string; log?: KernelOptions['log'] } = {},
 ): Promise<TestKernel> {
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));
+  const dataDir = options.dataDir ?? makeTrackedTempDir('homed-test-');
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });
   const kernel = new Kernel({
     dataDir,

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { OutputParams } from '../../../protocol';
 import { CONSOLIDATION_SOURCE, type InputEvent, type IOManager } from '../../io/io-manager';
 import type { DuplicatePair, EntityView, Provenance } from '../../memory';
+import { LOOP_BACKOFF, LoopBackoff, type BackoffPolicy } from '../../files/loop-backoff';
 import { buildQuestion, readVerdicts } from './question';
 import type { Verdicts } from './verdicts';
 
@@ -23,6 +24,8 @@ export interface ConsolidationPolicy {
   pairsPerQuestion: number;
   /** Longest wait for the model's answer. */
   answerTimeoutMs: number;
+  /** Waits after a run that failed (a write that failed, the disk full), growing with each in a row. */
+  failureBackoff: BackoffPolicy;
 }
 
 export const DEFAULT_CONSOLIDATION_POLICY: ConsolidationPolicy = {
@@ -32,6 +35,7 @@ export const DEFAULT_CONSOLIDATION_POLICY: ConsolidationPolicy = {
   retentionDays: 365,
   pairsPerQuestion: 20,
   answerTimeoutMs: 300_000,
+  failureBackoff: LOOP_BACKOFF,
 };
 
 export interface ConsolidationDeps {
@@ -47,6 +51,8 @@ export interface ConsolidationDeps {
   verdicts: Verdicts;
   idleForMs(): number;
   policy(): ConsolidationPolicy;
+  /** The files it writes (the memory graph, the verdicts): a full disk under any pauses the loop. */
+  writesTo(): readonly string[];
   log: Logger;
 }
 
@@ -68,8 +74,11 @@ export class ConsolidationLoop {
   private running: Promise<ConsolidationReport> | undefined;
   private lastRun = Date.now();
   private dirty = false;
+  private readonly backoff: LoopBackoff;
 
-  constructor(private readonly deps: ConsolidationDeps) {}
+  constructor(private readonly deps: ConsolidationDeps) {
+    this.backoff = new LoopBackoff(deps.writesTo, () => deps.policy().failureBackoff);
+  }
 
   start(tickMs = 1_000): void {
     this.timer = setInterval(() => void this.tick(), tickMs);
@@ -110,8 +119,17 @@ export class ConsolidationLoop {
     const due = Date.now() - this.lastRun >= policy.everyMs;
     if (!due && !(this.dirty && this.deps.idleForMs() >= policy.idleMs)) return;
     if (this.deps.idleForMs() === 0) return;
+    if (!this.backoff.mayRun(this.deps.log, 'memory consolidation')) return;
     this.dirty = false;
-    await this.runOnce().catch((error: unknown) => this.deps.log.error(`consolidation failed: ${(error as Error).message}`));
+    try {
+      await this.runOnce();
+      this.backoff.succeeded();
+    } catch (error) {
+      // What was left undone is still there: the next run, after the wait, takes it up.
+      this.dirty = true;
+      const waitMs = this.backoff.failed();
+      this.deps.log.error({ failures: this.backoff.failuresInARow, waitMs }, `consolidation failed: ${(error as Error).message}; next try in ${Math.round(waitMs / 1000)} s at the earliest`);
+    }
   }
 
   private async run(): Promise<ConsolidationReport> {

@@ -9,6 +9,8 @@ import { CONSOLIDATION_SOURCE } from '../../io/io-manager';
 import type { LlmRequest, LlmResult, StreamHooks } from '../../llm/types';
 import type { Extraction, Provenance, RecordResult } from '../../memory';
 import { isChildSession } from '../../agent/child-session';
+import { isDiskFull } from '../../files/disk-full';
+import { LOOP_BACKOFF, LoopBackoff, type BackoffPolicy } from '../../files/loop-backoff';
 import type { SessionStore } from '../../agent/sessions';
 import { buildDistillRequest, extractionFor, parseExtraction, type DistillMessage } from './extraction';
 
@@ -23,9 +25,18 @@ export interface DistillPolicy {
   maxAttempts: number;
   /** Wait after the model could not be reached at all. */
   unavailableBackoffMs: number;
+  /** Waits after a pass that failed (an unreadable answer, a write that failed), growing with each in a row. */
+  failureBackoff: BackoffPolicy;
 }
 
-export const DEFAULT_DISTILL_POLICY: DistillPolicy = { enabled: true, idleMs: 3_000, batchMessages: 40, maxAttempts: 3, unavailableBackoffMs: 60_000 };
+export const DEFAULT_DISTILL_POLICY: DistillPolicy = {
+  enabled: true,
+  idleMs: 3_000,
+  batchMessages: 40,
+  maxAttempts: 3,
+  unavailableBackoffMs: 60_000,
+  failureBackoff: LOOP_BACKOFF,
+};
 
 export interface DistillDeps {
   sessions: SessionStore;
@@ -35,6 +46,8 @@ export interface DistillDeps {
   /** Milliseconds the agent has been idle (0 while busy). */
   idleForMs(): number;
   policy(): DistillPolicy;
+  /** The files it writes (the memory graph, the sessions' database): a full disk under any pauses the loop. */
+  writesTo(): readonly string[];
   log: Logger;
 }
 
@@ -45,7 +58,8 @@ export type DistillOutcome =
   | { kind: 'distilled'; session: string; through: number; written: number; duplicates: number; superseded: number }
   | { kind: 'interrupted'; session: string }
   | { kind: 'unreachable'; session: string; error: string }
-  | { kind: 'unreadable'; session: string; error: string; skipped: boolean };
+  | { kind: 'unreadable'; session: string; error: string; skipped: boolean }
+  | { kind: 'failed'; error: string; diskFull: boolean };
 
 /** Sessions that are not a person's conversation. */
 export function isDistilled(session: string): boolean {
@@ -59,8 +73,10 @@ export class DistillLoop {
   private readonly attempts = new Map<string, number>();
   private pausedUntil = 0;
   private stopped = true;
+  private readonly backoff: LoopBackoff;
 
   constructor(private readonly deps: DistillDeps) {
+    this.backoff = new LoopBackoff(deps.writesTo, () => deps.policy().failureBackoff);
     deps.io.onInput((input) => {
       if (input.source !== CONSOLIDATION_SOURCE) this.call?.abort();
     });
@@ -79,10 +95,12 @@ export class DistillLoop {
     await this.running?.catch(() => undefined);
   }
 
-  /** One pass now, if the agent is idle enough (tests and the timer call this). */
+  /** One pass now, if the agent is idle enough (tests and the timer call this); a write that failed is its `failed` outcome. */
   runOnce(): Promise<DistillOutcome> {
     if (this.running) return this.running;
-    this.running = this.pass().finally(() => (this.running = undefined));
+    this.running = this.pass()
+      .catch((error: unknown): DistillOutcome => ({ kind: 'failed', error: (error as Error).message, diskFull: isDiskFull(error) }))
+      .finally(() => (this.running = undefined));
     return this.running;
   }
 
@@ -90,8 +108,15 @@ export class DistillLoop {
     if (this.stopped || this.running || Date.now() < this.pausedUntil) return;
     const policy = this.deps.policy();
     if (!policy.enabled || this.deps.idleForMs() < policy.idleMs) return;
+    if (!this.backoff.mayRun(this.deps.log, 'distill')) return;
     const outcome = await this.runOnce();
     if (outcome.kind === 'unreachable') this.pausedUntil = Date.now() + policy.unavailableBackoffMs;
+    if (outcome.kind === 'distilled' || outcome.kind === 'nothing') this.backoff.succeeded();
+    if (outcome.kind === 'unreadable' || outcome.kind === 'failed') {
+      const waitMs = this.backoff.failed();
+      const why = outcome.kind === 'failed' && outcome.diskFull ? 'the disk is full' : 'the pass failed';
+      this.deps.log.warn({ failures: this.backoff.failuresInARow, waitMs }, `distill: ${why} (${outcome.error}); next try in ${Math.round(waitMs / 1000)} s at the earliest`);
+    }
   }
 
   private async pass(): Promise<DistillOutcome> {
@@ -138,6 +163,8 @@ export class DistillLoop {
       log.info({ session: next.session, through: batch.through, ...totals }, 'distilled conversation into memory');
       return { kind: 'distilled', session: next.session, through: batch.through, ...totals };
     } catch (error) {
+      // A write that failed for want of space is not the batch's fault: no attempt is spent, the loop pauses.
+      if (isDiskFull(error)) throw error;
       const tries = (this.attempts.get(jobKey) ?? 0) + 1;
       this.attempts.set(jobKey, tries);
       const skipped = tries >= policy.maxAttempts;

@@ -3,7 +3,14 @@
 // around it) but each entity and fact is checked, and a bad one is dropped, not guessed at.
 import Ajv from 'ajv';
 import type { Extraction, ExtractedEntity, ExtractedFact } from '../../memory';
+import { shortenText } from '../../llm/fit-request';
 import type { LlmMessage } from '../../llm/types';
+
+/**
+ * Most tokens of one message in a distill request: a long answer keeps its head and tail, so one huge message does
+ * not crowd the others out of the request (every request is held to core.context.budget_tokens as a whole).
+ */
+const DISTILL_MESSAGE_TOKENS = 1000;
 
 /** One message of the conversation being distilled. */
 export interface DistillMessage {
@@ -28,7 +35,7 @@ Rules:
 
 /** The two messages of a distill request. */
 export function buildDistillRequest(session: string, messages: DistillMessage[]): LlmMessage[] {
-  const lines = messages.map((m) => `[#${m.seq} ${m.role === 'user' ? 'owner' : 'assistant'}, ${new Date(m.at).toISOString().slice(0, 16)}] ${m.text}`);
+  const lines = messages.map((m) => `[#${m.seq} ${m.role === 'user' ? 'owner' : 'assistant'}, ${new Date(m.at).toISOString().slice(0, 16)}] ${shortenText(m.text, DISTILL_MESSAGE_TOKENS)}`);
   return [
     { role: 'system', content: DISTILL_INSTRUCTIONS },
     { role: 'user', content: `Conversation ${session}:\n${lines.join('\n')}` },

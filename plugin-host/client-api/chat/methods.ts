@@ -1,6 +1,6 @@
 // The chat rows of the socket's dispatch table: chat/say, chat/interrupt, chat/subscribe.
 import type { KernelClient, PluginIO } from '../../sdk';
-import { InterruptRequest, SocketApi } from '../../../protocol';
+import { InterruptRequest, SocketApi, type ChatStreamItem } from '../../../protocol';
 import { methodTable, row, type MethodTable, type SocketCall } from '../methods';
 import { answerInput } from './answer';
 import type { ChatRouter } from './router';
@@ -11,10 +11,10 @@ export { MAX_INPUT_TEXT_CHARS as MAX_CHAT_TEXT } from '../../../protocol';
 /** Builds the chat rows over the plugin's IO channels, its kernel client and its output router. */
 export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: KernelClient): MethodTable {
   return methodTable(
-    row(SocketApi.ChatSay, (p, call) => {
+    row(SocketApi.ChatSay, async (p, call) => {
       // Turns that finished while nobody listened come first, so a reminder is not lost (a
       // notification could not receive them, so they stay for the next caller).
-      if (!call.notification) for (const item of router.takeMissed(p.session)) call.stream(item);
+      if (!call.notification) for (const item of await router.takeMissed(p.session)) call.stream(item);
       return answerInput(io, router, p, call);
     }),
     row(SocketApi.ChatInterrupt, async (p, call) => {
@@ -45,8 +45,16 @@ function followSession(router: ChatRouter, session: string, call: SocketCall): P
       return;
     }
     following.get(call.client)?.();
-    for (const item of router.takeMissed(session)) call.stream(item);
-    const unsubscribe = router.subscribe(session, (item) => call.stream(item));
+    // Live items wait until the missed ones are out, so the client reads them in the order they happened.
+    let held: ChatStreamItem[] | undefined = [];
+    const unsubscribe = router.subscribe(session, (item) => (held ? held.push(item) : call.stream(item)));
+    void router
+      .takeMissed(session)
+      .catch(() => [] as ChatStreamItem[])
+      .then((missed) => {
+        for (const item of [...missed, ...(held ?? [])]) call.stream(item);
+        held = undefined;
+      });
     const end = (): void => {
       call.signal.removeEventListener('abort', end);
       if (following.get(call.client) === end) following.delete(call.client);

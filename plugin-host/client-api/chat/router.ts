@@ -1,8 +1,10 @@
 // Routes the kernel's io/output to whoever waits for it: the chat/say that sent the input, else the
-// session's subscribers, else (for a finished turn) the session's mailbox.
+// session's subscribers, else (for a finished turn) the kernel's keeper of missed answers, or where there is none
+// (tests of this room alone) the session's mailbox in this process.
 import type { PluginLogger } from '../../sdk';
 import type { ChatStreamItem, OutputParams } from '../../../protocol';
 import { isFinal, toMissedItem, toStreamItem } from './items';
+import type { MissedKeeper } from './kernel-missed';
 import { Mailbox } from './mailbox';
 
 /** Receives the outputs of one input until its final one. */
@@ -19,6 +21,8 @@ export class ChatRouter {
     private readonly log: PluginLogger,
     readonly mailbox: Mailbox = new Mailbox(),
     private readonly now: () => number = Date.now,
+    /** The kernel's keeper of answers nobody received; without one, the mailbox keeps them. */
+    private readonly keeper?: MissedKeeper,
   ) {}
 
   /** Sends the outputs answering `inputId` to `handler`, up to and including its `done` or `error`. */
@@ -52,9 +56,10 @@ export class ChatRouter {
     return this.listeners.get(session)?.size ?? 0;
   }
 
-  /** Removes and returns `session`'s turns that finished while nobody listened. */
-  takeMissed(session: string): ChatStreamItem[] {
-    return this.mailbox.take(session);
+  /** Removes and returns `session`'s turns that finished while nobody listened, oldest first. */
+  async takeMissed(session: string): Promise<ChatStreamItem[]> {
+    const local = this.mailbox.take(session);
+    return this.keeper ? [...local, ...(await this.keeper.take(session))] : local;
   }
 
   /** Routes one output from the kernel. */
@@ -75,6 +80,10 @@ export class ChatRouter {
     }
     // A turn whose answer a stage kept back (skipped) has nothing to show later.
     if (!isFinal(output) || output.skipped === true) return;
+    if (this.keeper) {
+      this.keeper.keep(output);
+      return;
+    }
     const dropped = this.mailbox.put(output.session, toMissedItem(output, this.now()));
     if (dropped > 0) this.log.warn('chat mailbox full: dropped the oldest undelivered answers', { session: output.session, dropped });
   }

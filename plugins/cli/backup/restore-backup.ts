@@ -7,6 +7,7 @@ import type { ProgressReporter } from '../progress-bar';
 import { checkArchive, unpackArchive, type ChooseOwner } from './check-archive';
 import { DataDirAccessError, checkFolderWritable } from './data-dir-access';
 import { probeDataDirLock, type HeldLock } from './data-dir-lock';
+import { roomProblem } from './free-space';
 import type { Manifest } from './manifest';
 import { ArchiveError } from './read-archive';
 import { stopHomed, type StoppedBy } from './stop-homed';
@@ -55,6 +56,8 @@ export async function restoreBackup(request: RestoreRequest): Promise<RestoreRes
     throw new RestoreError(`${archive} is not a sound backup: ${error.message}; nothing was changed`);
   }
   const existing = inspectTarget(dataDir);
+  const noRoom = roomProblem(manifest, dataDir, archive);
+  if (noRoom) throw new RestoreError(noRoom);
   const parent = path.dirname(dataDir);
   fs.mkdirSync(parent, { recursive: true });
   checkFolderWritable(parent, dataDir, `restore ${archive}`);

@@ -1,9 +1,10 @@
 // homectl plugins install|remove: .hmap packages, checked and installed by the kernel; URLs downloaded by pluginmgr.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SocketMethods, type PluginsInstallResult } from '../../../protocol';
+import { SocketMethods, type PluginsInstallResult, type SkillOrigin } from '../../../protocol';
 import { NONE, formatBytes } from './format';
 import { connectPluginmgr } from './pluginmgr-client';
+import { previewSkillPackage } from './skills-sources';
 import { renderTable } from './table';
 import { UsageError, printJson, type Command, type CommandContext, type OptionValues } from './types';
 
@@ -54,7 +55,8 @@ const install: Command = {
 async function installFromFile(absolute: string, values: OptionValues, ctx: CommandContext): Promise<void> {
   const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, inspectOnly: true });
   if (!values['json']) ctx.print(`${renderPackage(inspected)}\n${absolute} (${formatBytes(inspected.bytes)}, sha256 ${inspected.sha256})`);
-  if (!(await confirmInstall(values, ctx))) return;
+  const flagged = await showSkillReport(inspected, absolute, { source: absolute, package: { sha256: inspected.sha256, bytes: inspected.bytes } }, values, ctx);
+  if (!(await confirmInstall(values, ctx, flagged))) return;
   reportInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, sha256: inspected.sha256 }), values, ctx);
 }
 
@@ -68,14 +70,24 @@ async function installFromUrl(url: string, values: OptionValues, ctx: CommandCon
   const pluginmgr = await connectPluginmgr(ctx);
   const inspected = await pluginmgr.install(url, { inspect: true });
   if (!values['json']) ctx.print(`${renderPackage(inspected)}\nfrom ${inspected.package.source} (${formatBytes(inspected.package.bytes)}, sha256 ${inspected.package.sha256})`);
-  if (!(await confirmInstall(values, ctx))) return;
+  const { source, sha256, bytes } = inspected.package;
+  const flagged = await showSkillReport(inspected, url, { source, package: { sha256, bytes } }, values, ctx);
+  if (!(await confirmInstall(values, ctx, flagged))) return;
   reportInstall(await pluginmgr.install(url, { sha256: inspected.package.sha256 }), values, ctx);
 }
 
+/** A skill package's trust report, the one `skills install` shows; answers how many things it flagged. */
+async function showSkillReport(inspected: PluginsInstallResult, given: string, origin: SkillOrigin, values: OptionValues, ctx: CommandContext): Promise<number> {
+  if (inspected.kind !== 'skill') return 0;
+  const preview = await previewSkillPackage(inspected, given, origin, ctx);
+  if (!values['json']) ctx.print(`\n${preview.report}`);
+  return preview.flagged;
+}
+
 /** Asks before installing unless --yes; false (after saying so) when the person declines. */
-async function confirmInstall(values: OptionValues, ctx: CommandContext): Promise<boolean> {
+async function confirmInstall(values: OptionValues, ctx: CommandContext, flagged = 0): Promise<boolean> {
   if (values['yes']) return true;
-  const answer = await ctx.confirm('Install? [y/N]');
+  const answer = await ctx.confirm(flagged ? `Install, with ${flagged} flagged item${flagged === 1 ? '' : 's'} above? [y/N]` : 'Install? [y/N]');
   if (answer === undefined) throw new UsageError('plugins install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking');
   if (!answer) ctx.print('not installed');
   return answer;

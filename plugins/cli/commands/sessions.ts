@@ -24,6 +24,7 @@ function notes(s: SessionSummary): string {
   if (s.cut_off) parts.push(`${s.cut_off} cut off`);
   if (s.interrupted) parts.push(`${s.interrupted} interrupted`);
   if (s.unanswered) parts.push(`${s.unanswered} unanswered`);
+  if (s.missed) parts.push(`${s.missed} missed (shown to its next client)`);
   return parts.join(', ');
 }
 

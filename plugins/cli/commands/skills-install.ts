@@ -1,6 +1,5 @@
 // homectl skills install: shows the trust report of a skill (folder, .hmap file or URL), asks, then installs it.
 import { prepareSkill, type InstalledSkill, type PreparedSkill } from './skills-sources';
-import { renderTrustReport } from './skills-trust';
 import { countOf } from './skills-words';
 import { printJson, UnconfirmedError, type Command, type CommandContext, type OptionValues } from './types';
 
@@ -13,7 +12,7 @@ export const skillsInstallCommand: Command = {
     'installs a skill from a folder, a .hmap package or an http(s):// URL; first shows its requirements, install specs and every shell command in it (flagged ones first) and asks, unless --yes',
   async run([given], values, ctx) {
     const prepared = await prepareSkill(given as string, ctx);
-    if (!values['json']) ctx.print(renderTrustReport(prepared.preview, prepared.origin));
+    if (!values['json']) ctx.print(prepared.preview.report);
     if (!(await confirmInstall(prepared, values, ctx))) return;
     const installed = await prepared.install();
     if (values['json']) return printOutcome(ctx, prepared, installed);
@@ -33,7 +32,7 @@ async function confirmInstall(prepared: PreparedSkill, values: OptionValues, ctx
     printOutcome(ctx, prepared, null);
     throw new UnconfirmedError(`skill "${name}" not installed: --json does not ask; read the preview it printed and pass --yes to install`);
   }
-  const flagged = prepared.preview.flagged ? ` (${countOf(prepared.preview.flagged, 'flagged command')} above)` : '';
+  const flagged = prepared.preview.flagged ? ` (${countOf(prepared.preview.flagged, 'flagged item')} above)` : '';
   const answer = await ctx.confirm(`Install skill "${name}"${flagged}? [y/N]`);
   if (answer === undefined) {
     throw new UnconfirmedError(`skill "${name}" not installed: skills install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking`);

@@ -8,12 +8,12 @@ import {
   SkillsMethods,
   SocketMethods,
   type PluginsInstallResult,
+  type SkillOrigin,
   type SkillPreview,
   type SkillsInstallResult,
   type SkillsPreviewParams,
 } from '../../../protocol';
 import { connectPluginmgr } from './pluginmgr-client';
-import type { SkillOrigin } from './skills-trust';
 import { UsageError, type CommandContext } from './types';
 
 /** What was installed: the answer as it came (for --json) and one line saying it. */
@@ -46,7 +46,7 @@ export function prepareSkill(given: string, ctx: CommandContext): Promise<Prepar
 }
 
 async function prepareFolder(dir: string, ctx: CommandContext): Promise<PreparedSkill> {
-  const preview = await ctx.request<SkillPreview>(SkillsMethods.Preview, { dir } satisfies SkillsPreviewParams);
+  const preview = await ctx.request<SkillPreview>(SkillsMethods.Preview, { dir, origin: { source: dir } } satisfies SkillsPreviewParams);
   return {
     preview,
     origin: { source: dir },
@@ -60,11 +60,12 @@ async function prepareFolder(dir: string, ctx: CommandContext): Promise<Prepared
 
 async function preparePackageFile(file: string, ctx: CommandContext): Promise<PreparedSkill> {
   const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file, inspectOnly: true });
-  const preview = await previewPackage(inspected, file, ctx);
   const facts = hashFile(file);
+  const origin: SkillOrigin = { source: file, ...(facts ? { package: facts } : {}) };
+  const preview = await previewPackage(inspected, file, origin, ctx);
   return {
     preview,
-    origin: { source: file, ...(facts ? { package: facts } : {}) },
+    origin,
     install: async () => describePackageInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file }), preview),
   };
 }
@@ -76,23 +77,31 @@ async function preparePackageFile(file: string, ctx: CommandContext): Promise<Pr
 async function prepareUrl(url: string, ctx: CommandContext): Promise<PreparedSkill> {
   const pluginmgr = await connectPluginmgr(ctx);
   const inspected = await pluginmgr.install(url, { inspect: true });
-  const preview = await previewPackage(inspected, url, ctx);
   const { sha256, bytes, source } = inspected.package;
+  const origin: SkillOrigin = { source, package: { sha256, bytes } };
+  const preview = await previewPackage(inspected, url, origin, ctx);
   return {
     preview,
-    origin: { source, package: { sha256, bytes } },
+    origin,
     install: async () => describePackageInstall(await pluginmgr.install(url, { sha256 }), preview),
   };
 }
 
-/** Refuses a package that is not a skill; previews its SKILL.md, named by the package. */
-async function previewPackage(inspected: PluginsInstallResult, given: string, ctx: CommandContext): Promise<SkillPreview> {
+/** Refuses a package that is not a skill; previews it (SKILL.md and its other files), named by the package. */
+async function previewPackage(inspected: PluginsInstallResult, given: string, origin: SkillOrigin, ctx: CommandContext): Promise<SkillPreview> {
   const { name } = inspected.manifest;
   if (inspected.kind !== 'skill') {
     throw new UsageError(`${given} is a ${inspected.kind} plugin package ("${name}"), not a skill; install it with: homectl plugins install ${given}`);
   }
+  return previewSkillPackage(inspected, given, origin, ctx);
+}
+
+/** The trust preview of an inspected skill package: what every install path of a skill package shows first. */
+export function previewSkillPackage(inspected: PluginsInstallResult, given: string, origin: SkillOrigin, ctx: CommandContext): Promise<SkillPreview> {
   if (!inspected.skill) throw new Error(`homed described the skill package ${given} without its SKILL.md, so there is nothing to show; it is not installed`);
-  return ctx.request<SkillPreview>(SkillsMethods.Preview, { text: inspected.skill.text, folder: name } satisfies SkillsPreviewParams);
+  const { text, files, unscanned } = inspected.skill;
+  const params: SkillsPreviewParams = { text, folder: inspected.manifest.name, ...(files ? { files } : {}), ...(unscanned ? { unscanned } : {}), origin };
+  return ctx.request<SkillPreview>(SkillsMethods.Preview, params);
 }
 
 function describePackageInstall(result: PluginsInstallResult, preview: SkillPreview): InstalledSkill {

@@ -2,6 +2,7 @@
 // stream items matched by id. It reconnects by itself, backing off, and tells its listeners each change of state.
 
 import { SOCKET_CANCEL_METHOD } from '../../../protocol/socket';
+import { WEBUI_SIGNED_OUT_CLOSE } from '../../../protocol/webui';
 
 /** Where the connection is: the first try, open, or lost and trying again. */
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting';
@@ -81,9 +82,11 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
       if (answer.error) call.reject(new ClientError(answer.error.message ?? 'the request failed', answer.error.name ?? 'HA_ERR_UNKNOWN'));
       else call.resolve(answer.result);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event: CloseEvent) => {
       for (const call of waiting.values()) call.reject(new ClientError('the connection to homed was lost', 'HA_ERR_DISCONNECTED'));
       waiting.clear();
+      // Signed out (revoked or expired): reconnecting would be refused; the page reloads to its sign-in.
+      if (event.code === WEBUI_SIGNED_OUT_CLOSE) return location.reload();
       setState('reconnecting');
       setTimeout(open, retryMs);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);

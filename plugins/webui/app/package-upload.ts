@@ -112,6 +112,12 @@ function PackageDialog({ summary: s, t, onDone, onClose }: DialogProps) {
           ${rows.map(([key, value]) => html`<div class="fact"><dt>${t(key)}</dt><dd class=${key === 'plugins.sha256' ? 'sha' : ''}>${value}</dd></div>`)}
         </dl>
         ${s.runsAsHomedUser && html`<p class="warning">${s.runsAsHomedUser}</p>`}
+        ${s.skill &&
+        html`<section class="skill-report" aria-label=${t('plugins.skillReport')}>
+          <h4>${t('plugins.skillReport')}</h4>
+          ${s.skill.flagged > 0 && html`<p class="warning">${t('plugins.skillFlagged', { count: s.skill.flagged })}</p>`}
+          <pre>${s.skill.report}</pre>
+        </section>`}
         ${error && html`<p class="error" role="alert">${error}</p>`}
         <div class="dialog-buttons">
           ${!failed &&

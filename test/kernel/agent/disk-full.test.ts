@@ -10,33 +10,9 @@ import type { SessionsShowResult } from '../../../protocol';
 import { startFakeLlmFor } from '../../fake-llm/server';
 import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, type HomedHandle } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
+import { emptyDisk, fillDisk } from './fill-disk';
 
 const IS_ROOT = process.getuid?.() === 0;
-
-/** Writes into `file` until the file system refuses; answers the bytes written. */
-function fillDisk(file: string): number {
-  const chunk = Buffer.alloc(256 * 1024, 7);
-  const fd = fs.openSync(file, 'w');
-  let written = 0;
-  try {
-    for (;;) written += fs.writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    fs.closeSync(fd);
-  }
-  // Whatever single blocks are left go too.
-  const small = Buffer.alloc(512, 7);
-  const again = fs.openSync(`${file}.tail`, 'w');
-  try {
-    for (;;) written += fs.writeSync(again, small);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    fs.closeSync(again);
-  }
-  return written;
-}
 
 describe('a full disk', () => {
   it('fails a message before the model is called, naming the path and the free space; once space is back nothing is lost', async (t) => {
@@ -74,8 +50,7 @@ describe('a full disk', () => {
     assert.equal(llm.requests.length, requests, 'the model was not called');
     t.diagnostic(`while full: ${full.stderr.trim()}`);
 
-    fs.rmSync(filler);
-    fs.rmSync(`${filler}.tail`);
+    emptyDisk(filler);
     const after = await say('after space is back');
     assert.equal(after.code, 0, after.stderr);
     assert.equal(after.stdout, 'Answered.\n');

@@ -96,6 +96,31 @@ describe('a definition says when its change applies and who may write it', () =>
     assert.equal(registry.set('demo', 'id', 'made').value, 'made', 'its owner writes it');
   });
 
+  it('a guarded key is set and unset by its owner and the machine owner only; a page or another plugin is told the homectl command', (t) => {
+    const registry = ConfigRegistry.open(makeTempConfigFile(t));
+    t.after(() => registry.close());
+    registry.define('demo', [{ key: 'roots', type: 'json', default: [], guarded: true }, { key: 'level', type: 'string', default: 'a' }]);
+    assert.equal(registry.get('demo', 'roots').def?.guarded, true);
+    const set = refusal(() => registry.set('demo', 'roots', ['/'], 'other'));
+    assert.equal(set.code, ErrorCodes.PermissionDenied);
+    assert.match(set.message, /^demo\.roots is guarded: .* only the owner changes it, on the machine running homed: homectl config set demo:roots VALUE$/);
+    assert.match(refusal(() => registry.unset('demo', 'roots', 'other')).message, /homectl config unset demo:roots$/);
+    assert.deepEqual(registry.getValue('demo', 'roots'), []);
+    assert.deepEqual(registry.set('demo', 'roots', ['/srv'], 'machine-owner').value, ['/srv']);
+    assert.deepEqual(registry.set('demo', 'roots', ['/srv/a']).value, ['/srv/a'], 'the plugin writes its own');
+    assert.equal(registry.unset('demo', 'roots', 'machine-owner').isSet, false);
+    assert.equal(registry.set('demo', 'level', 'b', 'other').value, 'b', 'a key that is not guarded stays open');
+    assert.match(refusal(() => registry.define('demo', [{ key: 'x', type: 'int', guarded: 'yes' as unknown as boolean }])).message, /guarded that is not true or false/);
+  });
+
+  it('the settings that widen what the agent may do are guarded: the data paths', (t) => {
+    const { registry } = openSeeded(t);
+    const paths = CORE_DEFS.filter((def) => def.category === 'paths' && def.readOnly === undefined);
+    assert.ok(paths.length >= 7);
+    for (const def of paths) assert.equal(registry.get('core', def.key).def?.guarded, true, def.key);
+    assert.equal(registry.get('core', 'core.log.level').def?.guarded, undefined);
+  });
+
   it('every core key homed reads only at start is marked restart', () => {
     const live = ['core.log.level', 'core.data.dir', 'core.skills.path'];
     for (const def of CORE_DEFS) {

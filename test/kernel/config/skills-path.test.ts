@@ -13,10 +13,10 @@ test('core.skills.path is <data>/skills, made at start; a new folder is made whe
   assert.ok(fs.statSync(fallback).isDirectory());
 
   const mine = path.join(dataDir, 'elsewhere', 'my-skills');
-  kernel.config.set('core', 'core.skills.path', mine, 'other');
+  kernel.config.set('core', 'core.skills.path', mine, 'machine-owner');
   assert.ok(fs.statSync(mine).isDirectory(), 'the folder named is made at once');
   assert.equal(kernel.config.get('core', 'core.skills.path').def?.restart, undefined, 'no restart is asked for');
 
-  kernel.config.unset('core', 'core.skills.path', 'other');
+  kernel.config.unset('core', 'core.skills.path', 'machine-owner');
   assert.equal(kernel.config.getValue('core', 'core.skills.path'), fallback);
 });

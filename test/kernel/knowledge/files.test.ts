@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import test from 'node:test';
@@ -48,22 +49,51 @@ test('add copies a file in (refusing to overwrite a different one) and indexes i
   t.after(() => scratch.remove());
   const base = await openBase(scratch);
   t.after(() => base.close());
-  const source = path.join(scratch.root, 'washer manual.txt');
+  const inbox = path.join(scratch.root, 'inbox');
+  fs.mkdirSync(inbox);
+  const from = [inbox];
+  const source = path.join(inbox, 'washer manual.txt');
   fs.writeFileSync(source, 'Clean the lint filter after every drying cycle.\n');
 
-  const added = await base.add(source);
+  const added = await base.add(source, { from });
   assert.deepEqual([added.file, added.chunks], ['washer manual.txt', 1]);
   assert.equal(fs.readFileSync(path.join(scratch.dir, 'washer manual.txt'), 'utf8'), fs.readFileSync(source, 'utf8'));
   assert.deepEqual(filesFor(base, 'lint filter'), ['washer manual.txt']);
-  const renamed = await base.add(source, { name: 'appliances/dryer.txt' });
+  const renamed = await base.add(source, { name: 'appliances/dryer.txt', from });
   assert.equal(renamed.file, 'appliances/dryer.txt');
 
   fs.writeFileSync(source, 'A different text.\n');
-  await rejectsWith(base.add(source), 'HA_ERR_CONFLICT', /already has a different/);
-  assert.equal((await base.add(source, { replace: true })).chunks, 1);
-  await rejectsWith(base.add(path.join(scratch.root, 'missing.md')), 'HA_ERR_NOT_FOUND', /not a readable file/);
-  fs.writeFileSync(path.join(scratch.root, 'scan.pdf'), '%PDF-1.4');
-  await rejectsWith(base.add(path.join(scratch.root, 'scan.pdf')), 'HA_ERR_INVALID_VALUE', /PDF/);
+  await rejectsWith(base.add(source, { from }), 'HA_ERR_CONFLICT', /already has a different/);
+  assert.equal((await base.add(source, { replace: true, from })).chunks, 1);
+  await rejectsWith(base.add(path.join(inbox, 'missing.md'), { from }), 'HA_ERR_NOT_FOUND', /not a readable file/);
+  fs.writeFileSync(path.join(inbox, 'scan.pdf'), '%PDF-1.4');
+  await rejectsWith(base.add(path.join(inbox, 'scan.pdf'), { from }), 'HA_ERR_INVALID_VALUE', /PDF/);
+});
+
+test('add takes a file only from inside the knowledge folder or the folders given: not through a link, a hard link or a FIFO', async (t) => {
+  const scratch = makeScratch();
+  t.after(() => scratch.remove());
+  const base = await openBase(scratch);
+  t.after(() => base.close());
+  const inbox = path.join(scratch.root, 'inbox');
+  fs.mkdirSync(inbox);
+  const outside = path.join(scratch.root, 'outside.md');
+  fs.writeFileSync(outside, '# Outside\n\nThe safe combination is 31-7-44.\n');
+  const refused = /outside the folders it takes files from.*files:roots/;
+  await rejectsWith(base.add(outside), 'HA_ERR_PERMISSION_DENIED', refused);
+  await rejectsWith(base.add(outside, { from: [inbox] }), 'HA_ERR_PERMISSION_DENIED', refused);
+  await rejectsWith(base.add('/etc/passwd', { name: 'passwd.txt', from: [inbox] }), 'HA_ERR_PERMISSION_DENIED', refused);
+  fs.symlinkSync(outside, path.join(inbox, 'link.md'));
+  await rejectsWith(base.add(path.join(inbox, 'link.md'), { from: [inbox] }), 'HA_ERR_PERMISSION_DENIED', /it leads to .*outside\.md/);
+  fs.linkSync(outside, path.join(inbox, 'hard.md'));
+  await rejectsWith(base.add(path.join(inbox, 'hard.md'), { from: [inbox] }), 'HA_ERR_PERMISSION_DENIED', /2 hard links/);
+  execFileSync('mkfifo', [path.join(inbox, 'pipe.md')]);
+  await rejectsWith(base.add(path.join(inbox, 'pipe.md'), { from: [inbox] }), 'HA_ERR_NOT_FOUND', /not a regular file/);
+  await rejectsWith(base.add('relative.md', { from: [inbox] }), 'HA_ERR_INVALID_VALUE', /absolute path/);
+  assert.deepEqual(filesFor(base, 'safe combination'), []);
+  // A file already in the knowledge folder may be added under another name.
+  scratch.write('inside.md', '# Inside\n\nThe spare fuse is in the drawer.\n');
+  assert.equal((await base.add(path.join(scratch.dir, 'inside.md'), { name: 'copy.md' })).file, 'copy.md');
 });
 
 test('remove deletes the file and its chunks; list shows every file, with a reason for those not indexed', async (t) => {

@@ -96,3 +96,15 @@ test('a notice listener that throws ends nothing: the request retries and answer
   assert.equal(result.text, 'still answered');
   assert.equal(calls, 2, 'the retry notice and the slow-start notice (from a timer) were both attempted');
 });
+
+test('with a deadline shorter than the timeout, the waiting notice names the deadline, the limit that will end the wait', async (t) => {
+  const { fake, manager, addProvider } = await setupLlm(t, { attempts: 1, firstTokenNoticeMs: 200 });
+  addProvider('p', 'openai', { timeout: '30s', deadline: '2s' });
+  fake.enqueue({ hang: 'no-headers' });
+  const notices: string[] = [];
+  await assert.rejects(manager.complete(ask(), { onNotice: (line) => notices.push(line) }), /within 2 s \(llm\.provider\.p\.deadline\)/);
+  const slow = notices.filter((line) => line.startsWith('still waiting'));
+  assert.equal(slow.length, 1, notices.join('\n'));
+  assert.match(slow[0]!, /gives up 2 s after sending the request \(llm\.provider\.p\.deadline\)\)$/);
+  assert.doesNotMatch(slow[0]!, /30 s/, 'the timeout, which will not be reached, is not named');
+});

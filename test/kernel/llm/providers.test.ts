@@ -195,6 +195,7 @@ test('the llm definitions have both languages and category llm', (t) => {
     'llm.provider.*.adapter',
     'llm.provider.*.api_key',
     'llm.provider.*.base_url',
+    'llm.provider.*.context_window',
     'llm.provider.*.deadline',
     'llm.provider.*.max_tokens',
     'llm.provider.*.model',

@@ -22,7 +22,7 @@ test('a skill package is previewed from its inspected text, served once installe
   const preview = await rig.call<SkillPreview>('skills/preview', { text: inspected.skill?.text ?? '', folder: inspected.manifest.name });
   assert.equal(preview.name, 'forecast');
   assert.equal(preview.flagged, 1);
-  assert.deepEqual(preview.commands[0]?.flags, [TRUST_FLAG_WORDS['pipe-to-shell'], TRUST_FLAG_WORDS['base64-decode']]);
+  assert.deepEqual(preview.commands[0]?.flags, [`${TRUST_FLAG_WORDS['pipe-to-shell']}: "| sh"`, `${TRUST_FLAG_WORDS['base64-decode']}: "base64 -d"`]);
   assert.equal((await rig.list()).total, 0, 'inspecting installs nothing');
 
   await rig.call(SocketMethods.PluginsInstall, { file });

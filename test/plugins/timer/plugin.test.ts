@@ -36,15 +36,18 @@ function watchInterrupts(t: TestContext): InterruptEvent[] {
   return seen;
 }
 
-const UNITS_JS = path.join(REPO_ROOT, 'dist', 'protocol', 'units.js');
+const PROTOCOL_DIR = path.join(REPO_ROOT, 'dist', 'protocol');
 
-/** A data dir beside a built-ins folder holding only the compiled timer, with the protocol module it loads. */
+/**
+ * A data dir beside a built-ins folder holding only the compiled timer, with the protocol it loads (units, and the
+ * error catalogue its client methods answer with) and the packages those load.
+ */
 function dataDirWithTimer(t: TestContext): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-timer-'));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   fs.cpSync(TIMER_DIR, path.join(root, 'plugins', 'timer'), { recursive: true });
-  fs.mkdirSync(path.join(root, 'protocol'));
-  fs.copyFileSync(UNITS_JS, path.join(root, 'protocol', 'units.js'));
+  fs.cpSync(PROTOCOL_DIR, path.join(root, 'protocol'), { recursive: true });
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   return path.join(root, 'data');
 }
 

@@ -76,7 +76,7 @@ export async function testServer(t: TestContext, options: { bind?: BindMode; lan
   const hosts = new HostPolicy(options.bind ?? 'loopback', 'http', () => options.lanNames ?? [], options.extraNames ?? []);
   hosts.setPort(PORT);
   const sessions = echoSessions();
-  const app = await buildWebServer({ assets: loadAssets(), logins, hosts, openSession: (tr) => sessions.open(tr), ...options.extra });
+  const app = await buildWebServer({ assets: loadAssets(), logins, hosts, openSession: (tr) => sessions.open(tr), now: () => clock.now, ...options.extra });
   t.after(async () => {
     await app.close();
     logins.close();

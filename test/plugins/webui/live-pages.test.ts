@@ -9,7 +9,6 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { requestOnce } from '../../../plugins/cli/client';
 import { SocketMethods, TimerMethods, type TimerListResult } from '../../../protocol';
-import { makeTempDir } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
 import { skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -22,12 +21,13 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
   const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(harness.live.homed.socket, method, params);
 
   before(async () => {
-    work = makeTempDir('webui-live-');
     harness = await startBrowserHarness({ llm: true });
+    // knowledge/add takes files from the allowed roots: <data>/workspace when files:roots is unset.
+    work = path.join(harness.live.homed.dataDir, 'workspace');
+    fs.mkdirSync(work, { recursive: true });
   });
   after(async () => {
     await harness?.close();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
   async function open(menu: string, heading: string): Promise<{ page: Page; close(): Promise<void>; errors: string[]; foreign: string[] }> {

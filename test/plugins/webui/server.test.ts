@@ -174,18 +174,22 @@ describe('webui server: sign-in', () => {
     assert.ok(logins.redeem(logins.issueLink(), ''), 'a fresh link still works');
   });
 
-  it('rate-limits the exchange per address: the eleventh try in a minute gets 429, even with a good link', async (t) => {
-    const { app, logins } = await testServer(t);
-    for (let i = 0; i < 10; i++) {
-      const answer = await app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: ORIGIN }, payload: { secret: `guess${i}` } });
-      assert.equal(answer.statusCode, 401);
-    }
-    const limited = await app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: ORIGIN }, payload: { secret: logins.issueLink() } });
+  it('limits wrong tries per address: the eleventh in a minute gets 429, yet a good link still signs in', async (t) => {
+    const { app, logins, clock } = await testServer(t);
+    const post = (secret: string, remoteAddress = '127.0.0.1') => app.inject({ method: 'POST', url: '/api/login', remoteAddress, headers: { host: HOST, origin: ORIGIN }, payload: { secret } });
+    for (let i = 0; i < 10; i++) assert.equal((await post(`guess${i}`)).statusCode, 401);
+    const limited = await post('guess10');
     assert.equal(limited.statusCode, 429);
+    assert.equal(limited.headers['retry-after'], '60');
+    assert.match(limited.json<{ error: string }>().error, /too many wrong sign-in tries.*homectl webui open/);
     assert.equal(limited.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
-    assert.equal(logins.list().length, 0);
-    const other = await app.inject({ method: 'POST', url: '/api/login', remoteAddress: '127.0.0.2', headers: { host: HOST, origin: ORIGIN }, payload: { secret: logins.issueLink() } });
-    assert.equal(other.statusCode, 200, 'another address is not limited');
+    const good = await post(logins.issueLink());
+    assert.equal(good.statusCode, 200, 'a valid link is taken from a limited address');
+    assert.equal(logins.list().length, 1);
+    assert.equal((await post('guess11')).statusCode, 429, 'wrong tries stay limited');
+    assert.equal((await post('guess0', '127.0.0.2')).statusCode, 401, 'another address has its own allowance');
+    clock.now += 60_000;
+    assert.equal((await post('guess12')).statusCode, 401, 'a minute later the address may try again');
   });
 
   it('renews the cookie when used after half its life, and ends it after 30 days unused', async (t) => {

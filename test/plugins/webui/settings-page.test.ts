@@ -72,10 +72,8 @@ describe('the Settings page in chromium', { skip }, () => {
   it('picks inputs from the definitions: select, switch, duration text, password never shown, read-only and restart notes', async () => {
     await requestOnce(socket(), SocketMethods.ConfigSet, { scope: 'secret-keeper', key: 'api_token', value: 'hunter2-secret' });
     const { context, page } = await openSettings();
-    const bind = setting(page, 'Plugin webui', 'bind');
-    assert.equal(await bind.getByRole('combobox').inputValue(), 'loopback');
-    assert.deepEqual(await bind.getByRole('option').allTextContents(), ['loopback', 'lan']);
-    await bind.getByText('Takes effect after a restart.').waitFor();
+    const session = setting(page, 'Plugin webui', 'session_timeout');
+    await session.getByText('Takes effect after a restart.').waitFor();
 
     const idle = setting(page, 'Plugin cli', 'idle_timeout');
     assert.equal(await idle.getByRole('textbox').inputValue(), (await entry('cli', 'idle_timeout')).display);
@@ -97,6 +95,28 @@ describe('the Settings page in chromium', { skip }, () => {
 
     const switches = page.getByRole('switch');
     assert.ok((await switches.count()) > 0, 'bool settings are switches');
+    await context.close();
+  });
+
+  it('shows a guarded setting read-only with the homectl command that changes it', async () => {
+    const { context, page, foreign, errors } = await openSettings();
+    const bind = setting(page, 'Plugin webui', 'bind');
+    assert.equal(await bind.getByRole('combobox').inputValue(), 'loopback');
+    assert.deepEqual(await bind.getByRole('option').allTextContents(), ['loopback', 'lan']);
+    assert.equal(await bind.getByRole('combobox').isDisabled(), true);
+    assert.equal(await bind.getByRole('button').count(), 0, 'no Save, no Reset');
+    await bind.getByText(/^Guarded: it widens what the agent may do or reach/).waitFor();
+    assert.equal(await bind.locator('code').textContent(), 'homectl config set webui:bind VALUE');
+    const roots = setting(page, 'Plugin files', 'roots');
+    assert.equal(await roots.locator('code').textContent(), 'homectl config set files:roots VALUE');
+    assert.equal(await roots.getByRole('textbox').isDisabled(), true);
+    const knowledge = setting(page, 'homed (core)', 'core.knowledge.path');
+    assert.equal(await knowledge.locator('code').textContent(), 'homectl config set core.knowledge.path VALUE');
+    // A setting that is not guarded keeps its Save.
+    assert.equal(await setting(page, 'Plugin cli', 'max_clients').getByRole('button', { name: 'Save' }).count(), 1);
+    await harness.screenshot(page, 'settings-guarded');
+    assert.deepEqual(foreign, []);
+    assert.deepEqual(errors, []);
     await context.close();
   });
 

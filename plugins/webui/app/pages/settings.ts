@@ -115,7 +115,9 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
   const labelId = `${id}-label`;
   const lang = t('settings.lang') === 'zh' ? 'zh' : 'en';
   const description = def?.description?.[lang] ?? def?.description?.[lang === 'zh' ? 'en' : 'zh'] ?? '';
-  const readOnly = def?.readOnly !== undefined || def === undefined || entry.omittedBytes !== undefined;
+  // A guarded setting widens what the agent may do: the kernel takes it only from homectl, so the page shows the command.
+  const guarded = def?.guarded === true;
+  const readOnly = guarded || def?.readOnly !== undefined || def === undefined || entry.omittedBytes !== undefined;
 
   const send = (method: 'config/set' | 'config/unset', value?: unknown): void => {
     setBusy(true);
@@ -155,9 +157,15 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
       </span>`}
       ${description && html`<p class="description">${description}</p>`}
       <p class="facts">${facts(def, entry, t).join(' · ')}</p>
+      ${guarded && html`<p class="guarded">${t('settings.guarded')} <code>${guardedCommand(entry)}</code></p>`}
       ${outcome && html`<p class=${outcome.kind} role=${outcome.kind === 'error' ? 'alert' : 'status'}>${outcome.text}</p>`}
     </form>
   `;
+}
+
+/** The command that changes a guarded setting, as homectl takes its key. */
+function guardedCommand(entry: ConfigEntry): string {
+  return `homectl config set ${entry.scope === CORE ? entry.key : `${entry.scope}:${entry.key}`} VALUE`;
 }
 
 /** Default, range, restart and read-only notes, from the definition. */

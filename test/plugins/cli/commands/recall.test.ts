@@ -27,12 +27,13 @@ describe('homectl memory and knowledge', () => {
   before(async () => {
     llm = await startFakeLlm();
     homed = await startHomed({ env: fakeProviderEnv(llm) });
-    work = makeTempDir('kn-');
+    // knowledge add takes files from the allowed roots: <data>/workspace when files:roots is unset.
+    work = path.join(homed.dataDir, 'workspace');
+    fs.mkdirSync(work, { recursive: true });
   });
   after(async () => {
     await homed?.cleanup();
     await llm?.close();
-    fs.rmSync(work, { recursive: true, force: true });
   });
 
   it('adds, lists, searches (English and Chinese), removes and reindexes documents', async () => {
