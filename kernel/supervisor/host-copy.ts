@@ -122,7 +122,9 @@ function copyTree(from: string, to: string, depth: number): void {
     }
   } else if (stat.isFile()) {
     fs.mkdirSync(path.dirname(to), { recursive: true });
-    fs.copyFileSync(from, to);
+    // By content, not fs.copyFileSync: on Node 24 that fails with EPERM (its fchmod) in homed's service, whose ambient
+    // capabilities it runs with; the modes are set by makeReadable afterwards anyway.
+    fs.writeFileSync(to, fs.readFileSync(from));
   }
 }
 
