@@ -4,6 +4,7 @@ import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
 import type { KernelHealth } from './healthcheck';
 import type { PluginManifest } from './manifest';
+import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 import type { SkillPackageFiles } from './skills';
 
 /** Lifecycle states of a supervised plugin. */
@@ -150,7 +151,8 @@ export interface KernelStatus {
 /** plugin → kernel (admin): kernel status. */
 export const KernelStatusRequest = request<Record<string, never>, KernelStatus>('kernel/status', { params: NO_PARAMS, permission: 'admin' });
 
-export interface PluginsInstallParams {
+/** `owner`: the owner's own call, which alone installs a package asking for OWNER_GRANTED_PERMISSIONS. */
+export interface PluginsInstallParams extends OwnerParams {
   /** Absolute path of a .hmap package on this machine. */
   file: string;
   /** Check the package and describe it, writing nothing. */
@@ -181,8 +183,9 @@ export interface PluginsInstallResult {
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {
-  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD, sha256: SHA256_FIELD }, ['file']),
+  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD, sha256: SHA256_FIELD, owner: OWNER_FIELD }, ['file']),
   permission: 'admin',
+  paramPermission: ownerClaim('plugins/install'),
 });
 
 export interface PluginsRemoveParams extends PluginNameParams {
