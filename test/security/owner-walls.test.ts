@@ -12,7 +12,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { HomedClient, requestOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { ApprovalsMethods, SocketMethods, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingResult, type PluginsInstallResult } from '../../protocol';
+import { ApprovalsMethods, SocketMethods, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingResult, type PluginsInstallResult } from '../../protocol';
 import { packPlugin } from '../../scripts/pack/pack';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, REPO_ROOT, runHomectl, waitFor } from '../harness/homed';
@@ -33,13 +33,15 @@ describe('only the owner at the machine widens what the agent may do', () => {
   let llm: FakeLlm;
   let live: LiveWebui;
   let page: PageSocket;
+  let cookie: string;
   let admin: string;
   let work: string;
 
   before(async () => {
     llm = await startFakeLlm();
     live = await startLiveWebui({ plugins: ['calculator'], env: fakeProviderEnv(llm) });
-    page = await openPageSocket(live, await signInLive(live));
+    cookie = await signInLive(live);
+    page = await openPageSocket(live, cookie);
     admin = adminSocketInDataDir(live.homed.dataDir);
     await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
     work = makeTempDir('owner-');
@@ -176,7 +178,7 @@ describe('only the owner at the machine widens what the agent may do', () => {
     }
   });
 
-  it('a package asking for admin is refused to the page and the shared socket, with the homectl command; homectl installs it', async () => {
+  it('a package asking for admin is refused to the page (over its WebSocket and its upload) and the shared socket, with the homectl command; homectl installs it', async () => {
     const src = path.join(work, 'boss');
     fs.cpSync(path.join(FIXTURE_PLUGINS, 'good'), src, { recursive: true });
     const manifest = JSON.parse(fs.readFileSync(path.join(src, 'plugin.json'), 'utf8')) as Record<string, unknown>;
@@ -195,6 +197,22 @@ describe('only the owner at the machine widens what the agent may do', () => {
     }
     const claimed = await page.call(SocketMethods.PluginsInstall, { file, sha256, owner: true });
     assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
+
+    // The Plugins page's own way: upload the .hmap, then Install.
+    const headers = { origin: live.origin, cookie };
+    const bytes = fs.readFileSync(file);
+    const uploaded = await fetch(`${live.origin}${WEBUI_PACKAGES_PATH}?name=${path.basename(file)}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/octet-stream', 'content-length': String(bytes.length) },
+      body: bytes,
+    });
+    assert.equal(uploaded.status, 200, await uploaded.clone().text());
+    const { id } = (await uploaded.json()) as WebuiPackageSummary;
+    const install = await fetch(`${live.origin}${WEBUI_PACKAGES_PATH}/${id}/install`, { method: 'POST', headers });
+    const body = (await install.json()) as { error?: string; code?: string };
+    assert.equal(install.status, 403, JSON.stringify(body));
+    assert.equal(body.code, 'HA_ERR_PERMISSION_DENIED');
+    assert.match(body.error ?? '', new RegExp(`package "boss" asks for "admin", which only the owner grants.*homectl plugins install ${path.basename(file).replace(/\./g, '\\.')}`));
     assert.ok(!fs.existsSync(path.join(live.homed.dataDir, 'plugins', 'boss')), 'nothing was installed');
 
     const installed = await runHomectl(['plugins', 'install', file, '--yes'], { socket: live.homed.socket });
