@@ -95,14 +95,16 @@ export const PluginsInfoRequest = request<PluginNameParams, { plugin: PluginInfo
 
 export const PLUGIN_ACTIONS = ['start', 'stop', 'restart', 'enable', 'disable'] as const;
 export type PluginAction = (typeof PLUGIN_ACTIONS)[number];
-export interface PluginControlParams extends PluginNameParams {
+/** `owner`: the owner's own call, which alone stops or disables a plugin that guards tool calls (before_toolcall). */
+export interface PluginControlParams extends PluginNameParams, OwnerParams {
   /** What to do. */
   action: PluginAction;
 }
 /** plugin → kernel (admin): start, stop, restart, enable or disable a plugin; answers once done. */
 export const PluginsControlRequest = request<PluginControlParams, { plugin: PluginStatus }>('plugins/control', {
-  params: objectSchema({ name: PLUGIN_NAME_FIELD, action: { enum: [...PLUGIN_ACTIONS] } }, ['name', 'action']),
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, action: { enum: [...PLUGIN_ACTIONS] }, owner: OWNER_FIELD }, ['name', 'action']),
   permission: 'admin',
+  paramPermission: ownerClaim('plugins/control'),
 });
 
 /** One kept log line of a plugin. */

@@ -58,7 +58,7 @@ export type ChatInterruptResult = { sent: true } & Partial<InterruptResult>;
 export const SocketApi = {
   PluginsList: forwarded(PluginsListRequest),
   PluginsInfo: forwarded(PluginsInfoRequest),
-  PluginsControl: forwarded(PluginsControlRequest),
+  PluginsControl: ownerless(PluginsControlRequest),
   PluginsLogs: forwarded(PluginsLogsRequest),
   LogsRead: forwarded(LogsReadRequest),
   UsageRead: forwarded(UsageReadRequest),

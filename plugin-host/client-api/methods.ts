@@ -82,9 +82,9 @@ export function createAdminMethods(kernel: KernelClient, self: string): MethodTa
   return methodTable(
     row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
     row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),
-    row(SocketApi.PluginsControl, (p) => {
+    row(SocketApi.PluginsControl, (p, call) => {
       refuseToCutOwnSocket(self, p.name, p.action);
-      return kernel.request(PluginsControlRequest.type, p);
+      return kernel.request(PluginsControlRequest.type, { ...p, ...owner(call) });
     }),
     row(SocketApi.PluginsLogs, (p) => kernel.request(PluginsLogsRequest.type, p)),
     row(SocketApi.LogsRead, (p) => kernel.request(LogsReadRequest.type, p)),

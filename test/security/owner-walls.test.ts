@@ -12,7 +12,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { HomedClient, requestOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { ApprovalsMethods, SocketMethods, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingResult, type PluginsInstallResult } from '../../protocol';
+import { ApprovalsMethods, SocketMethods, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingResult, type PluginInfo, type PluginsInstallResult } from '../../protocol';
 import { packPlugin } from '../../scripts/pack/pack';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, REPO_ROOT, runHomectl, waitFor } from '../harness/homed';
@@ -176,6 +176,28 @@ describe('only the owner at the machine widens what the agent may do', () => {
     } finally {
       asker.close();
     }
+  });
+
+  it('the approvals guard is not stopped or disabled from the page or the shared socket; homectl can', async () => {
+    for (const action of ['stop', 'disable']) {
+      for (const [who, answer] of [
+        ['the page', await page.call(SocketMethods.PluginsControl, { name: 'approvals', action })],
+        ['the shared socket', await shared(SocketMethods.PluginsControl, { name: 'approvals', action })],
+      ] as const) {
+        assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${action} from ${who}: ${JSON.stringify(answer)}`);
+        assert.match(answer.error.message, new RegExp(`plugin "approvals" guards every tool call \\(before_toolcall\\): .*tools would run unasked, so only the owner does it, .*homectl plugins ${action} approvals`));
+      }
+    }
+    const state = async (): Promise<string> => (await requestOnce<{ plugin: PluginInfo }>(admin, SocketMethods.PluginsInfo, { name: 'approvals' })).plugin.state;
+    assert.equal(await state(), 'ready', 'the guard still stands');
+    const page2 = await page.call(SocketMethods.PluginsControl, { name: 'approvals', action: 'restart' });
+    assert.equal(page2.error, undefined, `a restart brings it back at once, so the page may: ${JSON.stringify(page2)}`);
+
+    const stopped = await runHomectl(['plugins', 'stop', 'approvals'], { socket: live.homed.socket });
+    assert.equal(stopped.code, 0, stopped.stderr);
+    const started = await runHomectl(['plugins', 'start', 'approvals'], { socket: live.homed.socket });
+    assert.equal(started.code, 0, started.stderr);
+    await waitFor(async () => (await state()) === 'ready', { what: 'the approvals plugin to be ready again', timeoutMs: 30_000 });
   });
 
   it('a package asking for admin is refused to the page (over its WebSocket and its upload) and the shared socket, with the homectl command; homectl installs it', async () => {
