@@ -137,6 +137,7 @@ function describeClientMethods(methods: NonNullable<PluginDefinition['clientMeth
     method,
     params: def.params,
     ...(def.permission === undefined ? {} : { permission: def.permission }),
+    ...(def.owner === true ? { owner: true } : {}),
     ...(def.timeoutMs === undefined ? {} : { timeoutMs: def.timeoutMs }),
   }));
 }

@@ -109,6 +109,8 @@ export interface ClientMethodDefinition<Params = unknown> {
   params: Record<string, unknown>;
   /** A permission the calling plugin needs besides `admin`. */
   permission?: Permission;
+  /** Only the owner on the machine may call it, through homectl: it widens what the agent may do (an approvals rule). */
+  owner?: boolean;
   /** Per-call deadline in ms. */
   timeoutMs?: number;
   /** Carries it out: the resolved value is the client's result, a throw its error (a haError keeps its code). */

@@ -4,6 +4,7 @@ import { MAX_LOG_LINES } from './limits';
 import type { LogLevel } from './log';
 import type { KernelHealth } from './healthcheck';
 import type { PluginManifest } from './manifest';
+import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 import type { SkillPackageFiles } from './skills';
 
 /** Lifecycle states of a supervised plugin. */
@@ -94,14 +95,16 @@ export const PluginsInfoRequest = request<PluginNameParams, { plugin: PluginInfo
 
 export const PLUGIN_ACTIONS = ['start', 'stop', 'restart', 'enable', 'disable'] as const;
 export type PluginAction = (typeof PLUGIN_ACTIONS)[number];
-export interface PluginControlParams extends PluginNameParams {
+/** `owner`: the owner's own call, which alone stops or disables a plugin that guards tool calls (before_toolcall). */
+export interface PluginControlParams extends PluginNameParams, OwnerParams {
   /** What to do. */
   action: PluginAction;
 }
 /** plugin → kernel (admin): start, stop, restart, enable or disable a plugin; answers once done. */
 export const PluginsControlRequest = request<PluginControlParams, { plugin: PluginStatus }>('plugins/control', {
-  params: objectSchema({ name: PLUGIN_NAME_FIELD, action: { enum: [...PLUGIN_ACTIONS] } }, ['name', 'action']),
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, action: { enum: [...PLUGIN_ACTIONS] }, owner: OWNER_FIELD }, ['name', 'action']),
   permission: 'admin',
+  paramPermission: ownerClaim('plugins/control'),
 });
 
 /** One kept log line of a plugin. */
@@ -150,7 +153,8 @@ export interface KernelStatus {
 /** plugin → kernel (admin): kernel status. */
 export const KernelStatusRequest = request<Record<string, never>, KernelStatus>('kernel/status', { params: NO_PARAMS, permission: 'admin' });
 
-export interface PluginsInstallParams {
+/** `owner`: the owner's own call, which alone installs a package asking for OWNER_GRANTED_PERMISSIONS. */
+export interface PluginsInstallParams extends OwnerParams {
   /** Absolute path of a .hmap package on this machine. */
   file: string;
   /** Check the package and describe it, writing nothing. */
@@ -181,8 +185,9 @@ export interface PluginsInstallResult {
 }
 /** plugin → kernel (admin): installs (or only inspects) a .hmap package; a failed install leaves the old version running. */
 export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstallResult>('plugins/install', {
-  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD, sha256: SHA256_FIELD }, ['file']),
+  params: objectSchema({ file: PATH_FIELD, inspectOnly: BOOLEAN_FIELD, sha256: SHA256_FIELD, owner: OWNER_FIELD }, ['file']),
   permission: 'admin',
+  paramPermission: ownerClaim('plugins/install'),
 });
 
 export interface PluginsRemoveParams extends PluginNameParams {

@@ -4,6 +4,7 @@
 import { objectSchema, request } from './descriptor';
 import { SESSION_FIELD, stringField, wholeNumberField } from './fields';
 import { MAX_SESSION_CHARS } from './limits';
+import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
 /**
  * Longest question, in characters: it holds an exec command line (up to 100,000 characters) with its folder and
@@ -19,7 +20,18 @@ export const MAX_ASK_TIMEOUT_MS = 600_000;
 export const ASK_SETTLERS = ['person', 'timeout', 'no-client', 'withdrawn'] as const;
 export type AskSettler = (typeof ASK_SETTLERS)[number];
 
-export interface AskParams {
+/** The choices of a question that only the owner may give, and what a person offered none of them can do instead. */
+export interface OwnerChoices {
+  /**
+   * Choices that widen what the agent may do (`always` adds a rule): only an answer that is the owner's own (waiter or
+   * homectl on the admin socket) may give one; a client that is not the owner's is not offered them.
+   */
+  ownerChoices?: string[];
+  /** The command that does the same at the machine, for a person not offered them, e.g. `homectl approvals allow exec --exact 'git status'`. */
+  ownerCommand?: string;
+}
+
+export interface AskParams extends OwnerChoices {
   /** The conversation whose person is asked. */
   session: string;
   /** The question, whole, e.g. `Allow exec "rm -r old/" in /home/lin?`. */
@@ -47,15 +59,21 @@ export const AskRequest = request<AskParams, AskResult>('approval/ask', {
       question: stringField(MAX_QUESTION_CHARS),
       choices: { type: 'array', minItems: 2, maxItems: MAX_CHOICES, uniqueItems: true, items: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$' } },
       timeoutMs: wholeNumberField(1, MAX_ASK_TIMEOUT_MS),
+      ownerChoices: { type: 'array', maxItems: MAX_CHOICES, uniqueItems: true, items: { type: 'string', maxLength: 32 } },
+      ownerCommand: stringField(MAX_QUESTION_CHARS),
     },
     ['session', 'question', 'choices', 'timeoutMs'],
   ),
   permission: 'ask',
-  crossCheck: (params) => (params.choices.includes('no') ? undefined : 'choices must include "no", the answer of a question nobody answers'),
+  crossCheck: (params) => {
+    if (!params.choices.includes('no')) return 'choices must include "no", the answer of a question nobody answers';
+    const strays = (params.ownerChoices ?? []).filter((choice) => choice === 'no' || !params.choices.includes(choice));
+    return strays.length === 0 ? undefined : `ownerChoices must be among the choices and not "no" (${strays.join(', ')})`;
+  },
 });
 
 /** A question waiting for its answer, as clients see it (approval/pending, the `approval.asked` event). */
-export interface PendingAsk {
+export interface PendingAsk extends OwnerChoices {
   /** Id to answer it with, e.g. `q-3fa9c1d2`. */
   id: string;
   /** The conversation whose person is asked. */
@@ -88,7 +106,8 @@ export const ApprovalEvents = {
 
 const ASK_ID_FIELD = stringField(64);
 
-export interface AnswerParams {
+/** `owner`: the answer is the owner's own, which alone may give one of the question's ownerChoices. */
+export interface AnswerParams extends OwnerParams {
   /** The question's id (approval/pending, the `approval.asked` event). */
   id: string;
   /** One of its choices. */
@@ -105,8 +124,9 @@ export interface AnswerResult {
 }
 /** plugin → kernel (admin: a client protocol server): answers a pending question on behalf of its client. */
 export const AnswerRequest = request<AnswerParams, AnswerResult>('approval/answer', {
-  params: objectSchema({ id: ASK_ID_FIELD, choice: stringField(32), unasked: stringField(500) }, ['id', 'choice']),
+  params: objectSchema({ id: ASK_ID_FIELD, choice: stringField(32), unasked: stringField(500), owner: OWNER_FIELD }, ['id', 'choice']),
   permission: 'admin',
+  paramPermission: ownerClaim('approval/answer'),
 });
 
 export interface PendingParams {

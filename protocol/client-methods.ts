@@ -3,6 +3,7 @@
 import { objectSchema, request, type JsonSchema } from './descriptor';
 import { ANY_FIELD } from './fields';
 import type { Permission } from './manifest';
+import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
 /** A client method as a plugin declares it at its handshake. */
 export interface ClientMethodDecl {
@@ -12,6 +13,8 @@ export interface ClientMethodDecl {
   params: JsonSchema;
   /** A permission the calling plugin needs besides `admin`. */
   permission?: Permission;
+  /** Only the owner on the machine may call it (it widens what the agent may do): a call must carry ClientCallParams.owner. */
+  owner?: boolean;
   /** Per-call deadline in ms (default CLIENT_METHOD_TIMEOUT_MS). */
   timeoutMs?: number;
 }
@@ -22,7 +25,7 @@ export const CLIENT_METHOD_TIMEOUT_MS = 30_000;
 /** What a client method name looks like: `noun/verb`, lower case, digits, `-` and `_` allowed. */
 export const CLIENT_METHOD_PATTERN = '^[a-z][a-z0-9_-]*/[a-z][a-z0-9_-]*$';
 
-export interface ClientCallParams {
+export interface ClientCallParams extends OwnerParams {
   /** The client method, as the client sent it. */
   method: string;
   /** Its params, as the client sent them (checked by the kernel against the serving plugin's schema). */
@@ -31,8 +34,9 @@ export interface ClientCallParams {
 
 /** plugin → kernel (admin): run a client method some plugin serves; answers its result. */
 export const ClientCallRequest = request<ClientCallParams, unknown>('client/call', {
-  params: objectSchema({ method: { type: 'string', minLength: 1, maxLength: 100 }, params: { type: 'object' } }, ['method']),
+  params: objectSchema({ method: { type: 'string', minLength: 1, maxLength: 100 }, params: { type: 'object' }, owner: OWNER_FIELD }, ['method']),
   permission: 'admin',
+  paramPermission: ownerClaim('client/call'),
 });
 
 export interface ClientInvokeParams {

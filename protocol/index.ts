@@ -24,6 +24,7 @@ export * from './client-methods';
 export * from './webui';
 export * from './timer';
 export * from './approvals';
+export * from './owner';
 export * from './prompt';
 export * from './skills';
 export * from './tokens';

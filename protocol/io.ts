@@ -1,6 +1,7 @@
 import { notification, objectSchema, request, type JsonSchema } from './descriptor';
 import { BOOLEAN_FIELD, INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
 import { MAX_INPUT_ID_CHARS, MAX_INPUT_TEXT_CHARS } from './limits';
+import type { OwnerChoices } from './approvals';
 
 export interface InputParams {
   /** Conversation id chosen by the client; history is kept per session. */
@@ -136,7 +137,7 @@ export interface OutputParams {
 }
 
 /** A question in a chat stream. */
-export interface OutputAsk {
+export interface OutputAsk extends OwnerChoices {
   /** Id to answer it with (`approval/answer`). */
   id: string;
   question: string;

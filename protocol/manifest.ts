@@ -19,7 +19,7 @@ export const PERMISSIONS = [
   'env.grant', // attach environment variables to the commands of the rest of a turn (a skill's api key)
   'env.receive', // receive the environment a turn was granted with each tool call (a command runner)
   'health', // probe the kernel's health, have its databases checked, report the findings (health/probe, health/quick_check, health/report)
-  'config.guarded', // carry the machine owner's changes to guarded settings (config/set with `owner`): the cli plugin, for homectl
+  'config.guarded', // vouch that a call is the machine owner's own (`owner`: guarded settings, approvals rules, "always", installs granting admin): the cli plugin's admin socket, pluginmgr's HTTP API
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

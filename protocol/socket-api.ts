@@ -35,7 +35,7 @@ function forwarded<P, R>(sdk: RequestDescriptor<P, R>): SocketDescriptor<P, R> {
   return socketMethod<P, R>(sdk.method, sdk.params);
 }
 
-/** A config write on the socket: the SDK's params but `owner`, which the serving plugin sets for its owner's calls, never a client. */
+/** A method whose call may be the owner's, on the socket: the SDK's params but `owner`, which the serving plugin sets for its owner's calls, never a client. */
 function ownerless<P extends ConfigOwnerParams, R>(sdk: RequestDescriptor<P, R>): SocketDescriptor<Omit<P, 'owner'>, R> {
   const properties = Object.fromEntries(Object.entries(sdk.params['properties'] as Record<string, JsonSchema>).filter(([name]) => name !== 'owner'));
   return socketMethod<Omit<P, 'owner'>, R>(sdk.method, { ...sdk.params, properties });
@@ -58,11 +58,11 @@ export type ChatInterruptResult = { sent: true } & Partial<InterruptResult>;
 export const SocketApi = {
   PluginsList: forwarded(PluginsListRequest),
   PluginsInfo: forwarded(PluginsInfoRequest),
-  PluginsControl: forwarded(PluginsControlRequest),
+  PluginsControl: ownerless(PluginsControlRequest),
   PluginsLogs: forwarded(PluginsLogsRequest),
   LogsRead: forwarded(LogsReadRequest),
   UsageRead: forwarded(UsageReadRequest),
-  PluginsInstall: forwarded(PluginsInstallRequest),
+  PluginsInstall: ownerless(PluginsInstallRequest),
   PluginsRemove: forwarded(PluginsRemoveRequest),
   ConfigList: forwarded(ConfigListRequest),
   ConfigGet: forwarded(ConfigGetRequest),
@@ -92,6 +92,6 @@ export const SocketApi = {
     SocketMethods.EventsSubscribe,
     objectSchema({ names: { type: 'array', minItems: 1, maxItems: MAX_CLIENT_EVENT_NAMES, items: EVENT_PATTERN_FIELD } }, ['names']),
   ),
-  ApprovalAnswer: forwarded(AnswerRequest),
+  ApprovalAnswer: ownerless(AnswerRequest),
   ApprovalPending: forwarded(PendingRequest),
 } as const satisfies Record<keyof typeof SocketMethods, SocketDescriptor<unknown, unknown>>;

@@ -16,7 +16,8 @@ export function openAsks(bus: EventBus, io: IOManager, sessions: SessionStore, s
   const asks = new AskRegistry({
     route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), personSessionOf, stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
     show: (route, view, text) => {
-      const ask = { id: view.id, question: view.question, choices: view.choices, expiresAt: view.expiresAt };
+      const { id, question, choices, expiresAt, ownerChoices, ownerCommand } = view;
+      const ask = { id, question, choices, expiresAt, ...(ownerChoices ? { ownerChoices } : {}), ...(ownerCommand === undefined ? {} : { ownerCommand }) };
       const output: OutputEvent = { target: route.target, session: personSessionOf(view.session), kind: 'notice', text, ask, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
       // A full output channel means a burst larger than it: deliver at once rather than drop the question.
       if (!io.emit(output)) router.deliver(output);

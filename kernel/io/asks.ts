@@ -51,6 +51,8 @@ export class AskRegistry {
       shownVia: route.target,
       askedAt: new Date(now).toISOString(),
       expiresAt: new Date(now + params.timeoutMs).toISOString(),
+      ...(params.ownerChoices && params.ownerChoices.length > 0 ? { ownerChoices: [...params.ownerChoices] } : {}),
+      ...(params.ownerCommand === undefined ? {} : { ownerCommand: params.ownerCommand }),
     };
     return new Promise<AskResult>((resolve) => {
       const onAbort = (): void => this.settle(view.id, { choice: NO_CHOICE, by: 'withdrawn', reason: `plugin "${asker}" withdrew the question (the call was stopped)` });
@@ -75,10 +77,12 @@ export class AskRegistry {
   }
 
   /**
-   * A client's answer; throws a clear error for a question that no longer waits or a choice it does not offer. With
-   * `unasked` (why the client could not ask a person) the answer must be no, and the question is settled `no-client`.
+   * A client's answer; throws a clear error for a question that no longer waits, a choice it does not offer, or one
+   * of its owner's choices in an answer that is not the owner's (`from.owner`). With `from.unasked` (why the client
+   * could not ask a person) the answer must be no, and the question is settled `no-client`.
    */
-  answer(id: string, choice: string, via: string, unasked?: string): PendingAsk {
+  answer(id: string, choice: string, via: string, from: { owner?: boolean; unasked?: string } = {}): PendingAsk {
+    const { unasked } = from;
     const question = this.pending.get(id);
     if (!question) {
       throw haError(ErrorCodes.NotFound, `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approval/pending lists the waiting ones`, { id });
@@ -86,6 +90,7 @@ export class AskRegistry {
     if (!question.view.choices.includes(choice)) {
       throw haError(ErrorCodes.InvalidValue, `"${choice}" is not an answer to question ${id}; answer one of ${question.view.choices.join(', ')}`, { id, choices: question.view.choices });
     }
+    if (question.view.ownerChoices?.includes(choice) && from.owner !== true) throw ownerChoiceRefused(question.view, choice);
     if (unasked !== undefined) {
       if (choice !== NO_CHOICE) throw haError(ErrorCodes.InvalidValue, `a question nobody was asked is answered ${NO_CHOICE}, not "${choice}"`, { id, choice });
       this.settle(id, { choice, by: 'no-client', reason: `nobody could be asked through ${via}: ${unasked}` });
@@ -129,6 +134,18 @@ export class AskRegistry {
     this.deps.publish(ApprovalEvents.Answered, answered);
     return result;
   }
+}
+
+/** Why a client that is not the owner's may not give `choice`, and what the person can do instead. */
+function ownerChoiceRefused(view: PendingAsk, choice: string): Error {
+  const others = view.choices.filter((c) => !view.ownerChoices?.includes(c));
+  const instead = view.ownerCommand === undefined ? '' : `, and make it last with: ${view.ownerCommand}`;
+  return haError(
+    ErrorCodes.PermissionDenied,
+    `"${choice}" widens what the agent may do, so only the owner gives it, on the machine running homed (waiter or homectl as homed's user); ` +
+      `answer ${others.join(' or ')} here${instead}`,
+    { id: view.id, choice },
+  );
 }
 
 /** `q-` and 8 hex digits. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ErrorCodes, haError, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams, type SkillPackagesChangedEvent } from '../../protocol';
+import { ErrorCodes, haError, OWNER_GRANTED_PERMISSIONS, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams, type SkillPackagesChangedEvent } from '../../protocol';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
 import { homedUserNote, planSandbox } from '../supervisor/sandbox';
@@ -76,13 +76,14 @@ export class PackageAdmin {
           { file: params.file },
         );
       }
-      return await this.installPinned(pinned, params.inspectOnly === true, limits);
+      return await this.installPinned(pinned, { inspectOnly: params.inspectOnly === true, owner: params.owner === true, file: params.file }, limits);
     } finally {
       await pinned.discard();
     }
   }
 
-  private async installPinned(pinned: PinnedPackage, inspectOnly: boolean, limits: InstallLimits): Promise<PluginsInstallResult> {
+  private async installPinned(pinned: PinnedPackage, how: { inspectOnly: boolean; owner: boolean; file: string }, limits: InstallLimits): Promise<PluginsInstallResult> {
+    const { inspectOnly } = how;
     const { supervisor, pluginDir } = this.deps;
     const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
     // Every check first, writing nothing: a refused package never stops the running version.
@@ -90,6 +91,7 @@ export class PackageAdmin {
     const homedUser = inspected.kind === 'skill' ? {} : this.homedUser(inspected.manifest.name, inspected.kind, inspected.manifest.permissions ?? []);
     const source = { sha256: pinned.sha256, bytes: pinned.bytes };
     if (inspectOnly) return { ...inspected, installed: false, ...source, ...homedUser };
+    if (!how.owner) refuseOwnerGrants(inspected.manifest.name, inspected.manifest.permissions ?? [], how.file);
     const name = inspected.manifest.name;
     const old = supervisor.plugins.get(name);
     const wasSkill = !old && this.isSkillPackage(name);
@@ -189,4 +191,19 @@ async function answerRefusal<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw error instanceof InstallError ? error.toResponseError() : error;
   }
+}
+
+/**
+ * A package asking for what only the owner grants (OWNER_GRANTED_PERMISSIONS) is installed only on the owner's own
+ * call (homectl on the admin socket): from the page, the shared socket or the agent it could hand itself the house.
+ */
+function refuseOwnerGrants(name: string, permissions: readonly string[], file: string): void {
+  const asked = permissions.filter((p) => (OWNER_GRANTED_PERMISSIONS as readonly string[]).includes(p));
+  if (asked.length === 0) return;
+  throw haError(
+    ErrorCodes.PermissionDenied,
+    `package "${name}" asks for ${asked.map((p) => `"${p}"`).join(', ')}, which only the owner grants, on the machine running homed; nothing was installed. ` +
+      `Review it and install it there with: homectl plugins install ${path.basename(file)} (as homed's user or root)`,
+    { plugin: name, permissions: asked },
+  );
 }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import {
+  ErrorCodes,
+  haError,
   KernelStatusRequest,
   PluginsControlRequest,
   PluginsInfoRequest,
@@ -9,7 +11,9 @@ import {
   LogsReadRequest,
   UsageReadRequest,
   type KernelStatus,
+  type PluginAction,
   type PluginInfo,
+  type StageName,
 } from '../../protocol';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
@@ -31,6 +35,9 @@ export interface AdminServices {
   log: Logger;
 }
 
+/** The stage whose handlers decide whether a tool call runs. */
+const GUARD_STAGE: StageName = 'before_toolcall';
+
 /** How many of a plugin's newest log lines plugins/logs returns when the call does not say. */
 const DEFAULT_LOG_LINES = 100;
 
@@ -39,6 +46,7 @@ export function bindAdminMethods(connection: MessageConnection, caller: SdkCalle
   bindRequest(connection, caller, PluginsListRequest, () => ({ plugins: admin.supervisor.list() }));
   bindRequest(connection, caller, PluginsInfoRequest, (params) => ({ plugin: describePlugin(admin.supervisor.get(params.name)) }));
   bindRequest(connection, caller, PluginsControlRequest, async (params) => {
+    if (params.owner !== true) refuseToDropGuard(admin.supervisor.get(params.name), params.action);
     const plugin = await admin.supervisor.control(params.name, params.action);
     audit(admin.log, caller, { plugin: params.name, action: params.action, state: plugin.state }, `plugin ${params.name}: ${params.action}, now ${plugin.state}`);
     return { plugin };
@@ -47,6 +55,20 @@ export function bindAdminMethods(connection: MessageConnection, caller: SdkCalle
   bindRequest(connection, caller, UsageReadRequest, (params) => ({ rows: admin.usage.read(params.since) }));
   bindRequest(connection, caller, PluginsLogsRequest, (params) => ({ lines: admin.supervisor.get(params.name).logs.tail(params.lines ?? DEFAULT_LOG_LINES) }));
   bindRequest(connection, caller, KernelStatusRequest, () => admin.status());
+}
+
+/**
+ * A stopped or disabled plugin is skipped by the stages: when it guards tool calls (before_toolcall, the approvals
+ * plugin), the agent's tools would run unasked. Only the owner's own call (homectl at the machine) may do that.
+ */
+function refuseToDropGuard(plugin: PluginSupervisor, action: PluginAction): void {
+  if ((action !== 'stop' && action !== 'disable') || !plugin.declaration?.stages.includes(GUARD_STAGE)) return;
+  throw haError(
+    ErrorCodes.PermissionDenied,
+    `plugin "${plugin.name}" guards every tool call (${GUARD_STAGE}): with it ${action === 'stop' ? 'stopped' : 'disabled'} the agent's tools would run unasked, ` +
+      `so only the owner does it, on the machine running homed: homectl plugins ${action} ${plugin.name}`,
+    { plugin: plugin.name, action },
+  );
 }
 
 function describePlugin(plugin: PluginSupervisor): PluginInfo {

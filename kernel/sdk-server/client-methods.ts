@@ -54,6 +54,7 @@ function clientMethodProblem(decl: ClientMethodDecl, seen: ReadonlySet<string>):
   if (typeof decl.method !== 'string' || !NAME.test(decl.method)) return 'its name must be noun/verb in lower case, e.g. webui/open';
   if (KERNEL_CLIENT_METHODS.has(decl.method)) return 'the kernel serves that method itself; give it a name of the plugin, e.g. <plugin>/<verb>';
   if (seen.has(decl.method)) return 'declared twice';
+  if (decl.owner !== undefined && typeof decl.owner !== 'boolean') return 'its "owner" must be true or false';
   const shape = schemaShapeProblem(decl.params);
   return shape === undefined ? undefined : `its params schema is not a JSON Schema (${shape})`;
 }
@@ -86,10 +87,22 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   }
   // The declaration is a descriptor like the kernel's own, admitted the same way.
   const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: decl.permission ? [decl.permission] : [] }, params.params);
+  // The mark was admitted with client/call itself: `owner` there needs `config.guarded`, so only a built-in vouches.
+  if (decl.owner === true && params.owner !== true) throw ownerOnly(method, plugin.name);
   const channel = plugin.process?.channel;
   if (plugin.state !== CALLABLE_STATE || !channel) throw unavailableServer(method, plugin);
   const answer = await channel.request(ClientInvokeRequest.type, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
   return answer.result;
+}
+
+/** A method that widens what the agent may do, called for someone who is not the owner at the machine. */
+function ownerOnly(method: string, plugin: string): Error {
+  return haError(
+    ErrorCodes.PermissionDenied,
+    `${method} widens what the agent may do, so only the owner runs it, on the machine running homed: homectl as homed's user (or root), which talks through the owner's admin socket; ` +
+      'the web page and the shared socket cannot',
+    { method, plugin },
+  );
 }
 
 /** `webui/open is not available: plugin "webui" is disabled; enable it with homectl plugins enable webui`. */

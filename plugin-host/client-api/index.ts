@@ -9,13 +9,13 @@ import { Mailbox } from './chat/mailbox';
 import { ChatRouter } from './chat/router';
 import { createEventMethods, EventFanout } from './event-methods';
 import { createMemoryMethods } from './memory-methods';
-import { createAdminMethods, type MethodTable, type OwnerCalls } from './methods';
+import { createAdminMethods, type MethodTable } from './methods';
 import type { ForwardCall } from './session';
 
 export { ChatRouter } from './chat/router';
 export { SocketFailure, toSocketError } from './errors';
 export { EventFanout } from './event-methods';
-export { methodTable, row, type MethodTable, type OwnerCalls, type SocketCall, type SocketMethod } from './methods';
+export { methodTable, row, type MethodTable, type SocketCall, type SocketMethod } from './methods';
 export { MAX_IN_FLIGHT, openClientSession, type ClientSession, type ClientSessionDeps, type ClientTransport, type ForwardCall, type SessionState } from './session';
 
 /** The whole client protocol of one serving plugin. */
@@ -30,15 +30,15 @@ export interface ClientMethods {
 
 /**
  * Builds the client protocol for the plugin `ctx` belongs to (it needs the cli's permissions: admin, events, io,
- * interrupt, memory, knowledge). `isOwner` tells the calls of the machine's owner, whose config writes may change
- * guarded settings (the plugin then needs `config.guarded`); without it no call is the owner's.
+ * interrupt, memory, knowledge). A call is the owner's own only when its transport says so (SocketCall.fromOwner: the
+ * cli's admin socket); only such a call widens what the agent may do, and the plugin then needs `config.guarded`.
  */
-export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>, isOwner?: OwnerCalls): ClientMethods {
+export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | 'events'>): ClientMethods {
   // Answers nobody received are kept by the kernel, so the session's next client gets them through any plugin.
   const router = new ChatRouter(ctx.log, new Mailbox(), Date.now, keepMissedInKernel(ctx.kernel));
   return {
     methods: {
-      ...createAdminMethods(ctx.kernel, ctx.name, isOwner),
+      ...createAdminMethods(ctx.kernel, ctx.name),
       ...createMemoryMethods(ctx.kernel),
       ...createChatMethods(ctx.io, router, ctx.kernel),
       ...createEventMethods(new EventFanout(ctx.events)),
@@ -49,7 +49,7 @@ export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' |
   };
 }
 
-/** Sends a method outside the table to the kernel, which runs it in the plugin that serves it. */
+/** Sends a method outside the table to the kernel, which runs it in the plugin that serves it, marked when it is the owner's. */
 export function forwardToPlugins(kernel: KernelClient): ForwardCall {
-  return (method, params) => kernel.request(ClientCallRequest.type, { method, params });
+  return (method, params, call) => kernel.request(ClientCallRequest.type, { method, params, ...(call.fromOwner ? { owner: true } : {}) });
 }

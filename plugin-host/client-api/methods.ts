@@ -37,8 +37,8 @@ export interface SocketCall {
   client: object;
   /**
    * Whether the caller is the owner on the machine: its connection came through a transport only homed's own user
-   * can open (the cli plugin's admin socket, 0600 in a 0700 folder), not the shared socket or the web page. A method
-   * that changes a guarded setting refuses a call without it.
+   * can open (the cli plugin's admin socket, 0600 in a 0700 folder), not the shared socket or the web page. Only such
+   * a call widens what the agent may do (a guarded setting, an approvals rule, "always", a package granted `admin`).
    */
   fromOwner: boolean;
 }
@@ -72,26 +72,24 @@ export function methodTable(...rows: SocketRow[]): MethodTable {
 /** Config methods on the socket name the core table when they name none (a person's homectl means core, not cli). */
 const CORE = 'core';
 
-/** Whether a call comes from the machine's owner (homectl at the machine): only such calls change guarded settings. */
-export type OwnerCalls = (call: SocketCall) => boolean;
-
 /**
  * Builds the admin rows: each maps one to one onto a kernel admin request; `self` is this plugin's name. A config
- * write that `isOwner` vouches for carries `owner` (the serving plugin then needs `config.guarded`); by default none does.
+ * write or an install on the owner's transport (SocketCall.fromOwner) carries `owner` (the serving plugin then needs
+ * `config.guarded`); no other does, so only it changes a guarded setting or installs a package granted `admin`.
  */
-export function createAdminMethods(kernel: KernelClient, self: string, isOwner: OwnerCalls = () => false): MethodTable {
-  const owner = (call: SocketCall): { owner?: true } => (isOwner(call) ? { owner: true } : {});
+export function createAdminMethods(kernel: KernelClient, self: string): MethodTable {
+  const owner = (call: SocketCall): { owner?: true } => (call.fromOwner ? { owner: true } : {});
   return methodTable(
     row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
     row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),
-    row(SocketApi.PluginsControl, (p) => {
+    row(SocketApi.PluginsControl, (p, call) => {
       refuseToCutOwnSocket(self, p.name, p.action);
-      return kernel.request(PluginsControlRequest.type, p);
+      return kernel.request(PluginsControlRequest.type, { ...p, ...owner(call) });
     }),
     row(SocketApi.PluginsLogs, (p) => kernel.request(PluginsLogsRequest.type, p)),
     row(SocketApi.LogsRead, (p) => kernel.request(LogsReadRequest.type, p)),
     row(SocketApi.UsageRead, (p) => kernel.request(UsageReadRequest.type, p)),
-    row(SocketApi.PluginsInstall, (p) => kernel.request(PluginsInstallRequest.type, p)),
+    row(SocketApi.PluginsInstall, (p, call) => kernel.request(PluginsInstallRequest.type, { ...p, ...owner(call) })),
     row(SocketApi.PluginsRemove, (p) => kernel.request(PluginsRemoveRequest.type, p)),
     row(SocketApi.ConfigList, async (p) => {
       const { entries } = await kernel.request(ConfigListRequest.type, p.all ? { all: true } : { scope: p.scope ?? CORE });

@@ -4,6 +4,7 @@ import { ErrorCodes, SOCKET_CANCEL_METHOD, SocketErrorCodes, type SocketError, t
 import type { PluginLogger } from '../sdk';
 import { SocketFailure, toSocketError } from './errors';
 import type { MethodTable, SocketCall } from './methods';
+import { offeredToOthers } from './owner-choices';
 import { checkParams, parseRequestLine, recoverId } from './validate';
 
 /** Requests of one client running at once; past it the session takes no more lines until some finish. */
@@ -187,14 +188,16 @@ async function runRequest(request: SocketRequest, ctx: LineContext): Promise<voi
   const own = new AbortController();
   const signal = AbortSignal.any([ctx.signal, own.signal]);
   if (!isNotification) ctx.running.set(id, own);
+  const fromOwner = deps.fromOwner === true;
   const call: SocketCall = {
     stream: (item) => {
-      if (!isNotification && !signal.aborted) send({ id, stream: item });
+      // A question streamed to a client that is not the owner's offers none of the owner's choices.
+      if (!isNotification && !signal.aborted) send({ id, stream: fromOwner ? item : offeredToOthers(item) });
     },
     signal,
     client: ctx.client,
     notification: isNotification,
-    fromOwner: deps.fromOwner === true,
+    fromOwner,
   };
   try {
     const params = request.params ?? {};

@@ -35,7 +35,7 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
   };
   // A rule widens or narrows what runs unasked, like the `rules` setting it writes: only the owner's own client (homectl) may.
   const allow: ClientMethodDefinition<ApprovalsAllowParams> = {
-    permission: 'config.guarded',
+    owner: true,
     params: {
       type: 'object',
       required: ['tool'],
@@ -57,7 +57,7 @@ export function createApprovalsClientMethods(decisions: () => DecisionLog, rules
     },
   };
   const revoke: ClientMethodDefinition<ApprovalsRevokeParams> = {
-    permission: 'config.guarded',
+    owner: true,
     params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } },
     run: async (params: ApprovalsRevokeParams): Promise<ApprovalsRevokeResult> => ({ revoked: await asRefusal(rules().revoke(params.id)) }),
   };

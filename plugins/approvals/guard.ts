@@ -5,7 +5,8 @@ import { AskRequest, type AskResult, type DecisionBy, type StagePatch, type Stag
 import type { DecisionLog } from './decisions';
 import { decide } from './decide';
 import type { GuardedCall } from './match';
-import { CHOICES, CHOICES_WITHOUT_ALWAYS, questionFor, summarizeArgs, tooLongToAsk } from './question';
+import { ALWAYS, CHOICES, CHOICES_WITHOUT_ALWAYS, questionFor, summarizeArgs, tooLongToAsk } from './question';
+import { ownerCommandFor } from './owner-command';
 import { alwaysRuleFor } from './rules';
 import { readGuardSettings, type RuleWriter } from './settings';
 
@@ -60,7 +61,11 @@ async function judge(call: GuardedCall, session: string, ctx: PluginContext, sig
   const tooLong = tooLongToAsk(question);
   if (tooLong) return { allow: false, by: 'withdrawn', detail: tooLong };
   const choices = question.coverable ? [...CHOICES] : [...CHOICES_WITHOUT_ALWAYS];
-  const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question: question.text, choices, timeoutMs: settings.timeoutMs }, signal);
+  // "always" adds a rule, which widens what runs unasked: only the owner's own client may give it.
+  const spec = question.coverable ? alwaysRuleFor(call) : undefined;
+  const command = spec ? ownerCommandFor(spec) : undefined;
+  const owner = question.coverable ? { ownerChoices: [ALWAYS], ...(command === undefined ? {} : { ownerCommand: command }) } : {};
+  const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question: question.text, choices, timeoutMs: settings.timeoutMs, ...owner }, signal);
   return settleAnswer(call, answer, deps);
 }
 
@@ -68,7 +73,7 @@ async function settleAnswer(call: GuardedCall, answer: AskResult, deps: GuardDep
   if (answer.by !== 'person') return { allow: false, by: answer.by, detail: `${answer.reason ?? 'nobody answered'}; denied` };
   const via = answer.via ? ` (through ${answer.via})` : '';
   if (answer.choice === 'yes') return { allow: true, by: 'person', detail: `the person answered yes${via}` };
-  if (answer.choice === 'always') {
+  if (answer.choice === ALWAYS) {
     const spec = alwaysRuleFor(call);
     if (!spec) return { allow: true, by: 'person', detail: `the person answered always${via}; no rule covers this call, so it is asked again next time` };
     const rule = await deps.rules().add(spec, 'always');

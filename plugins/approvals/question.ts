@@ -7,8 +7,10 @@ import { commandLine } from './command-line';
 import type { GuardedCall } from './match';
 import { riskOf } from './risky-env';
 
+/** The answer that adds a rule: only the owner's own client may give it. */
+export const ALWAYS = 'always';
 /** The answers offered; `no` is also the answer of a question nobody answered. */
-export const CHOICES = ['yes', 'no', 'always'] as const;
+export const CHOICES = ['yes', 'no', ALWAYS] as const;
 /** The answers offered for a call no rule may cover (it sets a variable of RISKY_ENV): "always" could not keep. */
 export const CHOICES_WITHOUT_ALWAYS = ['yes', 'no'] as const;
 

@@ -15,9 +15,8 @@ let router: ChatRouter | undefined;
 /** Claims the socket and starts serving; fails when another homed already serves it. */
 async function activate(ctx: PluginContext): Promise<void> {
   const settings = await readSettings(ctx);
-  // Every call on this socket is taken as the machine owner's, who may change guarded settings: the socket is
-  // homed's user's alone unless socket_access says group. An owner-only admin socket narrows this to its own calls.
-  const client = createClientMethods(ctx, () => true);
+  // Only the admin socket's calls are the owner's (SocketCall.fromOwner): the shared socket may be the group's.
+  const client = createClientMethods(ctx);
   router = client.router;
   server = await startSocketServer({
     path: settings.socketPath,

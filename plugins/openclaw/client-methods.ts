@@ -42,7 +42,9 @@ export function createSkillsClientMethods(live: () => LiveSkills, policy: Opencl
     [SkillsMethods.Preview]: method<SkillsPreviewParams>({ params: PREVIEW_PARAMS, run: (params) => previewSkill(live(), params, policy) }),
     [SkillsMethods.Install]: method<SkillsInstallParams>({ params: INSTALL_PARAMS, timeoutMs: INSTALL_TIMEOUT_MS, run: (params) => installSkillFolder(live(), params, policy) }),
     [SkillsMethods.Remove]: method<SkillsRemoveParams>({ params: NAME_PARAMS, run: (params) => removeSkill(live(), params.name) }),
+    // An installer runs as homed's user, outside every sandbox: only the owner's own client (homectl) may start one.
     [SkillsMethods.Setup]: method<SkillsSetupParams>({
+      owner: true,
       params: SETUP_PARAMS,
       timeoutMs: policy.setup.timeoutMs + 60_000,
       run: (params) => setupSkill(live(), params, policy, workDir()),

@@ -134,7 +134,8 @@ export class PackageManager {
     const asked = (inspected.manifest.permissions ?? []).filter((p) => refused.includes(p));
     if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
     if (skillReport && skillReport.flagged > 0 && options.refuseFlaggedSkills) throw flaggedSkillError(inspected.manifest.name, skillReport, fetched.source);
-    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, sha256: fetched.sha256 });
+    // The HTTP API answers only who read its token, a 0600 file of homed's user (homectl at the machine): the owner.
+    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, sha256: fetched.sha256, ...(options.via === 'http' ? { owner: true } : {}) });
     this.ctx.log.info('plugin installed', {
       plugin: result.manifest.name,
       version: result.manifest.version,

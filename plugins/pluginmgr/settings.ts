@@ -1,5 +1,6 @@
 // pluginmgr's settings, read from its config table at each use (a change applies to the next transfer).
 import type { PluginContext } from '../../plugin-host';
+import { OWNER_GRANTED_PERMISSIONS } from '../../protocol';
 
 const MIB = 1024 * 1024;
 
@@ -8,7 +9,8 @@ export const PLUGINMGR_DEFAULTS = {
   port: 0,
   maxPackageBytes: 32 * MIB,
   timeoutMs: 60_000,
-  agentRefusedPermissions: ['admin', 'config.others'] as readonly string[],
+  // What only the owner grants: the kernel refuses it to the agent's install whatever this list says.
+  agentRefusedPermissions: OWNER_GRANTED_PERMISSIONS as readonly string[],
 };
 
 /** The installer's archive limit, whose value `max_package_mb = 0` follows. */

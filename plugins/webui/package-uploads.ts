@@ -174,7 +174,9 @@ export class PackageUploads {
       return await work();
     } catch (error) {
       const data = (error as { data?: { name?: unknown } }).data;
-      throw new PackageUploadError(422, (error as Error).message, typeof data?.name === 'string' ? data.name : undefined);
+      const name = typeof data?.name === 'string' ? data.name : undefined;
+      // A package only the owner may install (it asks for admin) is forbidden to the page, not malformed.
+      throw new PackageUploadError(name === 'HA_ERR_PERMISSION_DENIED' ? 403 : 422, (error as Error).message, name);
     }
   }
 }

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { HomedClient, requestOnce } from '../../plugins/cli/client';
 import { SocketMethods, type ApprovalsListResult, type PendingAsk, type PendingResult } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
+import { adminSocketBeside } from '../harness/approvals';
 import { fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle } from '../harness/homed';
 
 /** Long enough for the test to read and answer a question on a 2-core machine. */
@@ -98,13 +99,13 @@ describe('approval rules and the env and cwd of a call', () => {
   }
 
   it('exec allowed outright by approvals:policy still asks about LD_PRELOAD', async () => {
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'policy', value: { exec: 'allow' } });
+    await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigSet, { scope: 'approvals', key: 'policy', value: { exec: 'allow' } });
     try {
       const { questions, decisions } = await callExec('cli:env-policy', { command: 'ls', env: { LD_PRELOAD: '/tmp/evil.so' } });
       assert.equal(questions.length, 1);
       assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
     } finally {
-      await requestOnce(homed.socket, SocketMethods.ConfigUnset, { scope: 'approvals', key: 'policy' });
+      await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigUnset, { scope: 'approvals', key: 'policy' });
     }
   });
 

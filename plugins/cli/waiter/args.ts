@@ -1,7 +1,7 @@
 // waiter's command line: -say TEXT, --session NAME, the socket flags homectl takes, --help.
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { locateSocket } from '../locate';
+import { locateSocket, preferAdminSocket } from '../locate';
 import { SocketMethods } from '../../../protocol';
 import { MAX_CHAT_TEXT } from '../../../plugin-host/client-api/chat/methods';
 import { takeValueFlags } from '../take-flags';
@@ -16,7 +16,7 @@ export interface WaiterArgs {
   text: string;
   /** Conversation id. */
   session: string;
-  /** The socket, found as homectl finds it. */
+  /** The socket, found as homectl finds it (the admin socket when this user may open it). */
   socket: string;
   /** Where the prompt's history is kept; null: not kept. */
   historyFile: string | null;
@@ -70,7 +70,9 @@ export function parseWaiterArgs(argv: readonly string[], env: NodeJS.ProcessEnv,
     mode: help ? 'help' : text !== undefined ? 'say' : 'interactive',
     text: text ?? '',
     session: session ?? defaultSession(env),
-    socket: location.path,
+    // As homectl does: the owner's admin socket when this user may open it, so that the owner's answers are the
+    // owner's own (an "always" among them); else the shared socket, where no question offers "always".
+    socket: preferAdminSocket(location),
     historyFile: historyFile(env),
     timeoutMs,
   };

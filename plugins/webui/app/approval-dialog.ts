@@ -1,6 +1,7 @@
 // The approval dialog: a question waiting for a person, from any conversation (approval/pending when the page
 // connects, then the kernel's approval.asked / approval.answered events), or from the Chat page's stream. Allow once,
-// Deny or Always allow answer it with approval/answer; answered elsewhere, run out of time or withdrawn, it closes.
+// Deny answer it with approval/answer; answered elsewhere, run out of time or withdrawn, it closes. "Always" is the
+// owner's to give at the machine (it adds a rule): the page is not offered it and shows the homectl command instead.
 // The call is shown whole, never cut: a long one in a box of its own that scrolls, under the guard's warning.
 import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
@@ -21,7 +22,7 @@ const LABELS: Record<string, string> = { yes: 'approvals.allowOnce', no: 'approv
 const ORDER = ['no', 'always', 'yes'];
 
 function toQuestion(ask: PendingAsk): Question {
-  return { id: ask.id, session: ask.session, question: ask.question, choices: ask.choices, expiresAt: ask.expiresAt };
+  return { id: ask.id, session: ask.session, question: ask.question, choices: ask.choices, expiresAt: ask.expiresAt, ...(ask.ownerCommand === undefined ? {} : { ownerCommand: ask.ownerCommand }) };
 }
 
 /** Keeps the store in step with homed's questions while the page is open. */
@@ -102,6 +103,7 @@ export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
           <p>${t('approvals.expires', { time: expires })}</p>
         </div>
         ${waiting.length > 1 && html`<p class="approval-more">${t('approvals.more', { count: waiting.length - 1 })}</p>`}
+        ${current.ownerCommand !== undefined && !current.choices.includes('always') && html`<p class="approval-owner">${t('approvals.ownerCommand')} <code>${current.ownerCommand}</code></p>`}
         ${problem && html`<p class="problem" role="alert">${problem}</p>`}
         <div class="approval-actions">
           ${sortChoices(current.choices).map(

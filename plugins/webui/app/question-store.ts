@@ -9,6 +9,8 @@ export interface Question {
   session?: string;
   question: string;
   choices: string[];
+  /** The homectl command that makes it last, for a choice only the owner gives at the machine (`always`), when there is one. */
+  ownerCommand?: string;
   /** ISO 8601 UTC: it is answered no by itself then. */
   expiresAt: string;
 }

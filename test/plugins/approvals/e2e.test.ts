@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HomedClient, requestOnce } from '../../../plugins/cli/client';
+import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import {
   ApprovalEvents,
   SocketMethods,
@@ -94,7 +95,10 @@ describe('approvals through a real homed and a socket client', () => {
     const saying = say('cli:yes', 'what is 2 + 3?');
     const question = await nextQuestion('cli:yes');
     assert.equal(question.question, 'Allow add {"a":2,"b":3}?');
-    assert.deepEqual(question.choices, ['yes', 'no', 'always']);
+    // The watcher is a client of the shared socket, not the owner's: "always" (which adds a rule) is held back for the owner.
+    assert.deepEqual(question.choices, ['yes', 'no']);
+    assert.deepEqual(question.ownerChoices, ['always']);
+    assert.equal(question.ownerCommand, 'homectl approvals allow add');
     assert.equal(question.asker, 'approvals');
     assert.equal(question.shownVia, 'cli');
     const pending = await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, { session: 'cli:yes' });
@@ -147,7 +151,8 @@ describe('approvals through a real homed and a socket client', () => {
     const first = llm.requests.length;
     llm.enqueue(addCall(7, 8), { text: 'Fifteen.' });
     const saying = say('cli:always', 'add 7 and 8');
-    await answer((await nextQuestion('cli:always')).id, 'always');
+    // "always" is the owner's answer: given on the admin socket, as homectl and the owner's waiter give it.
+    await requestOnce(adminSocketInDataDir(homed.dataDir), SocketMethods.ApprovalAnswer, { id: (await nextQuestion('cli:always')).id, choice: 'always' });
     assert.equal((await saying).text, 'Fifteen.');
     assert.match(toolResultSent(first + 1), /"sum":15/);
 

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
 import { requestOnce } from '../../../plugins/cli/client';
+import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import type { SkillStatusName, SkillSummary, SkillsListResult } from '../../../protocol/skills';
 import { fakeProviderEnv, makeTempDir, startHomed, type HomedHandle } from '../../harness/homed';
 import { writeUnder } from '../../harness/scratch';
@@ -45,7 +46,8 @@ export async function startSkillsRig(t: TestContext, options: { llm?: FakeLlm } 
   const homed = await startHomed({ env });
   t.after(() => homed.cleanup());
   const skillsDir = path.join(homed.dataDir, 'skills');
-  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(homed.socket, method, params);
+  // As the owner's homectl calls: through the admin socket, where owner-only methods (skills/setup) are served.
+  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(adminSocketInDataDir(homed.dataDir), method, params);
   const list = (): Promise<SkillsListResult> => call<SkillsListResult>('skills/list');
   return {
     homed,

@@ -1,6 +1,7 @@
 // skills/setup runs exactly the option asked for: a stub npm on homed's PATH records the argv it got (and puts the
 // program there, so the skill turns ready); a download from a local server is checked by sha256, unpacked into the
-// plugin's tools folder, whose bin folder skills are gated against; a wrong sha256 or a missing installer is refused.
+// plugin's tools folder, whose bin folder skills are gated against; a wrong sha256 or a missing installer is refused;
+// a client that is not the owner's (the shared socket) is refused before anything runs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -10,7 +11,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { findExecutable } from '../../../plugin-host/executables';
-import type { SkillInfo, SkillsSetupResult } from '../../../protocol/skills';
+import { requestOnce } from '../../../plugins/cli/client';
+import { SkillsMethods, type SkillInfo, type SkillsSetupResult } from '../../../protocol/skills';
 import { writeUnder } from '../../harness/scratch';
 import { skillText, startSkillsRig } from './rig';
 
@@ -34,6 +36,9 @@ describe('skills/setup', () => {
     const openclaw = { requires: { bins: [bin] }, install: [{ id: 'node', kind: 'node', package: `${bin}@1.2.0`, bins: [bin] }] };
     rig.writeSkill('npm-skill', skillText('npm-skill', { openclaw }));
     await rig.waitStatus('npm-skill', 'missing');
+    // It runs an installer as homed's user, outside every sandbox: only the owner's homectl may ask, never the shared socket.
+    await assert.rejects(requestOnce(rig.homed.socket, SkillsMethods.Setup, { name: 'npm-skill', id: 'node' }), /skills\/setup widens what the agent may do, so only the owner runs it, on the machine running homed: homectl/);
+    assert.equal(fs.existsSync(argvFile), false, 'npm did not run');
     const result = await rig.call<SkillsSetupResult>('skills/setup', { name: 'npm-skill', id: 'node' });
     assert.deepEqual(result, { command: `npm install -g ${bin}@1.2.0`, exitCode: 0, output: 'added 1 package\n', status: 'ready' });
     assert.deepEqual(fs.readFileSync(argvFile, 'utf8').split('\n'), ['install', '-g', `${bin}@1.2.0`, '']);

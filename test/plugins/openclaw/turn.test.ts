@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { SocketMethods, type PluginStatus } from '../../../protocol';
 import { BLOCK_HEADER } from '../../../plugins/openclaw/prompt-block';
 import { startFakeLlmFor } from '../../fake-llm/server';
-import { allowTools } from '../../harness/approvals';
+import { requestOnce } from '../../../plugins/cli/client';
+import { adminSocketBeside, allowTools } from '../../harness/approvals';
 import { runWaiter } from '../../harness/waiter';
 import { skillText, startSkillsRig, type SkillsRig } from './rig';
 
@@ -50,7 +51,7 @@ describe('skills in a turn', () => {
     const rig = await startSkillsRig(t, { llm });
     await allowTools(rig.homed.socket, ['exec', 'skill_read']);
     // Plain commands: a sandboxed one has a /tmp of its own, where the test's PATH folder is not.
-    await rig.call(SocketMethods.ConfigSet, { scope: 'exec', key: 'tracking', value: 'snapshot' });
+    await requestOnce(adminSocketBeside(rig.homed.socket), SocketMethods.ConfigSet, { scope: 'exec', key: 'tracking', value: 'snapshot' });
     const bin = `ha-weather-${process.pid}`;
     await writeSkills(rig, bin);
     const command = `printf %s "$WEATHER_KEY" > key.txt; printf %s "$WEATHER_UNITS" > units.txt; ${bin} Hangzhou`;

@@ -52,7 +52,10 @@ describe('the approval dialog in chromium', { skip }, () => {
     await dialog.waitFor();
     assert.equal(await dialog.getAttribute('aria-modal'), 'true');
     assert.match((await dialog.textContent()) ?? '', /Conversation web:home/);
-    assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Deny', 'Always allow', 'Allow once']);
+    // "Always" adds a rule, the owner's to give at the machine: the page offers none and shows the command instead.
+    assert.deepEqual(await dialog.getByRole('button').allTextContents(), ['Deny', 'Allow once']);
+    assert.equal(await dialog.locator('.approval-owner code').textContent(), "homectl approvals allow exec --exact 'echo web > web.txt' --cwd .");
+    assert.match((await dialog.locator('.approval-owner').textContent()) ?? '', /^To allow it always, run on the machine running homed:/);
     // Focus moves into the dialog, on nothing that answers by itself.
     assert.equal(await dialog.evaluate((element) => element.matches(':focus')), true);
     // The message shows the question's words, not how to answer it from a shell.
@@ -119,7 +122,8 @@ describe('the approval dialog in chromium', { skip }, () => {
       await dialogOf(question, phone.page).waitFor();
       const width = await phone.page.locator('html').evaluate((root) => root.scrollWidth);
       assert.ok(width <= PHONE.width, `the page is ${width} px wide`);
-      for (const name of ['Deny', 'Always allow', 'Allow once']) assert.ok(await dialogOf(question, phone.page).getByRole('button', { name }).isVisible(), name);
+      for (const name of ['Deny', 'Allow once']) assert.ok(await dialogOf(question, phone.page).getByRole('button', { name }).isVisible(), name);
+      assert.ok(await dialogOf(question, phone.page).locator('.approval-owner code').isVisible(), 'the command that makes it last shows on a phone too');
       await harness.screenshot(phone.page, 'approval-dialog-phone');
       await phone.page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
       await dialogOf(question, phone.page).getByRole('button', { name: '允许一次' }).waitFor();

@@ -12,6 +12,7 @@ export default defineStrings({
     'approvals.failed': 'Could not answer: {error}',
     'approvals.timeLocale': 'en',
     'approvals.longCall': 'Allow this call of {count} characters? Read it whole before you answer:',
+    'approvals.ownerCommand': 'To allow it always, run on the machine running homed:',
   },
   zh: {
     'approvals.allowOnce': '允许一次',
@@ -23,5 +24,6 @@ export default defineStrings({
     'approvals.failed': '无法回答：{error}',
     'approvals.timeLocale': 'zh-CN',
     'approvals.longCall': '允许这个长达 {count} 个字符的调用吗？请读完整内容再回答：',
+    'approvals.ownerCommand': '若要总是允许，请在运行 homed 的机器上执行：',
   },
 });
