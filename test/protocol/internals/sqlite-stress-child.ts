@@ -70,7 +70,9 @@ function runWorker(job: Job, terminateAfterRound: number | null): Promise<{ made
 }
 
 async function runMain(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'ha-sqlite-stress-'));
+  // The test hands a folder it removes itself (this process may abort); by hand, the process makes its own.
+  const given = process.env.STRESS_DIR;
+  const dir = given ?? mkdtempSync(join(tmpdir(), 'ha-sqlite-stress-'));
   try {
     const file = join(dir, 'stress.db');
     const db = new (openClass(process.argv[2]))(file);
@@ -94,7 +96,7 @@ async function runMain(): Promise<void> {
       terminatedWorkers: results.length - finished.length,
     })}\n`);
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (given === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -4,19 +4,21 @@
 // node::RemoveEnvironmentCleanupHook from Statement::~Statement (a statement freed by the collector).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import test from 'node:test';
 import { sqliteBinding } from '../../../protocol/internals/sqlite';
 
-const CHILD = join(__dirname, 'sqlite-stress-child.js');
+const CHILD = path.join(__dirname, 'sqlite-stress-child.js');
 const ROUNDS = 20;
 const PER_ROUND = 500;
 const WORKERS = 6;
 
-function runChild(): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+function runChild(dir: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', CHILD], {
-      env: { ...process.env, STRESS_ROUNDS: String(ROUNDS), STRESS_PER_ROUND: String(PER_ROUND), STRESS_WORKERS: String(WORKERS) },
+      env: { ...process.env, STRESS_DIR: dir, STRESS_ROUNDS: String(ROUNDS), STRESS_PER_ROUND: String(PER_ROUND), STRESS_WORKERS: String(WORKERS) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -28,9 +30,11 @@ function runChild(): Promise<{ code: number | null; signal: NodeJS.Signals | nul
   });
 }
 
-test(`${ROUNDS * PER_ROUND * (1 + WORKERS / 2)} statements made and dropped across GC cycles and ${WORKERS} worker threads exit cleanly on Node ${process.version}`, { timeout: 300_000 }, async () => {
+test(`${ROUNDS * PER_ROUND * (1 + WORKERS / 2)} statements made and dropped across GC cycles and ${WORKERS} worker threads exit cleanly on Node ${process.version}`, { timeout: 300_000 }, async (t) => {
   assert.equal(sqliteBinding.problem, undefined, `SQLite did not load: ${sqliteBinding.problem ?? ''}`);
-  const run = await runChild();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-sqlite-stress-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const run = await runChild(dir);
   assert.equal(run.signal, null, `the process was killed by ${run.signal ?? ''} (an abort or crash in the SQLite addon); stderr: ${run.stderr.slice(-2000)}`);
   assert.equal(run.code, 0, `the process exited ${run.code ?? ''}; stderr: ${run.stderr.slice(-2000)}`);
   const report = JSON.parse(run.stdout.trim()) as { gc: boolean; mainStatements: number; finishedWorkers: number; finishedStatements: number; terminatedWorkers: number };
