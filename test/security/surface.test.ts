@@ -122,10 +122,10 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     });
     socket = new SurfaceSocket(homed.socket);
     lanes = Array.from({ length: LANES }, () => new SurfaceSocket(homed?.socket ?? ''));
-    // The file tools' roots inside the data dir, and the web page's plugin on, so its client methods are served too.
-    // files:roots is guarded: the owner sets it, through homectl's admin socket.
+    // The file tools' roots inside the data dir, and the web page's plugin on, so its client methods are served too;
+    // both are the owner's to do, through homectl's admin socket.
     await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigSet, { scope: 'files', key: 'roots', value: [path.join(dataDir, 'workspace')] });
-    await ask(SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
+    await requestOnce(adminSocketBeside(homed.socket), SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
     await waitFor(async () => (await pluginStates()).get('webui')?.state === 'ready', { timeoutMs: 60_000, what: 'the webui plugin to be ready' });
 
     const served = await listServedMethods();
@@ -223,7 +223,8 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     assert.equal(homed?.proc.exitCode, null, 'homed still runs');
     const states = await pluginStates();
     if (states.has(VICTIM)) {
-      await ask(SocketMethods.PluginsControl, { name: VICTIM, action: 'enable' });
+      // Enabling a disabled plugin is the owner's (homectl's admin socket).
+      if (homed) await requestOnce(adminSocketBeside(homed.socket), SocketMethods.PluginsControl, { name: VICTIM, action: 'enable' });
       await ask(SocketMethods.PluginsControl, { name: VICTIM, action: 'start' });
     }
     await waitFor(
