@@ -95,7 +95,7 @@ export const PluginsInfoRequest = request<PluginNameParams, { plugin: PluginInfo
 
 export const PLUGIN_ACTIONS = ['start', 'stop', 'restart', 'enable', 'disable'] as const;
 export type PluginAction = (typeof PLUGIN_ACTIONS)[number];
-/** `owner`: the owner's own call, which alone stops or disables a plugin that guards tool calls (before_toolcall). */
+/** `owner`: the owner's own call, which alone stops or disables a plugin that guards tool calls (before_toolcall), or enables a disabled one. */
 export interface PluginControlParams extends PluginNameParams, OwnerParams {
   /** What to do. */
   action: PluginAction;
@@ -190,12 +190,14 @@ export const PluginsInstallRequest = request<PluginsInstallParams, PluginsInstal
   paramPermission: ownerClaim('plugins/install'),
 });
 
-export interface PluginsRemoveParams extends PluginNameParams {
+/** `owner`: the owner's own call, which alone removes a plugin that guards tool calls (before_toolcall). */
+export interface PluginsRemoveParams extends PluginNameParams, OwnerParams {
   /** Also delete its data folder and its config table. */
   purge?: boolean;
 }
 /** plugin → kernel (admin): stops and removes an installed (not built-in) plugin. */
 export const PluginsRemoveRequest = request<PluginsRemoveParams, { removed: boolean }>('plugins/remove', {
-  params: objectSchema({ name: PLUGIN_NAME_FIELD, purge: BOOLEAN_FIELD }, ['name']),
+  params: objectSchema({ name: PLUGIN_NAME_FIELD, purge: BOOLEAN_FIELD, owner: OWNER_FIELD }, ['name']),
   permission: 'admin',
+  paramPermission: ownerClaim('plugins/remove'),
 });

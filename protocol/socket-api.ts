@@ -63,7 +63,7 @@ export const SocketApi = {
   LogsRead: forwarded(LogsReadRequest),
   UsageRead: forwarded(UsageReadRequest),
   PluginsInstall: ownerless(PluginsInstallRequest),
-  PluginsRemove: forwarded(PluginsRemoveRequest),
+  PluginsRemove: ownerless(PluginsRemoveRequest),
   ConfigList: forwarded(ConfigListRequest),
   ConfigGet: forwarded(ConfigGetRequest),
   ConfigSet: ownerless(ConfigSetRequest),

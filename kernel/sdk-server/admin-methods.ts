@@ -46,7 +46,7 @@ export function bindAdminMethods(connection: MessageConnection, caller: SdkCalle
   bindRequest(connection, caller, PluginsListRequest, () => ({ plugins: admin.supervisor.list() }));
   bindRequest(connection, caller, PluginsInfoRequest, (params) => ({ plugin: describePlugin(admin.supervisor.get(params.name)) }));
   bindRequest(connection, caller, PluginsControlRequest, async (params) => {
-    if (params.owner !== true) refuseToDropGuard(admin.supervisor.get(params.name), params.action);
+    if (params.owner !== true) refuseWideningControl(admin.supervisor.get(params.name), params.action);
     const plugin = await admin.supervisor.control(params.name, params.action);
     audit(admin.log, caller, { plugin: params.name, action: params.action, state: plugin.state }, `plugin ${params.name}: ${params.action}, now ${plugin.state}`);
     return { plugin };
@@ -58,17 +58,31 @@ export function bindAdminMethods(connection: MessageConnection, caller: SdkCalle
 }
 
 /**
- * A stopped or disabled plugin is skipped by the stages: when it guards tool calls (before_toolcall, the approvals
- * plugin), the agent's tools would run unasked. Only the owner's own call (homectl at the machine) may do that.
+ * What only the owner's own call (homectl at the machine) may do with a plugin: stop or disable one that guards tool
+ * calls (the stages skip a stopped plugin, so the agent's tools would run unasked), and enable one that is disabled
+ * (the owner's standing choice to keep its tools, stages and methods out of the house).
  */
-function refuseToDropGuard(plugin: PluginSupervisor, action: PluginAction): void {
-  if ((action !== 'stop' && action !== 'disable') || !plugin.declaration?.stages.includes(GUARD_STAGE)) return;
-  throw haError(
-    ErrorCodes.PermissionDenied,
-    `plugin "${plugin.name}" guards every tool call (${GUARD_STAGE}): with it ${action === 'stop' ? 'stopped' : 'disabled'} the agent's tools would run unasked, ` +
-      `so only the owner does it, on the machine running homed: homectl plugins ${action} ${plugin.name}`,
-    { plugin: plugin.name, action },
-  );
+function refuseWideningControl(plugin: PluginSupervisor, action: PluginAction): void {
+  if (action === 'enable' && plugin.status().state === 'disabled') {
+    throw haError(
+      ErrorCodes.PermissionDenied,
+      `plugin "${plugin.name}" is disabled, and enabling it gives the agent what it brings, so only the owner does it, on the machine running homed: homectl plugins enable ${plugin.name}`,
+      { plugin: plugin.name, action },
+    );
+  }
+  if ((action === 'stop' || action === 'disable') && guardsToolCalls(plugin)) {
+    throw haError(
+      ErrorCodes.PermissionDenied,
+      `plugin "${plugin.name}" guards every tool call (${GUARD_STAGE}): with it ${action === 'stop' ? 'stopped' : 'disabled'} the agent's tools would run unasked, ` +
+        `so only the owner does it, on the machine running homed: homectl plugins ${action} ${plugin.name}`,
+      { plugin: plugin.name, action },
+    );
+  }
+}
+
+/** Whether a plugin's handshake declared a handler of the stage that decides whether a tool call runs. */
+export function guardsToolCalls(plugin: PluginSupervisor): boolean {
+  return plugin.declaration?.stages.includes(GUARD_STAGE) ?? false;
 }
 
 function describePlugin(plugin: PluginSupervisor): PluginInfo {

@@ -55,7 +55,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindEventMethods(connection, caller, services.bus);
   bindAdminMethods(connection, caller, services);
   bindClientMethods(connection, caller, services.supervisor);
-  bindPackageMethods(connection, caller, services.packages, services.log);
+  bindPackageMethods(connection, caller, services.packages, services.supervisor, services.log);
   bindIoMethods(connection, caller, services.io, services.sessions.missed);
   bindMemoryMethods(connection, caller, services.recall, services.knowledgeSources);
   bindLlmMethods(connection, caller, services.llm);

@@ -90,7 +90,7 @@ export function createAdminMethods(kernel: KernelClient, self: string): MethodTa
     row(SocketApi.LogsRead, (p) => kernel.request(LogsReadRequest.type, p)),
     row(SocketApi.UsageRead, (p) => kernel.request(UsageReadRequest.type, p)),
     row(SocketApi.PluginsInstall, (p, call) => kernel.request(PluginsInstallRequest.type, { ...p, ...owner(call) })),
-    row(SocketApi.PluginsRemove, (p) => kernel.request(PluginsRemoveRequest.type, p)),
+    row(SocketApi.PluginsRemove, (p, call) => kernel.request(PluginsRemoveRequest.type, { ...p, ...owner(call) })),
     row(SocketApi.ConfigList, async (p) => {
       const { entries } = await kernel.request(ConfigListRequest.type, p.all ? { all: true } : { scope: p.scope ?? CORE });
       return { entries };

@@ -84,9 +84,9 @@ export class PackageManager {
     return (await this.ctx.kernel.request(PluginsInfoRequest.type, { name })).plugin;
   }
 
-  /** Stops and removes an installed plugin; `purge` deletes its data and config too. */
-  async remove(name: string, purge: boolean): Promise<PluginmgrRemoveAnswer> {
-    const { removed } = await this.ctx.kernel.request(PluginsRemoveRequest.type, { name, purge });
+  /** Stops and removes an installed plugin; `purge` deletes its data and config too. `via` as for installs. */
+  async remove(name: string, purge: boolean, via: 'agent' | 'http'): Promise<PluginmgrRemoveAnswer> {
+    const { removed } = await this.ctx.kernel.request(PluginsRemoveRequest.type, { name, purge, ...(via === 'http' ? { owner: true } : {}) });
     this.ctx.log.info('plugin removed', { plugin: name, purge });
     return { removed, name, purged: purge };
   }

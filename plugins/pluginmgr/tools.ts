@@ -56,7 +56,7 @@ export function createPluginTools(manager: () => PackageManager): Record<string,
       additionalProperties: false,
       properties: { name: NAME_SCHEMA, purge: { type: 'boolean', description: 'Also delete its data folder and settings (default false)' } },
     },
-    run: plainly((args: { name: string; purge?: boolean }) => manager().remove(args.name, args.purge === true)),
+    run: plainly((args: { name: string; purge?: boolean }) => manager().remove(args.name, args.purge === true, 'agent')),
   };
   return { plugin_install: install, plugin_list: list, plugin_info: info, plugin_remove: remove } as Record<string, ToolDefinition<never>>;
 }

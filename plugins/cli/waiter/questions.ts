@@ -11,6 +11,8 @@ import { choiceFor, renderChoiceHint, renderNoTerminal, renderQuestion } from '.
 const NO = 'no';
 /** Why nobody is asked here, for the record (homectl approvals list). */
 const NO_TERMINAL = 'waiter has no terminal to ask in (its stdin or output is not a terminal)';
+/** How close to its expiry a question taken away counts as unanswered in time. */
+const EXPIRY_SLACK_MS = 250;
 
 /** What the desk works with. */
 export interface QuestionDeskDeps {
@@ -131,7 +133,10 @@ export class QuestionDesk {
           return NO;
         }
         if (typed === undefined) {
-          this.deps.write(this.declined ? `${NO}\n` : expiry.signal.aborted ? '(no answer in time: denied)\n' : '(no longer asked)\n');
+          // The kernel's own timeout may take the question away a moment before this process's timer fires (on a
+          // loaded machine, timers run late): at its expiry, it went unanswered all the same.
+          const expired = expiry.signal.aborted || (this.deps.now?.() ?? Date.now()) >= Date.parse(ask.expiresAt) - EXPIRY_SLACK_MS;
+          this.deps.write(this.declined ? `${NO}\n` : expired ? '(no answer in time: denied)\n' : '(no longer asked)\n');
           return undefined;
         }
         const choice = choiceFor(typed, ask.choices);

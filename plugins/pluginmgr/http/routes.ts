@@ -53,7 +53,7 @@ export async function routeRequest(request: RouteRequest, manager: PackageManage
   }
 
   async function remove({ res }: RouteRequest, query: URL, plugin: string | undefined): Promise<void> {
-    sendJson(res, 200, await manager.remove(plugin as string, isYes(query.searchParams.get(PluginmgrQuery.purge))));
+    sendJson(res, 200, await manager.remove(plugin as string, isYes(query.searchParams.get(PluginmgrQuery.purge)), 'http'));
   }
 
   async function install(request: RouteRequest, query: URL): Promise<void> {

@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { requestOnce } from '../../../plugins/cli/client';
+import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import { HostPolicy } from '../../../plugins/webui/hosts';
 import { LoginStore } from '../../../plugins/webui/logins';
 import { PORT_FILE } from '../../../plugins/webui/port-file';
@@ -26,7 +27,8 @@ export async function startLiveWebui(options: StartOptions = {}, settings: Recor
   const portFile = path.join(homed.dataDir, 'run', PORT_FILE);
   try {
     for (const [key, value] of Object.entries({ ...settings, port: 0 })) await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'webui', key, value });
-    await requestOnce(homed.socket, SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
+    // Enabling a disabled plugin is the owner's: through homectl's admin socket.
+    await requestOnce(adminSocketInDataDir(homed.dataDir), SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
     const port = await waitFor(() => fs.existsSync(portFile) && Number(fs.readFileSync(portFile, 'utf8')), { what: `${portFile} to name a port`, timeoutMs: 20_000 });
     const webuiStatus = async (): Promise<PluginStatus> => (await requestOnce<{ plugin: PluginStatus }>(homed.socket, SocketMethods.PluginsInfo, { name: 'webui' })).plugin;
     const link = (): string => {

@@ -46,7 +46,7 @@ describe('turn silence', () => {
 });
 
 /** A desk whose terminal answers from `typed` in turn (a pending promise when it runs out) and whose answers are recorded. */
-function desk(typed: (string | typeof INPUT_ENDED)[], options: { terminal?: boolean } = {}) {
+function desk(typed: (string | typeof INPUT_ENDED)[], options: { terminal?: boolean; now?: () => number } = {}) {
   const shown: ChatStreamItem[] = [];
   const answers: string[] = [];
   const out: string[] = [];
@@ -69,7 +69,7 @@ function desk(typed: (string | typeof INPUT_ENDED)[], options: { terminal?: bool
     },
     write: (text) => out.push(text),
     warn: (line) => warnings.push(line),
-    now: () => NOW,
+    now: options.now ?? (() => NOW),
   });
   return { questions, shown, answers, out, warnings, queries };
 }
@@ -107,6 +107,16 @@ describe('question desk', () => {
     assert.deepEqual(d.out, ['(no longer asked)\n']);
     assert.deepEqual(d.shown.map((i) => i.kind), ['tool', 'notice', 'tool', 'delta']);
     assert.deepEqual(d.answers, []);
+  });
+
+  it("says a question taken away at its expiry went unanswered in time, though the kernel's timeout came before waiter's own timer", async () => {
+    const d = desk([], { now: () => NOW + 120_000 });
+    d.questions.pass({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'start' } });
+    d.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });
+    d.questions.pass({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'end', outcome: 'denied', ms: 0 } });
+    d.questions.pass({ kind: 'delta', text: 'Nobody answered.' });
+    await settled();
+    assert.deepEqual(d.out, ['(no answer in time: denied)\n']);
   });
 
   it("keeps a question shown while a sub-agent, running beside the turn, starts calls of its own", async () => {
