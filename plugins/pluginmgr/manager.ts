@@ -1,15 +1,11 @@
 // What the tools and the HTTP API share: fetch a package into a temporary file, have the kernel check
 // and install it, and list, describe and remove plugins, all through the kernel's admin methods.
 import type { Readable } from 'node:stream';
-import type { PluginContext } from '../../plugin-host';
+import { reportSkillPackage, type PluginContext } from '../../plugin-host';
 import {
-  ClientCallRequest,
   ErrorCodes,
   ErrorNames,
-  SkillsMethods,
   type PluginsInstallResult,
-  type SkillPreview,
-  type SkillsPreviewParams,
   PluginsInfoRequest,
   PluginsInstallRequest,
   PluginsListRequest,
@@ -150,16 +146,7 @@ export class PackageManager {
   /** The trust report of an inspected skill package, built by the openclaw plugin's skills/preview. */
   private async reportSkill(inspected: PluginsInstallResult, fetched: PluginmgrPackageFacts): Promise<{ report: string; flagged: number }> {
     if (!inspected.skill) throw new PluginmgrError(ErrorNames[ErrorCodes.InvalidValue] as string, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; nothing was installed`, 422);
-    const { text, files, unscanned } = inspected.skill;
-    const params: SkillsPreviewParams = {
-      text,
-      folder: inspected.manifest.name,
-      ...(files ? { files } : {}),
-      ...(unscanned ? { unscanned } : {}),
-      origin: { source: fetched.source, package: { sha256: fetched.sha256, bytes: fetched.bytes } },
-    };
-    const preview = (await this.ctx.kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
-    return { report: preview.report, flagged: preview.flagged };
+    return reportSkillPackage(this.ctx.kernel, inspected.manifest.name, inspected.skill, { source: fetched.source, package: { sha256: fetched.sha256, bytes: fetched.bytes } });
   }
 }
 

@@ -7,18 +7,14 @@ import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  ClientCallRequest,
   PluginsInstallRequest,
   PluginsListRequest,
-  SkillsMethods,
   type PluginsInstallResult,
-  type SkillPreview,
-  type SkillsPreviewParams,
   type WebuiPackageInstalled,
   type WebuiPackageSummary,
 } from '../../protocol';
 import { formatDurationBrief } from '../../protocol/units';
-import type { KernelClient } from '../../plugin-host';
+import { reportSkillPackage, type KernelClient } from '../../plugin-host';
 
 /** How long an upload waits for Install, and how many may wait at once. */
 export const PACKAGE_UPLOAD_POLICY = { keepMs: 10 * 60_000, maxWaiting: 4 } as const;
@@ -156,16 +152,7 @@ export class PackageUploads {
   /** A skill package's trust report, the one every install path shows, from the openclaw plugin's skills/preview. */
   private async reportSkill(inspected: PluginsInstallResult, copied: { bytes: number; sha256: string }): Promise<{ report: string; flagged: number }> {
     if (!inspected.skill) throw new PackageUploadError(422, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; it is not installed`);
-    const { text, files, unscanned } = inspected.skill;
-    const params: SkillsPreviewParams = {
-      text,
-      folder: inspected.manifest.name,
-      ...(files ? { files } : {}),
-      ...(unscanned ? { unscanned } : {}),
-      origin: { source: 'upload', package: copied },
-    };
-    const preview = (await this.deps.kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
-    return { report: preview.report, flagged: preview.flagged };
+    return reportSkillPackage(this.deps.kernel, inspected.manifest.name, inspected.skill, { source: 'upload', package: copied });
   }
 
   /** The kernel's refusal as the person should read it: its own message and error name. */

@@ -1,0 +1,17 @@
+// The trust report of a skill package, the one every install path shows (homectl, the page's upload, pluginmgr),
+// built by the openclaw plugin's skills/preview from the package as the kernel inspected it.
+import { ClientCallRequest, SkillsMethods, type SkillOrigin, type SkillPackageFiles, type SkillPreview, type SkillsPreviewParams } from '../protocol';
+import type { KernelClient } from './sdk';
+
+/** A skill package's report and how many items it flags; `skill` is what plugins/install's inspection answered. */
+export async function reportSkillPackage(
+  kernel: KernelClient,
+  name: string,
+  skill: { text: string } & SkillPackageFiles,
+  origin: SkillOrigin,
+): Promise<{ report: string; flagged: number }> {
+  const { text, files, unscanned } = skill;
+  const params: SkillsPreviewParams = { text, folder: name, ...(files ? { files } : {}), ...(unscanned ? { unscanned } : {}), origin };
+  const preview = (await kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
+  return { report: preview.report, flagged: preview.flagged };
+}
