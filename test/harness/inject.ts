@@ -1,6 +1,7 @@
 // Rung 2 without a plugin process: the kernel's SDK methods bound, for a caller identity of the test's choosing, on
 // one end of an in-memory connection pair; the test calls them on the other end, as a plugin would.
-import type { MessageConnection, NotificationType, RequestType } from 'vscode-jsonrpc';
+import assert from 'node:assert/strict';
+import type { MessageConnection, NotificationType, RequestType, ResponseError } from 'vscode-jsonrpc';
 import type { Kernel } from '../../kernel/kernel';
 import { bindKernelServices, type KernelServices } from '../../kernel/sdk-server/bind';
 import type { SdkCaller } from '../../kernel/sdk-server/binder';
@@ -66,4 +67,14 @@ export function inject(target: Kernel | KernelServices, identity: InjectIdentity
 /** The services a started kernel gives its plugins. */
 function servicesOf(target: Kernel | KernelServices): KernelServices {
   return 'agent' in target ? target.services : target;
+}
+
+/** The error a call was refused with; fails the test when the call is answered instead. */
+export async function refusal(call: Promise<unknown>): Promise<ResponseError<unknown>> {
+  try {
+    await call;
+  } catch (error) {
+    return error as ResponseError<unknown>;
+  }
+  assert.fail('the call was answered, not refused');
 }

@@ -3,21 +3,11 @@
 // write without `owner` is refused, naming the homectl command.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ResponseError } from 'vscode-jsonrpc';
 import { ConfigGetRequest, ConfigSetRequest, ConfigUnsetRequest, ErrorCodes } from '../../../protocol';
-import { inject, type Injected, type InjectIdentity } from '../../harness/inject';
+import { inject, refusal, type Injected, type InjectIdentity } from '../../harness/inject';
 import { startTestKernel, type TestKernel } from '../kernel-harness';
 
 const KEY = { scope: 'core', key: 'core.knowledge.path' } as const;
-
-async function refusal(call: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await call;
-  } catch (error) {
-    return error as ResponseError<unknown>;
-  }
-  assert.fail('the call was answered, not refused');
-}
 
 describe('a guarded setting through the SDK', () => {
   let t: TestKernel;

@@ -22,7 +22,7 @@ import {
   SocketErrorCodes,
   wholeNumberField,
 } from '../../../protocol';
-import { inject, type Injected } from '../../harness/inject';
+import { inject, refusal, type Injected } from '../../harness/inject';
 import { startTestKernel, type TestKernel } from '../kernel-harness';
 import { serveFor } from '../../plugins/cli/helpers';
 
@@ -32,15 +32,6 @@ const DoubleRequest = request<{ n: number }, { doubled: number }>('test/double',
   permission: 'llm',
 });
 const DoubleSocket = socketMethod<{ n: number }, { doubled: number }>(DoubleRequest.method, DoubleRequest.params);
-
-async function refusal(call: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await call;
-  } catch (error) {
-    return error as ResponseError<unknown>;
-  }
-  assert.fail('the call was answered, not refused');
-}
 
 describe('the binder', () => {
   let t: TestKernel;

@@ -4,19 +4,9 @@
 // `config.guarded` is refused before anything runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ResponseError } from 'vscode-jsonrpc';
 import { AnswerRequest, ApprovalsMethods, ClientCallRequest, ErrorCodes, PluginsInstallRequest } from '../../../protocol';
-import { inject, type Injected, type InjectIdentity } from '../../harness/inject';
+import { inject, refusal, type Injected, type InjectIdentity } from '../../harness/inject';
 import { startTestKernel, type TestKernel } from '../kernel-harness';
-
-async function refusal(call: Promise<unknown>): Promise<ResponseError<unknown>> {
-  try {
-    await call;
-  } catch (error) {
-    return error as ResponseError<unknown>;
-  }
-  assert.fail('the call was answered, not refused');
-}
 
 describe('a claim to be the owner through the SDK', () => {
   let t: TestKernel;
