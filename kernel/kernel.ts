@@ -20,11 +20,10 @@ import { KERNEL_VERSION } from './init/version';
 import type { PackageAdmin } from './packages/package-admin';
 import { BUILTIN_PLUGIN_DIR, createDataTree, type DataTree } from './paths';
 import type { Recall } from './recall/recall';
-import { Health } from './service/health';
 import type { HealthDesk } from './health/health-desk';
 import { openHealth } from './init/open-health';
-import { loadWatchdogPolicy } from './service/watchdog';
-import { pluginsHealth } from './service/plugins-health';
+import { loadWatchdogPolicy } from './health/watchdog';
+import { pluginsHealth } from './health/plugins-health';
 import type { KernelServices } from './sdk-server/bind';
 import type { UsageLedger } from './llm/usage-ledger';
 import type { KernelLog } from './logs/kernel-log';
@@ -75,10 +74,8 @@ export class Kernel {
   readonly stages: StageHost;
   readonly tools: ToolRouter;
   readonly agent: Agent;
-  /** Whether the kernel is healthy, asked by the systemd watchdog; a health-check plugin can add a hook. */
-  readonly health = new Health();
-  /** What the healthcheck plugin probes and reports to. */
-  readonly healthDesk: HealthDesk;
+  /** What the healthcheck plugin probes and reports to, and the hooks the systemd watchdog asks. */
+  readonly health: HealthDesk;
 
   constructor(options: KernelOptions) {
     const env = options.env ?? process.env;
@@ -93,9 +90,9 @@ export class Kernel {
     ({ sessions: this.sessions, recall: this.recall } = parts);
     const builtin = options.builtinDir === undefined ? BUILTIN_PLUGIN_DIR : options.builtinDir;
     const found = findPlugins({ ...(builtin === null ? {} : { builtin }), installed: this.paths.pluginDir }, this.config, this.log);
-    this.healthDesk = openHealth(this.tree, this.paths, this.config, () => this.supervisor, this.health, loadWatchdogPolicy(env));
+    this.health = openHealth(this.tree, this.paths, this.config, () => this.supervisor, loadWatchdogPolicy(env));
     const plugins = supervisePlugins(found, this.tree, settings, infra, {
-      health: this.healthDesk,
+      health: this.health,
       sessions: this.sessions,
       recall: this.recall,
       llm: this.llm,
@@ -105,12 +102,12 @@ export class Kernel {
     });
     ({ supervisor: this.supervisor, router: this.router, packages: this.packages, services: this.services } = plugins);
     ({ stages: this.stages, tools: this.tools, agent: this.agent } = assembleAgent(parts, plugins, infra, this.llm));
-    this.health.register(pluginsHealth(() => this.supervisor.plugins.values(), this.policy));
+    this.health.hooks.register(pluginsHealth(() => this.supervisor.plugins.values(), this.policy));
   }
 
   /** Starts every enabled plugin in dependency order, then recall's loops and the agent. */
   async start(): Promise<void> {
-    this.healthDesk.start();
+    this.health.start();
     await startPlugins(this.supervisor, this.packages, this.paths.pluginDir, this.log);
     this.recall.start(() => keepDataPrivate(this.tree, this.paths, this.log));
     this.agent.start();
@@ -128,7 +125,7 @@ export class Kernel {
     this.usage.close();
     this.config.close();
     this.kernelLog.close();
-    this.healthDesk.stop();
+    this.health.stop();
   }
 
   status(): KernelStatus {
@@ -146,7 +143,7 @@ export class Kernel {
       rss_bytes: process.memoryUsage.rss(),
       node: process.version,
       turns: this.agent.load(),
-      health: { report: this.healthDesk.latest.get(), watchdog: this.health.peek() },
+      health: { report: this.health.latest.get(), watchdog: this.health.hooks.peek() },
     };
   }
 }

@@ -7,7 +7,7 @@ import { lockDataDir, type DataLock } from './startup/data-lock';
 import { checkDataDir, checkFreeSpace } from './startup/preflight';
 import { describeStartupError } from './startup/startup-error';
 import { runServiceCommand, SERVICE_COMMANDS } from './service/command';
-import { ServiceLink } from './systemd';
+import { ServiceLink } from './service/systemd';
 
 const USAGE = `usage: homed [-data DIR]
        homed install-service [--data DIR] [--user NAME]

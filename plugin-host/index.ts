@@ -1,6 +1,6 @@
 // What plugin authors import.
 export { definePlugin, MAX_MESSAGE_BYTES } from './sdk';
-export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions, type WrittenFileId } from './files';
+export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions, type WrittenFileId } from '../protocol/runtime/files';
 export { reportSkillPackage } from './skill-package-report';
 export type {
   ClientMethodDefinition,

@@ -17,7 +17,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from '../protocol';
-import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsFromEnv } from '../protocol/wire';
+import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsFromEnv } from '../protocol/runtime/wire';
 import { ConnectedPluginContext } from './connected-plugin-context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';

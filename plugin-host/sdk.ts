@@ -16,7 +16,7 @@ import type {
   StageSnapshot,
   ToolInvokeParams,
 } from '../protocol';
-import { wireLimitsFromEnv } from '../protocol/wire';
+import { wireLimitsFromEnv } from '../protocol/runtime/wire';
 
 /**
  * Most bytes of JSON one message between a plugin and homed may carry (a tool's result, a config value, an

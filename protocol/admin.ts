@@ -5,11 +5,9 @@ import type { LogLevel } from './log';
 import type { KernelHealth } from './healthcheck';
 import type { PluginManifest } from './manifest';
 import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
+import type { PluginState } from './plugin-state';
 import type { SkillPackageFiles } from './skills';
 
-/** Lifecycle states of a supervised plugin. */
-export const PLUGIN_STATES = ['starting', 'ready', 'unresponsive', 'backoff', 'failed', 'stopping', 'stopped', 'disabled'] as const;
-export type PluginState = (typeof PLUGIN_STATES)[number];
 
 /** How the last process of a plugin ended. */
 export interface LastExit {

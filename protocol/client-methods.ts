@@ -2,7 +2,7 @@
 // outside its own table asks the kernel (client/call), which runs it in the plugin that declared it (client/invoke).
 import { objectSchema, request, type JsonSchema } from './descriptor';
 import { ANY_FIELD } from './fields';
-import type { Permission } from './manifest';
+import type { Permission } from './permissions';
 import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
 /** A client method as a plugin declares it at its handshake. */

@@ -1,7 +1,7 @@
 // One descriptor per wire method: its name, its typed vscode-jsonrpc type, the JSON Schema of its params and the
 // permission a caller needs. Both sides take the method from here; the kernel's binder checks the rest.
 import type { NotificationType, RequestType } from 'vscode-jsonrpc';
-import type { Permission } from './manifest';
+import type { Permission } from './permissions';
 
 /** A JSON Schema, as a plain object (compiled with ajv where it is checked). */
 export type JsonSchema = Readonly<Record<string, unknown>>;

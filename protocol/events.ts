@@ -1,5 +1,5 @@
 import { notification, objectSchema, request, type JsonSchema } from './descriptor';
-import type { PluginState } from './admin';
+import type { PluginState } from './plugin-state';
 import { ANY_FIELD } from './fields';
 import { MAX_EVENT_NAMES } from './limits';
 

@@ -2,7 +2,7 @@
 // the kernel (health/report), and the report people see (homectl status and doctor, the healthcheck.report event).
 import { notification, objectSchema, request, NO_PARAMS } from './descriptor';
 import { BOOLEAN_FIELD } from './fields';
-import type { PluginState } from './admin';
+import type { PluginState } from './plugin-state';
 
 /** How bad a finding is; a report's overall severity is its worst finding's. */
 export type HealthSeverity = 'ok' | 'info' | 'warning' | 'error';

@@ -3,6 +3,8 @@ export * from './version';
 export * from './errors';
 export * from './config';
 export * from './manifest';
+export * from './permissions';
+export * from './plugin-state';
 export * from './lifecycle';
 export * from './health';
 export * from './log';

@@ -1,7 +1,7 @@
 import { NO_PARAMS, notification, objectSchema, request } from './descriptor';
 import type { ClientMethodDecl } from './client-methods';
 import type { ConfigDef } from './config';
-import { PERMISSIONS, type Permission } from './manifest';
+import { PERMISSIONS, type Permission } from './permissions';
 import type { StageName } from './stages';
 import type { ToolDecl } from './tools';
 

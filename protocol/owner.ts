@@ -3,7 +3,7 @@
 // `config.guarded` (a built-in), so a page, a bridge or a package cannot claim it. Only such a call widens what the
 // agent may do: a guarded setting, an approvals rule, an "always" answer, a package granted what only the owner grants.
 import type { ParamPermission } from './descriptor';
-import type { Permission } from './manifest';
+import type { Permission } from './permissions';
 
 /** Params of a method whose call may be the owner's own. */
 export interface OwnerParams {

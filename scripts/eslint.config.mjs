@@ -32,9 +32,9 @@ export default tseslint.config(
   {
     // Node 20 has better-sqlite3 12 under another name, 22 and 24 have 13: one module picks the build that loads.
     files: ['**/*.ts'],
-    ignores: ['protocol/internals/sqlite.ts'],
+    ignores: ['protocol/runtime/internals/sqlite.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'better-sqlite3', message: 'import Database from protocol/internals/sqlite.ts, which loads the better-sqlite3 build this Node.js can use' }] }],
+      'no-restricted-imports': ['error', { paths: [{ name: 'better-sqlite3', message: 'import Database from protocol/runtime/internals/sqlite.ts, which loads the better-sqlite3 build this Node.js can use' }] }],
     },
   },
 );

@@ -3,7 +3,7 @@
 // transaction that stores the finished turn. What stays is either open (a crash cut it off: found at the
 // next start) or an input that got no answer (failed, or ended by a stop before it ran), shown in
 // `homectl sessions show` so a person can see nothing was lost.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 
 /** Where a journalled input is: waiting in its lane, running, or ended without an answer. */
 export type JournalState = 'queued' | 'running' | 'failed' | 'dropped';

@@ -1,7 +1,7 @@
 // Answers no client received, kept in agent.db for the session's next client: a timer's reminder fired while nobody
 // was attached (the session's plugin had no one waiting or following it, or the session had no plugin, or its
 // plugin was not running). Handed over once, oldest first, and counted in `homectl sessions list` until then.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import { shortenMissedText, type MissedOutput, type OutputParams } from '../../protocol';
 
 /** Outputs kept per session: a day of reminders nobody read; older ones go first. */

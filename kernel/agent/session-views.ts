@@ -1,6 +1,6 @@
 // What `homectl sessions list|show` reads: every conversation with its counts, and one conversation as
 // stored, with the inputs that got no answer (still in the journal) put among its messages by time.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import { SESSION_ENTRY_MAX_CHARS, type SessionEntry, type SessionEntryFlag, type SessionSummary, type SessionsShowResult } from '../../protocol';
 import { CONSOLIDATION_SOURCE } from '../io/io-manager';
 import { shownArgs } from './tool-steps';

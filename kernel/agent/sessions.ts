@@ -1,4 +1,4 @@
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LlmMessage, LlmToolCall } from '../llm/types';

@@ -5,7 +5,7 @@ import type { PluginChannel } from '../supervisor/channel';
 import type { ChildRegistry } from './children';
 import { InFlightToolCalls } from './tool-calls';
 import type { TurnEnv } from './turn-env';
-import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from './plugin-availability';
+import { adviceFor, CALLABLE_STATE, describeState, OFFERED_STATES } from '../supervisor/plugin-availability';
 
 /** A tool a plugin declared at its (last) handshake; the plugin may have stopped or crashed since. */
 export interface PluginToolRef {

@@ -1,4 +1,4 @@
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import { assertPluginName } from './scope';
 
 /** Persisted enable/disable state of each plugin, in table `plugin_state`. */

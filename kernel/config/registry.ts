@@ -1,4 +1,4 @@
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import { ErrorCodes, type ConfigDef, type ConfigEntry } from '../../protocol';
 import { ensureValueTable, forgetStatements, hasValueTable, listTables, openConfigDatabase, prepareCached } from './database';
 import { assertKey, validateDefs } from './defs';

@@ -1,4 +1,4 @@
-// The kernel's all-or-nothing writes are the plugin SDK's (plugin-host/files.ts): one implementation, so homed
+// The kernel's all-or-nothing writes are the plugin SDK's (protocol/runtime/files.ts): one implementation, so homed
 // and the plugins land files with the same modes, syncs and temporary names. The kernel reaches it here only.
 export {
   isTemporaryName,
@@ -6,4 +6,4 @@ export {
   writeFileAtomic,
   writeFileAtomicSync,
   type AtomicWriteOptions,
-} from '../../plugin-host/files';
+} from '../../protocol/runtime/files';

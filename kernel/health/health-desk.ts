@@ -1,6 +1,8 @@
-// What the kernel serves the healthcheck plugin: health/probe (answered at once from figures it already has),
-// health/quick_check (in a worker thread) and health/report (kept as the latest report).
+// The kernel's health in one place: what it serves the healthcheck plugin — health/probe (answered at once from
+// figures it already has), health/quick_check (in a worker thread) and health/report (kept as the latest report) —
+// and the hooks the systemd watchdog asks before each keep-alive.
 import type { HealthProbeResult, HealthReport, PluginStatus, ProbedPlugin, QuickCheckResult } from '../../protocol';
+import { Health } from './health';
 import { LatestReport } from './latest-report';
 import { LoopDelay, type LagWindow } from './loop-delay';
 import { QuickChecks } from './quick-check';
@@ -16,6 +18,8 @@ export interface HealthDeskSources {
 /** The kernel's side of the health checks. */
 export class HealthDesk {
   readonly latest = new LatestReport();
+  /** What the systemd watchdog asks: every registered hook must say yes. */
+  readonly hooks = new Health();
   private readonly loopDelay = new LoopDelay();
   private readonly quickChecks: QuickChecks;
 

@@ -3,7 +3,7 @@
 // no longer gets through to it, or no longer takes what it sends: homed is unhealthy, and systemd restarts it.
 // A healthcheck plugin that is stopped, disabled or failed does not count: its own supervision deals with that,
 // and its owner may turn it off.
-import type { HealthHook, HealthVerdict } from '../service/health';
+import type { HealthHook, HealthVerdict } from './health';
 import type { LatestReport } from './latest-report';
 
 /** What the hook reads of the healthcheck plugin. */

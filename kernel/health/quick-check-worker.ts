@@ -1,6 +1,6 @@
 // The worker thread behind health/quick_check: opens each database read-only with a connection of its own and runs
 // `PRAGMA quick_check`, so a check of a big database never holds up the kernel's event loop.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DatabaseCheck } from '../../protocol';

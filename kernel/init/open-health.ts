@@ -4,21 +4,20 @@ import type { ConfigRegistry, CorePaths } from '../config';
 import { HealthDesk } from '../health/health-desk';
 import { HEALTHCHECK_PLUGIN, healthcheckHook } from '../health/healthcheck-hook';
 import { databasePaths, type DataTree } from '../paths';
-import type { Health } from '../service/health';
-import type { WatchdogPolicy } from '../service/watchdog';
+import type { WatchdogPolicy } from '../health/watchdog';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { Supervisor } from '../supervisor/supervisor';
 
 /** The healthcheck plugin's interval unless its setting says otherwise. */
 export const DEFAULT_HEALTHCHECK_INTERVAL_MS = 30_000;
 
-/** Builds the desk and registers the `healthcheck` hook with `health`; `supervisor` is asked only once plugins run. */
-export function openHealth(tree: DataTree, paths: CorePaths, config: ConfigRegistry, supervisor: () => Supervisor, health: Health, policy: WatchdogPolicy): HealthDesk {
+/** Builds the desk with its `healthcheck` watchdog hook; `supervisor` is asked only once plugins run. */
+export function openHealth(tree: DataTree, paths: CorePaths, config: ConfigRegistry, supervisor: () => Supervisor, policy: WatchdogPolicy): HealthDesk {
   const desk = new HealthDesk({ plugins: () => supervisor().list(), dataDir: tree.data, databases: () => databasePaths(tree, paths) });
   const interval = cachedInterval(config);
   // Straight from the supervisor's record (list() would build every plugin's full status, sandbox plan included).
   const plugin = (): PluginSupervisor | undefined => supervisor().plugins.get(HEALTHCHECK_PLUGIN);
-  health.register(
+  desk.hooks.register(
     healthcheckHook(
       { state: () => plugin()?.state, pid: () => plugin()?.process?.pid ?? null, intervalMs: interval },
       desk.latest,

@@ -1,7 +1,7 @@
 // Where a question about a session goes: to the plugin whose client sent the message the session is answering now
 // (its chat call waits for the turn's output, so the client is there), else to the session's owner plugin. A
 // sub-agent's session asks the person of the session it was started from.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import type { PluginState } from '../../protocol';
 import type { AskRoute } from './asks';
 

@@ -1,7 +1,7 @@
 // The chunk store: one SQLite file (WAL) with every indexed file and its chunks. It is the truth the
 // in-memory search index is built from; every change of a file is one transaction that also bumps
 // the store's generation, so a kill at any point leaves either the old or the new state of a file.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import type { ChunkRecord } from './chunk-file';
 

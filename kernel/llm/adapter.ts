@@ -1,5 +1,5 @@
 import type { Framing } from './framing';
-import { Reusable } from '../../protocol/lua/convert';
+import { Reusable } from '../../protocol/runtime/lua/convert';
 import { JsonText } from './lua/table-json';
 import { LuaScriptError, LuaVm, type LuaRef, type LuaVmOptions } from './lua/vm';
 import type { LlmRequest } from './types';

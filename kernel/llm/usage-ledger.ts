@@ -1,5 +1,5 @@
 // Tokens and requests per provider, model and UTC day, counted as answers come back, for `homectl usage`.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { UsageRow } from '../../protocol';

@@ -1,5 +1,5 @@
 // The memory graph's database as every part of the memory uses it: the SQLite handle, the clock, the log, and prepared statements.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import type { Logger } from 'pino';
 
 /** The graph database with its clock and log, preparing each statement once. */

@@ -1,6 +1,6 @@
 // graph.db: entities, aliases, facts (relations are facts whose object is an entity), their
 // provenance, merges, done job keys, the files the text layer tracks, and the search index.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

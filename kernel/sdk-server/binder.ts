@@ -10,7 +10,8 @@ import {
   type Permission,
   type RequestDescriptor,
 } from '../../protocol';
-import { schemaProblem } from '../../protocol/schema-check';
+import { hasPermission, isBuiltinOnly } from '../supervisor/grants';
+import { schemaProblem } from '../../protocol/runtime/schema-check';
 
 /** Who calls: a plugin's name, its grant, its count of denied calls, its log, and where its notifications go. */
 export interface SdkCaller {
@@ -26,15 +27,6 @@ export interface SdkCaller {
   readonly process?: { readonly channel: { notify<P>(type: NotificationType<P>, params: P): void } } | undefined;
 }
 
-/** Permissions only a built-in plugin holds, whatever a package's manifest asks: carrying the machine owner's own changes. */
-const BUILTIN_ONLY: ReadonlySet<Permission> = new Set<Permission>(['config.guarded']);
-
-/** Whether a plugin was granted a permission (asked per call here; stage and tool routing ask it too). */
-export function hasPermission(plugin: Pick<SdkCaller, 'record'>, permission: Permission): boolean {
-  if (BUILTIN_ONLY.has(permission) && plugin.record.kind !== 'builtin') return false;
-  return (plugin.record.manifest.permissions ?? []).includes(permission);
-}
-
 /** Throws a clear, counted denial unless the caller holds one of `anyOf` (none listed: nothing is needed). */
 export function demandPermission(caller: SdkCaller, what: string, anyOf: readonly Permission[]): void {
   if (anyOf.length === 0 || anyOf.some((permission) => hasPermission(caller, permission))) return;
@@ -43,7 +35,7 @@ export function demandPermission(caller: SdkCaller, what: string, anyOf: readonl
   caller.note('warn', `denied ${what}: needs permission ${needed}`);
   throw haError(
     ErrorCodes.PermissionDenied,
-    `plugin "${caller.name}" may not call ${what}: it needs the permission ${needed}, which ${caller.record.kind !== 'builtin' && anyOf.every((p) => BUILTIN_ONLY.has(p)) ? 'only a built-in plugin holds' : 'its manifest does not grant'}`,
+    `plugin "${caller.name}" may not call ${what}: it needs the permission ${needed}, which ${caller.record.kind !== 'builtin' && anyOf.every((p) => isBuiltinOnly(p)) ? 'only a built-in plugin holds' : 'its manifest does not grant'}`,
     { plugin: caller.name, method: what, permission: anyOf.join('|') },
   );
 }

@@ -15,8 +15,8 @@ import {
   type InitializeResult,
   type JsonSchema,
 } from '../../protocol';
-import { compileProblem, schemaShapeProblem } from '../../protocol/schema-check';
-import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
+import { compileProblem, schemaShapeProblem } from '../../protocol/runtime/schema-check';
+import { adviceFor, CALLABLE_STATE, describeState } from '../supervisor/plugin-availability';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import { admitCall, bindRequest, type SdkCaller } from './binder';
 

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SERVICE_UNIT, SERVICE_UNIT_PATH } from '../../protocol';
-import { sqliteBinding } from '../../protocol/internals/sqlite';
+import { sqliteBinding } from '../../protocol/runtime/internals/sqlite';
 import { PACKAGE_ROOT } from '../paths';
 import { ensureServiceUser } from './accounts';
 import { COMMANDS, installWrappers } from './bins';

@@ -1,8 +1,8 @@
 import { MAX_STAGE_TIMEOUT_MS, STAGE_PATCH_FIELDS, STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
-import { schemaProblem } from '../../protocol/schema-check';
-import { flushQueuedWrites } from '../../protocol/wire';
+import { schemaProblem } from '../../protocol/runtime/schema-check';
+import { flushQueuedWrites } from '../../protocol/runtime/wire';
 import type { PluginChannel } from '../supervisor/channel';
-import { adviceFor, CALLABLE_STATE, describeState } from '../agent/plugin-availability';
+import { adviceFor, CALLABLE_STATE, describeState } from '../supervisor/plugin-availability';
 
 /** A plugin that handles a stage, as the supervisor knows it. */
 export interface StageHandlerRef {

@@ -2,10 +2,10 @@
 // when the process dies however it dies (kill -9 included). A small SQLite file in <run>/homed.lock,
 // held in exclusive locking mode, is that lock: a second homed cannot even read it. The holder's pid
 // goes beside it in <run>/homed.pid for the second homed's message.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCK_FILE, PID_FILE, holderPid, readPid, tryTakeLock } from '../../protocol/data-lock';
+import { LOCK_FILE, PID_FILE, holderPid, readPid, tryTakeLock } from '../../protocol/runtime/data-lock';
 import { writeFileAtomicSync } from '../files/atomic-write';
 import { StartupError } from './startup-error';
 

@@ -1,6 +1,6 @@
 import { ConnectionError, ResponseError, type CancellationToken, type Disposable, type MessageConnection, type NotificationType, type RequestType } from 'vscode-jsonrpc';
 import { ErrorCodes, haError } from '../../protocol';
-import { MAX_BODY_BYTES } from '../../protocol/wire';
+import { MAX_BODY_BYTES } from '../../protocol/runtime/wire';
 
 /**
  * The kernel's end of one plugin process's connection. vscode-jsonrpc has no deadlines and

@@ -12,7 +12,7 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from '../../protocol';
-import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsEnv } from '../../protocol/wire';
+import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsEnv } from '../../protocol/runtime/wire';
 import { PluginChannel, formatMs } from './channel';
 import { forEachLine } from './log-ring';
 import type { SupervisorPolicy } from './policy';

@@ -2,11 +2,11 @@
 // are offered, and where an output goes. Each answer reads the plugins' state at the moment it is asked.
 import type { Logger } from 'pino';
 import { OutputNotification, type LogLevel, type StageName } from '../../protocol';
-import { OFFERED_STATES } from '../agent/plugin-availability';
+import { OFFERED_STATES } from './plugin-availability';
 import type { PluginToolRef } from '../agent/tool-router';
 import type { OutputEvent } from '../io/io-manager';
 import { splitOutput } from '../io/output-pieces';
-import { hasPermission } from '../sdk-server/binder';
+import { hasPermission } from './grants';
 import type { StageHandlerRef } from '../stages/stage-host';
 import type { Supervisor } from './supervisor';
 

@@ -1,4 +1,4 @@
-import type { WireLimits } from '../../protocol/wire';
+import type { WireLimits } from '../../protocol/runtime/wire';
 
 /** Limits on one plugin's process, watched with pidusage. */
 export interface ResourceLimits {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PluginKind } from '../registry/discover';
-import { cachedFinder } from '../../plugin-host/executables';
+import { cachedFinder } from '../../protocol/runtime/executables';
 import { holds, missing, ownPrivilege, type Privilege } from './capabilities';
 import { ensureHostCopy, hostCopyIn } from './host-copy';
 import { giveTree, readableTree } from './sandbox-files';

@@ -1,6 +1,6 @@
 // Checks client lines with ajv: the envelope against socketRequestSchema, params against each method's descriptor.
 import { MAX_CLIENT_LINE_DEPTH, SocketErrorCodes, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
-import { compiledCheck, describeSchemaErrors, schemaProblem } from '../../protocol/schema-check';
+import { compiledCheck, describeSchemaErrors, schemaProblem } from '../../protocol/runtime/schema-check';
 import { SocketFailure } from './errors';
 
 /** Parses one line into a request, or throws a SocketFailure saying what was wrong; `id` is recovered when it can be. */

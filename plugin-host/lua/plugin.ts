@@ -10,13 +10,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EventDeliverParams, InitializeParams, StageName, StageSnapshot } from '../../protocol';
 import type { PluginContext, PluginDefinition, StageHandler, ToolDefinition } from '../sdk';
-import { allowHooks } from '../../protocol/internals/fengari';
-import { decodeString, encodeString, JSON_NULL, LuaConverter } from '../../protocol/lua/convert';
-import { fengari } from '../../protocol/lua/fengari';
-import type { LuaDebug, LuaState } from '../../protocol/lua/fengari-api';
+import { allowHooks } from '../../protocol/runtime/internals/fengari';
+import { decodeString, encodeString, JSON_NULL, LuaConverter } from '../../protocol/runtime/lua/convert';
+import { fengari } from '../../protocol/runtime/lua/fengari';
+import type { LuaDebug, LuaState } from '../../protocol/runtime/lua/fengari-api';
 import { PRELUDE } from './prelude';
-import { describeLuaValue, raiseLuaError } from '../../protocol/lua/errors';
-import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../protocol/lua/sandbox-parts';
+import { describeLuaValue, raiseLuaError } from '../../protocol/runtime/lua/errors';
+import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../protocol/runtime/lua/sandbox-parts';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

@@ -1,6 +1,6 @@
 // changes.db: change sets and their entries, plus the snapshot mode's stat index. WAL mode with a busy timeout, so
 // two plugin processes (files and exec) can record at once.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 
 const BUSY_TIMEOUT_MS = 10_000;

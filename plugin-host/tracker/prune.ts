@@ -4,7 +4,7 @@
 // for a change set not yet recorded stays.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import type { BlobStore } from './blobs';
 
 const DAY_MS = 24 * 3600_000;

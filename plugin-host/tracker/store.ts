@@ -1,6 +1,6 @@
 // The change store: change sets in <data>/changes/changes.db, the bytes they need in <data>/changes/blobs/.
 // Built-in tool plugins (files, exec) open it; each tool call that changed the disk records one set.
-import type Database from '../../protocol/internals/sqlite';
+import type Database from '../../protocol/runtime/internals/sqlite';
 import * as path from 'node:path';
 import type { ChangeEntry, ChangeMode, ChangeSetSummary, ChangesShowResult, ChangesUndoResult, FileState } from '../../protocol/changes';
 import { ErrorCodes, haError } from '../../protocol/errors';

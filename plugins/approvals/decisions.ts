@@ -1,5 +1,5 @@
 // Every decision the guard makes, kept in <pluginData>/decisions.db for approvals/list (homectl approvals list).
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ApprovalDecision } from '../../protocol';

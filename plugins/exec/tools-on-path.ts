@@ -1,6 +1,6 @@
 // Finding util-linux's unshare, mount and setpriv: on PATH, or in the usual system folders when PATH lacks them.
 import * as path from 'node:path';
-import { cachedFinder } from '../../plugin-host/executables';
+import { cachedFinder } from '../../protocol/runtime/executables';
 
 const SYSTEM_DIRS = ['/usr/bin', '/bin', '/usr/sbin', '/sbin'];
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ToolDefinition } from '../../plugin-host';
-import { findExecutable } from '../../plugin-host/executables';
+import { findExecutable } from '../../protocol/runtime/executables';
 import { READ_FLAGS, closePlace, isBinary, listFolder, lstatAt, openAt, openFolderAt, type Place } from '../../plugin-host/tracker';
 import type { Workspace } from './workspace';
 

@@ -9,7 +9,7 @@ import { archiveTypeOf, shouldExtract } from './install-options';
 import { downloadTarget } from './download-target';
 import type { InstallSpec } from './skills/types';
 import { runInstaller, type InstallerOptions, type InstallerRun } from './run-installer';
-import { findExecutable } from '../../plugin-host/executables';
+import { findExecutable } from '../../protocol/runtime/executables';
 
 export interface DownloadJob {
   spec: InstallSpec;

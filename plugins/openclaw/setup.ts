@@ -3,7 +3,7 @@
 // the output's tail and the skill's status after a refresh. Nothing else ever runs an install spec.
 import * as path from 'node:path';
 import type { SkillsSetupParams, SkillsSetupResult } from '../../protocol/skills';
-import { findExecutable } from '../../plugin-host/executables';
+import { findExecutable } from '../../protocol/runtime/executables';
 import { badValue, noSkill, skillNamed } from './errors';
 import { installArgv, listInstallOptions } from './install-options';
 import type { LiveSkills } from './live-skills';

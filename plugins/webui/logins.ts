@@ -2,7 +2,7 @@
 // A link's secret and a session's cookie are 256-bit random values; only their SHA-256 is stored, so a copy
 // of the file signs nobody in.
 import { createHash, randomBytes } from 'node:crypto';
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 
 /** How long links and sessions live; renewal happens once a session is past half its life. */
 export const LOGIN_POLICY = { linkMs: 10 * 60_000, sessionMs: 30 * 24 * 3600_000, seenEveryMs: 60_000 } as const;

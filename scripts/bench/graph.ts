@@ -1,6 +1,6 @@
 // The memory graph at 100k relations: build it through record(), then neighbour and 2-hop
 // queries and memory search, each beside the same query as plain SQL (or a JS Map) in the same run.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -1,7 +1,7 @@
 // The healthcheck figures: health/probe's round trip from a plugin beside kernel/status's; PRAGMA quick_check of a
 // ~50 MB database in the kernel's worker beside reading the file; the event loop's lag while that check runs
 // (worker, and for contrast on the loop itself) beside idle; the healthcheck plugin's RSS beside the timer's.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

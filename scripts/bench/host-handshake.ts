@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { InitializeRequest, PingRequest, PROTOCOL_VERSION, type InitializeParams } from '../../protocol';
-import { createWireConnection } from '../../protocol/wire';
+import { createWireConnection } from '../../protocol/runtime/wire';
 import { FIXTURE_PLUGINS, REPO_ROOT } from './paths';
 import { endChild, spawnWithWire } from './spawn-child';
 import { withDeadline } from './stats';

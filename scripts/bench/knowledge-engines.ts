@@ -3,7 +3,7 @@
 // lookup + chunk rows). The baseline is SQLite FTS5 fed the same tokens: our tokenizer's output
 // joined by spaces, read by FTS5's unicode61 tokenizer, queried as an OR of the same terms, ranked
 // by bm25 with the same field weights.
-import Database from '../../protocol/internals/sqlite';
+import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import type { ChunkRecord } from '../../kernel/knowledge/chunk-file';
 import { ChunkStore } from '../../kernel/knowledge/chunk-store';

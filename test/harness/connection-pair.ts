@@ -2,7 +2,7 @@
 // as a plugin's pipe), for rung-1 tests of anything that speaks to a MessageConnection.
 import { PassThrough } from 'node:stream';
 import type { MessageConnection } from 'vscode-jsonrpc';
-import { createWireConnection, DEFAULT_WIRE_LIMITS, type WireLimits } from '../../protocol/wire';
+import { createWireConnection, DEFAULT_WIRE_LIMITS, type WireLimits } from '../../protocol/runtime/wire';
 
 /** Two listening ends, `a` and `b`; `toB` counts the bytes that crossed from a to b; `close` disposes both. */
 export interface ConnectionPair {

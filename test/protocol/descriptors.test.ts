@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import Ajv from 'ajv';
 import * as protocol from '../../protocol';
 import { PERMISSIONS, SocketApi, SocketMethods, STAGE_PATCH_FIELDS, STAGES, type JsonSchema } from '../../protocol';
-import { schemaProblem } from '../../protocol/schema-check';
+import { schemaProblem } from '../../protocol/runtime/schema-check';
 
 /** The exported values that are descriptors: a method name and a params schema. */
 function descriptors(): [string, { method: string; params: JsonSchema; permission?: readonly string[] }][] {

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { PluginContext, ToolDefinition } from '../../plugin-host';
-import { findExecutable } from '../../plugin-host/executables';
+import { findExecutable } from '../../protocol/runtime/executables';
 import { toolCall } from '../../plugin-host/tool-call';
 import { applyUpperLayer } from '../../plugins/exec/apply-upper';
 import type { UpperEntry } from '../../plugins/exec/upper-layer';

@@ -1,2 +1,2 @@
-// better-sqlite3 12, the line that loads on Node.js 20 (13 needs Node-API 10); see protocol/internals/sqlite.ts.
+// better-sqlite3 12, the line that loads on Node.js 20 (13 needs Node-API 10); see protocol/runtime/internals/sqlite.ts.
 module.exports = require('better-sqlite3');

@@ -1,7 +1,7 @@
-import { internals, stackOf, type Internals, type Table, type TString, type TValue } from '../../../protocol/internals/fengari';
-import { decodeString, encodeString, JSON_NULL, Reusable, type TableFastPath } from '../../../protocol/lua/convert';
-import { fengari } from '../../../protocol/lua/fengari';
-import type { LuaState } from '../../../protocol/lua/fengari-api';
+import { internals, stackOf, type Internals, type Table, type TString, type TValue } from '../../../protocol/runtime/internals/fengari';
+import { decodeString, encodeString, JSON_NULL, Reusable, type TableFastPath } from '../../../protocol/runtime/lua/convert';
+import { fengari } from '../../../protocol/runtime/lua/fengari';
+import type { LuaState } from '../../../protocol/runtime/lua/fengari-api';
 import { sameJson } from '../same-json';
 import { KeptTables } from './table-cache';
 import { JsonText, TableJsonWriter } from './table-json';

@@ -1,9 +1,9 @@
-import { decodeString, JSON_NULL, LuaConverter } from '../../../protocol/lua/convert';
+import { decodeString, JSON_NULL, LuaConverter } from '../../../protocol/runtime/lua/convert';
 import { FastTableBuilder } from './fast-tables';
-import { fengari } from '../../../protocol/lua/fengari';
-import type { LuaState } from '../../../protocol/lua/fengari-api';
-import { raiseLuaError } from '../../../protocol/lua/errors';
-import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../../protocol/lua/sandbox-parts';
+import { fengari } from '../../../protocol/runtime/lua/fengari';
+import type { LuaState } from '../../../protocol/runtime/lua/fengari-api';
+import { raiseLuaError } from '../../../protocol/runtime/lua/errors';
+import { createArrayMetatable, markArrayFunction, openPureLibraries, printFunction, setFunction } from '../../../protocol/runtime/lua/sandbox-parts';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

@@ -2,7 +2,7 @@
 // schemas before every model call). A kept tree is reused only while nothing in it has changed: every table's
 // entries, their values and its metatable are checked against what was built, so a script that writes into
 // what it was given gets a fresh copy next time, exactly as if nothing were kept.
-import type { Table, TableEntry, TValue } from '../../../protocol/internals/fengari';
+import type { Table, TableEntry, TValue } from '../../../protocol/runtime/internals/fengari';
 
 interface Snapshot {
   table: Table;

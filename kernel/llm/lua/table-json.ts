@@ -1,7 +1,7 @@
 // Writes a Lua value straight into JSON text: the text JSON.stringify would make of the JavaScript value the
 // reader (fast-tables.ts) builds from it, without building that value first (a request body is only ever sent
 // as text, and reading it into objects costs about as much again as writing it).
-import type { Internals, Table, TString, TValue } from '../../../protocol/internals/fengari';
+import type { Internals, Table, TString, TValue } from '../../../protocol/runtime/internals/fengari';
 import type { KeptTables } from './table-cache';
 
 /** A value read from Lua straight into its JSON text. */

@@ -1,6 +1,6 @@
-import { encodeString, type LuaConverter } from '../../../protocol/lua/convert';
-import { fengari } from '../../../protocol/lua/fengari';
-import type { LuaDebug, LuaState } from '../../../protocol/lua/fengari-api';
+import { encodeString, type LuaConverter } from '../../../protocol/runtime/lua/convert';
+import { fengari } from '../../../protocol/runtime/lua/fengari';
+import type { LuaDebug, LuaState } from '../../../protocol/runtime/lua/fengari-api';
 import { openSandbox } from './sandbox';
 
 const { lua, lauxlib, to_luastring } = fengari;

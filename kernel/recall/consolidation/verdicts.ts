@@ -1,5 +1,5 @@
 // What the model answered about a pair of entities that looked alike, so the same pair is not asked again.
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 
 export class Verdicts {
   private readonly db: Database.Database;

@@ -1,6 +1,6 @@
 // Where the data dir's settings put homed's folders: logs are left out of a backup, and a folder configured
 // outside the data dir is named as left out (a backup holds the data dir only).
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import * as path from 'node:path';
 import type { LeftOut } from './manifest';
 import type { Skipped } from './walk-data-dir';

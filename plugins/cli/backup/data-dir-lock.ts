@@ -3,7 +3,7 @@
 // homed can start on the old data dir meanwhile.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCK_FILE, holderPid, tryTakeLock } from '../../../protocol/data-lock';
+import { LOCK_FILE, holderPid, tryTakeLock } from '../../../protocol/runtime/data-lock';
 
 /** The lock, held by this process until released. */
 export interface HeldLock {

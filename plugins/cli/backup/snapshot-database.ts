@@ -1,7 +1,7 @@
 // Consistent copies of live SQLite databases through the online backup API: homed may keep writing meanwhile. Each
 // database's read snapshot is taken before any is copied, one right after another, so the copies agree with each
 // other too (a session marked as distilled into memory has those facts in the memory copy).
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 
 /** How long to wait for a writer's lock before the copy gives up. */
 const BUSY_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 // Takes the secret settings (ConfigDefs of type password, exact or by pattern) out of a copy of config.db, and
 // rewrites the copy (VACUUM) so the removed values are not left behind in its free pages.
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import { isPatternKey, matchesPattern } from '../../../protocol/config-patterns';
 
 const CORE_SCOPE = 'core';

@@ -5,7 +5,7 @@ import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SERVICE_USER, type HealthFinding } from '../../../protocol';
 import { judgeDiskSpace } from '../../../protocol/disk-space';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 
 /**
  * Modes homed gives them: the data dir is never writable by the group nor readable or writable by others (others

@@ -5,7 +5,7 @@ import { dirname, basename } from 'node:path';
 import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
-import { sqliteBinding } from '../../../protocol/internals/sqlite';
+import { sqliteBinding } from '../../../protocol/runtime/internals/sqlite';
 import { nodeVersionFinding, sqliteFinding } from './doctor-node';
 import { unitFinding } from './doctor-unit';
 import type { CommandContext } from './types';

@@ -1,9 +1,9 @@
-// Whether the running Node.js is one HomeAgent supports (package.json's engines, from protocol/internals/sqlite.ts),
+// Whether the running Node.js is one HomeAgent supports (package.json's engines, from protocol/runtime/internals/sqlite.ts),
 // whether it still gets security fixes (each LTS line's end of life, from nodejs.org's schedule), and which SQLite
 // build it loads.
 import * as semver from 'semver';
 import type { HealthFinding } from '../../../protocol';
-import { SUPPORTED_NODE, SUPPORTED_NODE_WHY, type SqliteBinding } from '../../../protocol/internals/sqlite';
+import { SUPPORTED_NODE, SUPPORTED_NODE_WHY, type SqliteBinding } from '../../../protocol/runtime/internals/sqlite';
 
 /** End of life of each even (LTS) major line, ISO dates (github.com/nodejs/Release). */
 export const NODE_END_OF_LIFE: Readonly<Record<number, string>> = { 18: '2025-04-30', 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30' };

@@ -1,6 +1,6 @@
 // Whether a skill can be offered: the owner's switch, the agent's allow-list, `os`, then `requires`, checked
 // against a PATH, an environment and a config given by the caller (so tests control all three).
-import { findExecutable } from '../../../plugin-host/executables';
+import { findExecutable } from '../../../protocol/runtime/executables';
 import type { SkillFile } from './types';
 
 /** A skill's own settings (`skills.<key>.*`). */

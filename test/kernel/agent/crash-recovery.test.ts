@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import { describe, it } from 'node:test';
 import type { SessionsShowResult } from '../../../protocol';
 import { startFakeLlmFor } from '../../fake-llm/server';

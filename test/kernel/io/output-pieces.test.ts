@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OUTPUT_PIECE_CHARS, splitOutput } from '../../../kernel/io/output-pieces';
 import { OutputJoiner } from '../../../plugin-host/output-pieces';
-import { DEFAULT_WIRE_LIMITS } from '../../../protocol/wire';
+import { DEFAULT_WIRE_LIMITS } from '../../../protocol/runtime/wire';
 import type { OutputParams } from '../../../protocol';
 
 test('a small output is sent as it is', () => {

@@ -1,7 +1,7 @@
 // kill -9 while a real child process indexes a large folder, twice, then a clean open: the chunk store
 // passes integrity_check, nothing crashes, and every file's words are found (none stale, none lost).
 import assert from 'node:assert/strict';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import test from 'node:test';

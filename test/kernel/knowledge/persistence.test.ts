@@ -1,7 +1,7 @@
 // The persisted index: reloaded without reading a file, rebuilt with a log line when it is damaged or
 // behind, and a folder changed while the base was closed is caught up at the next open.
 import assert from 'node:assert/strict';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import test from 'node:test';

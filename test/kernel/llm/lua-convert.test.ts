@@ -2,8 +2,8 @@
 // on the main state and on a coroutine of it (the plugin host passes a coroutine per call).
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { JSON_NULL, LuaConverter, Reusable } from '../../../protocol/lua/convert';
-import { fengari } from '../../../protocol/lua/fengari';
+import { JSON_NULL, LuaConverter, Reusable } from '../../../protocol/runtime/lua/convert';
+import { fengari } from '../../../protocol/runtime/lua/fengari';
 import { FastTableBuilder } from '../../../kernel/llm/lua/fast-tables';
 
 const { lua, lauxlib } = fengari;
@@ -28,7 +28,7 @@ function setUp(): { L: ReturnType<typeof lauxlib.luaL_newstate>; fast: LuaConver
   lua.lua_createtable(L, 0, 0);
   const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
   const builder = FastTableBuilder.create(L, ref);
-  assert.ok(builder !== undefined, "fengari's internals are missing: see test/protocol/internals/fengari.test.ts");
+  assert.ok(builder !== undefined, "fengari's internals are missing: see test/protocol/runtime/internals/fengari.test.ts");
   return { L, fast: new LuaConverter(ref, builder), plain: new LuaConverter(ref) };
 }
 

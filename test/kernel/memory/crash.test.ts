@@ -1,5 +1,5 @@
 // kill -9 during a big record() batch: graph.db passes integrity_check and holds all or none of each batch.
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import pino from 'pino';
 import { test } from 'node:test';
 import { MemoryStore } from '../../../kernel/memory';

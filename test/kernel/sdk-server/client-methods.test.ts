@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InitializeResult, JsonSchema } from '../../../protocol';
-import { compileProblem, schemaShapeProblem } from '../../../protocol/schema-check';
+import { compileProblem, schemaShapeProblem } from '../../../protocol/runtime/schema-check';
 import { admitClientMethods } from '../../../kernel/sdk-server/client-methods';
 
 describe('client methods declared at a handshake', () => {

@@ -1,7 +1,7 @@
 // One homed per data dir, with real homed processes: the second one refuses and changes nothing,
 // the first keeps serving (its pluginmgr files, its timers), and kill -9 frees the data dir at once.
 import assert from 'node:assert/strict';
-import Database from '../../../protocol/internals/sqlite';
+import Database from '../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';

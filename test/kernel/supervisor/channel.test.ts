@@ -5,7 +5,7 @@ import { test, type TestContext } from 'node:test';
 import { NotificationType, RequestType, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
 import { ErrorCodes, haError, PingRequest } from '../../../protocol';
 import { PluginChannel } from '../../../kernel/supervisor/channel';
-import { createWireConnection } from '../../../protocol/wire';
+import { createWireConnection } from '../../../protocol/runtime/wire';
 import { connectedPair } from '../../harness/connection-pair';
 
 const Slow = new RequestType<{ n: number }, { n: number }, void>('test/slow');

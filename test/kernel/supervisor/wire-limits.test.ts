@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { ErrorCodes, EventDeliverNotification, ToolInvokeRequest, type PluginStatus } from '../../../protocol';
-import { WIRE_ERROR_EXIT_CODE } from '../../../protocol/wire';
+import { WIRE_ERROR_EXIT_CODE } from '../../../protocol/runtime/wire';
 import { FAST_POLICY, pidAlive, startTestKernel, type TestKernel } from '../kernel-harness';
 import { waitFor } from '../../harness/wait';
 

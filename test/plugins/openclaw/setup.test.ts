@@ -10,7 +10,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { findExecutable } from '../../../plugin-host/executables';
+import { findExecutable } from '../../../protocol/runtime/executables';
 import { requestOnce } from '../../../plugins/cli/client';
 import { SkillsMethods, type SkillInfo, type SkillsSetupResult } from '../../../protocol/skills';
 import { writeUnder } from '../../harness/scratch';

@@ -1,6 +1,6 @@
 // What the backup tests share: each database of a folder with its integrity_check, a chat that keeps a session
 // busy and records which turns homed confirmed and when, damaged copies of an archive, and a folder's listing.
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { SessionsShowResult } from '../../../../protocol';

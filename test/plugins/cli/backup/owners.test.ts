@@ -1,7 +1,7 @@
 // Who may back up and restore a data dir: a user who cannot read it is told to run as its owner; root restoring a
 // data dir another user owns (the service user) hands the restored tree to that user and keeps the folder's mode.
 import assert from 'node:assert/strict';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

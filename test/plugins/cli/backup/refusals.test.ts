@@ -2,7 +2,7 @@
 // a data dir homed is serving change nothing on disk; --stop stops a homed that systemd does not run (SIGTERM) and
 // restores. Secrets stay out of an archive unless --with-secrets, down to the bytes of its settings database.
 import assert from 'node:assert/strict';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

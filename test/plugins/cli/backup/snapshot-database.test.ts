@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import { takeSnapshots } from '../../../../plugins/cli/backup/snapshot-database';
 
 function liveDatabase(file: string, rows: number): Database.Database {

@@ -1,7 +1,7 @@
 // The secrets a backup takes out of its copy of config.db: stored values of password settings, the kernel's by
 // pattern (llm.provider.*.api_key) and a plugin's own by name, and no trace of them left in the file's bytes.
 import assert from 'node:assert/strict';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';

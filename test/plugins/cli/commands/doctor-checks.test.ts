@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { modeFindings } from '../../../../plugins/cli/commands/doctor-files';
 import { nodeVersionFinding, sqliteFinding } from '../../../../plugins/cli/commands/doctor-node';
-import { sqliteBinding } from '../../../../protocol/internals/sqlite';
+import { sqliteBinding } from '../../../../protocol/runtime/internals/sqlite';
 import { renderFindings, summarize } from '../../../../plugins/cli/commands/doctor-render';
 import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
 

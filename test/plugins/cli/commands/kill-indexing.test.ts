@@ -2,7 +2,7 @@
 // chunk store passes integrity_check, the index loads or catches up (with a log line), and every
 // file is found by its own word through homectl.
 import assert from 'node:assert/strict';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';

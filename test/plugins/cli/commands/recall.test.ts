@@ -1,7 +1,7 @@
 // homectl memory … and homectl knowledge … against a real homed, with a fake provider on the wire;
 // and kill -9 of homed in the middle of distilling, then a clean restart.
 import assert from 'node:assert/strict';
-import Database from '../../../../protocol/internals/sqlite';
+import Database from '../../../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';

@@ -2,7 +2,7 @@
 // compiled once, and says what was wrong the way a person reads it: where, what, and what is allowed.
 // Not re-exported from protocol/index: only the processes that check (homed, the cli plugin) load ajv.
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { JsonSchema } from './descriptor';
+import type { JsonSchema } from '../descriptor';
 
 let shared: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import test from 'node:test';
-import { isTemporaryName, removeStaleTemporaries, temporaryNameFor, writeFileAtomic, writeFileAtomicSync } from '../../plugin-host/files';
+import { isTemporaryName, removeStaleTemporaries, temporaryNameFor, writeFileAtomic, writeFileAtomicSync } from '../../../protocol/runtime/files';
 
 function scratch(t: test.TestContext): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-atomic-'));

@@ -2,7 +2,7 @@
 // kernel that is wedged or sick is then killed and restarted by systemd), and STATUS= whenever it changes.
 import type { Logger } from 'pino';
 import type { Health } from './health';
-import type { Notifier, NotifyFields } from './notify';
+import type { Notifier, NotifyFields } from '../service/notify';
 
 /** Timings of the watchdog side; defaults in one place, overridable for tests through HOMEAGENT_WATCHDOG_POLICY. */
 export interface WatchdogPolicy {

@@ -1,11 +1,11 @@
 // A process that creates and drops many prepared statements across garbage-collection cycles and worker threads,
 // then prints what it did as one JSON line. Run with --expose-gc; argv[2], when given, is the folder of another
-// better-sqlite3 to load instead of the one protocol/internals/sqlite.ts picks (to try a build by hand).
+// better-sqlite3 to load instead of the one protocol/runtime/internals/sqlite.ts picks (to try a build by hand).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import Database, { sqliteBinding } from '../../../protocol/internals/sqlite';
+import Database, { sqliteBinding } from '../../../../protocol/runtime/internals/sqlite';
 
 /** What one thread is asked to do. */
 interface Job {

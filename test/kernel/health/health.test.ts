@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { LoopDelay } from '../../../kernel/health/loop-delay';
-import { Health } from '../../../kernel/service/health';
-import { LoopLag } from '../../../kernel/service/loop-lag';
-import { pluginsHealth } from '../../../kernel/service/plugins-health';
+import { Health } from '../../../kernel/health/health';
+import { LoopLag } from '../../../kernel/health/loop-lag';
+import { pluginsHealth } from '../../../kernel/health/plugins-health';
 import { statusLine } from '../../../kernel/service/status-line';
 import type { PluginSupervisor } from '../../../kernel/supervisor/plugin-supervisor';
 import { DEFAULT_POLICY } from '../../../kernel/supervisor/policy';

@@ -17,7 +17,7 @@ let installed = false;
  * a batch leave in one write. Batches run after the turn's reads (in its check phase, never as a microtask
  * of the read that queued them), so every connection that became readable is read, and its priority
  * frames intercepted, before any of the queued work runs.
- * It replaces the runtime layer's setImmediate (protocol/internals/vscode-jsonrpc.ts), so it holds for every
+ * It replaces the runtime layer's setImmediate (protocol/runtime/internals/vscode-jsonrpc.ts), so it holds for every
  * connection in the process.
  */
 export function batchMessageDispatch(budget = DISPATCH_BUDGET): void {

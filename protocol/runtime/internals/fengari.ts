@@ -1,6 +1,6 @@
 // The one door to fengari's private internals (pinned at 0.1.5 in package.json). Everything HomeAgent reads or
 // writes inside fengari beyond its public Lua C API goes through this file, and
-// test/protocol/internals/fengari.test.ts checks each field and function on a real state, naming the one that
+// test/protocol/runtime/internals/fengari.test.ts checks each field and function on a real state, naming the one that
 // changed when an upgrade moves it.
 //
 // fengari's internal modules require each other in a cycle that only resolves when its main module loads

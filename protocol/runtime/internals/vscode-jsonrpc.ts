@@ -1,7 +1,7 @@
 // The one door to vscode-jsonrpc's runtime layer (RAL; the package is pinned at 8.2.1 in package.json).
 // Every connection asks RAL().timer.setImmediate, at the time it needs it, to schedule the dispatch of its
 // queued inbound messages (lib/common/connection.js, triggerMessageQueue): replacing that one function
-// changes how every connection in the process dispatches. test/protocol/internals/vscode-jsonrpc.test.ts
+// changes how every connection in the process dispatches. test/protocol/runtime/internals/vscode-jsonrpc.test.ts
 // checks that this still holds on a real connection and names what an upgrade changed.
 import { RAL, type Disposable } from 'vscode-jsonrpc/node';
 

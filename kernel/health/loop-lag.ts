@@ -1,7 +1,7 @@
 // The watchdog's verdict on the kernel's event loop, from the loop sampler's window (kernel/health/loop-delay.ts).
 // A loop that stalled once and recovered is healthy; one that stays late (a runaway computation that yields now and
 // then) is not, and stops feeding the watchdog. A loop that never yields cannot run the watchdog at all.
-import type { LagWindow } from '../health/loop-delay';
+import type { LagWindow } from './loop-delay';
 import type { HealthHook } from './health';
 
 /** Judges the loop's lag samples taken since the last check. */

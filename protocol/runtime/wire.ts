@@ -10,7 +10,7 @@ import {
   type MessageWriter,
 } from 'vscode-jsonrpc/node';
 import { batchMessageDispatch } from './dispatch';
-import { ErrorCodes, haError } from './errors';
+import { ErrorCodes, haError } from '../errors';
 
 /** Caps on one frame; a frame past them is a protocol violation that ends the connection. */
 export interface WireLimits {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import pino from 'pino';
-import { Health } from '../../../kernel/service/health';
+import { Health } from '../../../kernel/health/health';
 import type { NotifyFields } from '../../../kernel/service/notify';
-import { keepAliveMs, loadWatchdogPolicy, Watchdog } from '../../../kernel/service/watchdog';
+import { keepAliveMs, loadWatchdogPolicy, Watchdog } from '../../../kernel/health/watchdog';
 
 const quiet = pino({ level: 'silent' });
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { NotificationType, RequestType, type Message } from 'vscode-jsonrpc';
-import { ErrorCodes } from '../../protocol';
-import { connectedPair } from '../harness/connection-pair';
+import { ErrorCodes } from '../../../protocol';
+import { connectedPair } from '../../harness/connection-pair';
 import {
   BatchingMessageWriter,
   CappedMessageReader,
@@ -16,7 +16,7 @@ import {
   wireLimitsEnv,
   wireLimitsFromEnv,
   WireViolation,
-} from '../../protocol/wire';
+} from '../../../protocol/runtime/wire';
 
 function frame(body: string): Buffer {
   const bytes = Buffer.from(body, 'utf8');

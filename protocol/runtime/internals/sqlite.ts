@@ -6,7 +6,7 @@
 // 10 (22.14+, 24). It crashes on load under Node.js 20 (Node-API 9), so there the older line is used:
 // better-sqlite3 12, compiled by npm ci against the running Node's headers (vendor/better-sqlite3-node20, a
 // package that only Node 20 installs). 12 built for Node 24 aborted the process (24.21.0) when the garbage collector
-// freed a statement outside a JavaScript context (test/protocol/internals/sqlite-stress.test.ts), so it is never
+// freed a statement outside a JavaScript context (test/protocol/runtime/internals/sqlite-stress.test.ts), so it is never
 // loaded on a Node.js that can load 13.
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';

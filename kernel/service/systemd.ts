@@ -1,10 +1,10 @@
 // homed's side of its systemd service: READY=1 once every enabled plugin is ready, then STATUS= and WATCHDOG=1
-// while it runs (service/watchdog.ts), STOPPING=1 on the way out. Outside systemd each step does nothing.
-import type { Kernel } from './kernel';
-import { LoopLag } from './service/loop-lag';
-import { systemdNotifier, type Notifier } from './service/notify';
-import { statusLine } from './service/status-line';
-import { keepAliveMs, loadWatchdogPolicy, Watchdog } from './service/watchdog';
+// while it runs (health/watchdog.ts), STOPPING=1 on the way out. Outside systemd each step does nothing.
+import type { Kernel } from '../kernel';
+import { LoopLag } from '../health/loop-lag';
+import { systemdNotifier, type Notifier } from './notify';
+import { statusLine } from './status-line';
+import { keepAliveMs, loadWatchdogPolicy, Watchdog } from '../health/watchdog';
 
 /** What homed tells systemd, from start to stop. */
 export class ServiceLink {
@@ -27,12 +27,12 @@ export class ServiceLink {
     const policy = loadWatchdogPolicy(this.env);
     const keepAlive = keepAliveMs(this.env);
     if (keepAlive !== null) {
-      this.kernel.health.register(new LoopLag(policy.lagBoundMs, this.kernel.healthDesk.loopWindow()));
+      this.kernel.health.hooks.register(new LoopLag(policy.lagBoundMs, this.kernel.health.loopWindow()));
       this.kernel.log.info({ keepAliveMs: keepAlive, lagBoundMs: policy.lagBoundMs }, 'feeding the systemd watchdog while healthy');
     }
     const status = (): string => statusLine(this.kernel.status(), this.kernel.supervisor.list());
     await this.notifier.send({ READY: '1', STATUS: status() });
-    this.watchdog = new Watchdog({ notifier: this.notifier, health: this.kernel.health, status, keepAliveMs: keepAlive, statusEveryMs: policy.statusEveryMs, log: this.kernel.log });
+    this.watchdog = new Watchdog({ notifier: this.notifier, health: this.kernel.health.hooks, status, keepAliveMs: keepAlive, statusEveryMs: policy.statusEveryMs, log: this.kernel.log });
     this.watchdog.start();
   }
 

@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { NotificationType, RequestType, type Message } from 'vscode-jsonrpc';
-import { DISPATCH_BUDGET } from '../../protocol/dispatch';
-import { createWireConnection } from '../../protocol/wire';
+import { DISPATCH_BUDGET } from '../../../protocol/runtime/dispatch';
+import { createWireConnection } from '../../../protocol/runtime/wire';
 
 /** A connected pair of Unix sockets. */
 async function socketPair(dir: string, name: string): Promise<[net.Socket, net.Socket]> {

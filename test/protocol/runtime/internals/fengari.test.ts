@@ -1,11 +1,11 @@
-// The contract of protocol/internals/fengari.ts with the installed fengari: every private field and function it
+// The contract of protocol/runtime/internals/fengari.ts with the installed fengari: every private field and function it
 // relies on exists with the expected shape on a real state, and what the fast path builds and reads agrees with
 // fengari's public API. When an upgrade breaks one, the failure names it.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { allowHooks, findInternalsProblems, internals, REQUIRED, stackOf, type Internals, type Table, type TString } from '../../../protocol/internals/fengari';
-import { fengari } from '../../../protocol/lua/fengari';
-import type { LuaState } from '../../../protocol/lua/fengari-api';
+import { allowHooks, findInternalsProblems, internals, REQUIRED, stackOf, type Internals, type Table, type TString } from '../../../../protocol/runtime/internals/fengari';
+import { fengari } from '../../../../protocol/runtime/lua/fengari';
+import type { LuaState } from '../../../../protocol/runtime/lua/fengari-api';
 
 const { lua, lauxlib, to_luastring } = fengari;
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import test from 'node:test';
-import { sqliteBinding } from '../../../protocol/internals/sqlite';
+import { sqliteBinding } from '../../../../protocol/runtime/internals/sqlite';
 
 const CHILD = path.join(__dirname, 'sqlite-stress-child.js');
 const ROUNDS = 20;

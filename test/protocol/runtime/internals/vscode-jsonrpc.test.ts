@@ -1,11 +1,11 @@
-// The contract of protocol/internals/vscode-jsonrpc.ts with the installed vscode-jsonrpc: RAL and its
+// The contract of protocol/runtime/internals/vscode-jsonrpc.ts with the installed vscode-jsonrpc: RAL and its
 // timer.setImmediate are there, and real connections dispatch inbound messages through whatever is installed
-// there (what protocol/dispatch.ts's batching relies on). When an upgrade breaks it, the failure names it.
+// there (what protocol/runtime/dispatch.ts's batching relies on). When an upgrade breaks it, the failure names it.
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { RequestType } from 'vscode-jsonrpc';
-import { currentDispatchScheduler, findRalProblems, replaceDispatchScheduler, type ScheduleSoon } from '../../../protocol/internals/vscode-jsonrpc';
-import { connectedPair } from '../../harness/connection-pair';
+import { currentDispatchScheduler, findRalProblems, replaceDispatchScheduler, type ScheduleSoon } from '../../../../protocol/runtime/internals/vscode-jsonrpc';
+import { connectedPair } from '../../../harness/connection-pair';
 
 const Echo = new RequestType<{ n: number }, { n: number }, void>('test/echo');
 
@@ -15,7 +15,7 @@ test('RAL, RAL.install and RAL().timer.setImmediate are there', () => {
 });
 
 test('connections dispatch inbound messages through RAL().timer.setImmediate as installed at the time', async (t) => {
-  const pair = connectedPair(); // installs the batching scheduler of protocol/dispatch.ts
+  const pair = connectedPair(); // installs the batching scheduler of protocol/runtime/dispatch.ts
   t.after(() => pair.close());
   pair.b.onRequest(Echo, (params) => ({ n: params.n }));
   const before = currentDispatchScheduler();

@@ -1,11 +1,11 @@
-// Which SQLite build each Node.js takes, and that package.json, its lockfile, the README and protocol/internals/sqlite.ts
+// Which SQLite build each Node.js takes, and that package.json, its lockfile, the README and protocol/runtime/internals/sqlite.ts
 // say the same about it: a drift between them is what would make npm ci build, download or drop the wrong one.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import test from 'node:test';
-import Database, { chooseSqlitePackage, sqliteBinding, SUPPORTED_NODE } from '../../../protocol/internals/sqlite';
-import { REPO_ROOT } from '../../harness/homed';
+import Database, { chooseSqlitePackage, sqliteBinding, SUPPORTED_NODE } from '../../../../protocol/runtime/internals/sqlite';
+import { REPO_ROOT } from '../../../harness/homed';
 
 interface PackageJson {
   engines: { node: string };
@@ -33,7 +33,7 @@ test(`this Node.js (${process.version}) opens a database with the build it shoul
   }
 });
 
-test('engines in package.json, the README and protocol/internals/sqlite.ts name the same Node.js versions', () => {
+test('engines in package.json, the README and protocol/runtime/internals/sqlite.ts name the same Node.js versions', () => {
   const pkg = readJson<PackageJson>('package.json');
   assert.equal(pkg.engines.node, SUPPORTED_NODE);
   assert.ok(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').includes(`runs on Node.js \`${SUPPORTED_NODE}\``), `README.md does not say "runs on Node.js \`${SUPPORTED_NODE}\`"`);
