@@ -14,6 +14,7 @@ import {
   eventMatches,
 } from '../protocol';
 import type { PluginContext, PluginLogger } from './sdk';
+import { notificationType, requestType } from '../protocol/runtime/rpc-types';
 
 type EventHandler = (event: EventDeliverParams) => void;
 
@@ -44,29 +45,30 @@ export class ConnectedPluginContext implements PluginContext {
   };
 
   readonly config: PluginContext['config'] = {
-    get: async (key, scope) => (await this.connection.sendRequest(ConfigGetRequest.type, withScope({ key }, scope))).entry.value,
-    entry: async (key, scope) => (await this.connection.sendRequest(ConfigGetRequest.type, withScope({ key }, scope))).entry,
+    get: async (key, scope) => (await this.connection.sendRequest(requestType(ConfigGetRequest), withScope({ key }, scope))).entry.value,
+    entry: async (key, scope) => (await this.connection.sendRequest(requestType(ConfigGetRequest), withScope({ key }, scope))).entry,
     set: async (key, value, scope) =>
-      (await this.connection.sendRequest(ConfigSetRequest.type, withScope({ key, value }, scope))).entry,
-    list: async (scope) => (await this.connection.sendRequest(ConfigListRequest.type, withScope({}, scope))).entries,
+      (await this.connection.sendRequest(requestType(ConfigSetRequest), withScope({ key, value }, scope))).entry,
+    list: async (scope) => (await this.connection.sendRequest(requestType(ConfigListRequest), withScope({}, scope))).entries,
   };
 
   readonly events: PluginContext['events'] = {
-    publish: (name, data) => void this.connection.sendNotification(EventPublishNotification.type, { name, data }),
+    publish: (name, data) => void this.connection.sendNotification(notificationType(EventPublishNotification), { name, data }),
     on: async (pattern, handler) => {
       this.handlers.push({ pattern, handler });
-      await this.connection.sendRequest(EventSubscribeRequest.type, { names: [pattern] });
+      await this.connection.sendRequest(requestType(EventSubscribeRequest), { names: [pattern] });
     },
   };
 
   readonly io: PluginContext['io'] = {
-    input: (params) => this.connection.sendRequest(InputRequest.type, params),
-    interrupt: (params) => void this.connection.sendNotification(InterruptNotification.type, params),
+    input: (params) => this.connection.sendRequest(requestType(InputRequest), params),
+    interrupt: (params) => void this.connection.sendNotification(notificationType(InterruptNotification), params),
   };
 
   readonly kernel: PluginContext['kernel'] = {
-    request: (type, params, signal) => (signal ? sendCancellable(this.connection, type, params, signal) : this.connection.sendRequest(type, params)),
-    notify: (type, params) => void this.connection.sendNotification(type, params),
+    call: (descriptor, params, signal) =>
+      signal ? sendCancellable(this.connection, requestType(descriptor), params, signal) : this.connection.sendRequest(requestType(descriptor), params),
+    notify: (descriptor, params) => void this.connection.sendNotification(notificationType(descriptor), params),
   };
 
   /** Hands a delivered event to every handler whose pattern matches. */
@@ -90,9 +92,9 @@ export class ConnectedPluginContext implements PluginContext {
     // A log line never fails the plugin code that writes it: a huge one is cut, one that still cannot go is dropped.
     const line = msg.length > MAX_LOG_CHARS ? `${msg.slice(0, MAX_LOG_CHARS)} … (${msg.length - MAX_LOG_CHARS} more characters)` : msg;
     try {
-      void this.connection.sendNotification(LogNotification.type, fields ? { level, msg: line, fields } : { level, msg: line });
+      void this.connection.sendNotification(notificationType(LogNotification), fields ? { level, msg: line, fields } : { level, msg: line });
     } catch {
-      void this.connection.sendNotification(LogNotification.type, { level, msg: `${line.slice(0, 200)} … (its fields were too big to send)` });
+      void this.connection.sendNotification(notificationType(LogNotification), { level, msg: `${line.slice(0, 200)} … (its fields were too big to send)` });
     }
   }
 }

@@ -23,6 +23,7 @@ import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
 import { toolCall } from './tool-call';
 import type { PluginDefinition } from './sdk';
+import { notificationType, requestType } from '../protocol/runtime/rpc-types';
 
 const WIRE_FD = 3;
 
@@ -36,7 +37,7 @@ function main(): void {
 
   exitWhenKernelGoes(wire);
 
-  connection.onRequest(InitializeRequest.type, async (params: InitializeParams): Promise<InitializeResult> => {
+  connection.onRequest(requestType(InitializeRequest), async (params: InitializeParams): Promise<InitializeResult> => {
     if (params.protocolVersion !== PROTOCOL_VERSION) {
       throw new Error(`plugin host speaks protocol ${PROTOCOL_VERSION}, kernel sent ${params.protocolVersion}`);
     }
@@ -53,30 +54,30 @@ function main(): void {
     return describePlugin(plugin);
   });
 
-  connection.onRequest(PingRequest.type, (params) => ({ seq: params.seq }));
+  connection.onRequest(requestType(PingRequest), (params) => ({ seq: params.seq }));
 
-  connection.onRequest(ShutdownRequest.type, async () => {
+  connection.onRequest(requestType(ShutdownRequest), async () => {
     if (plugin && context) await plugin.deactivate?.(context);
     return null;
   });
 
-  connection.onNotification(ExitNotification.type, () => process.exit(0));
+  connection.onNotification(notificationType(ExitNotification), () => process.exit(0));
 
-  connection.onNotification(EventDeliverNotification.type, (event) => context?.deliver(event));
+  connection.onNotification(notificationType(EventDeliverNotification), (event) => context?.deliver(event));
 
   const outputs = new OutputJoiner();
-  connection.onNotification(OutputNotification.type, (piece) => {
+  connection.onNotification(notificationType(OutputNotification), (piece) => {
     const output = outputs.take(piece);
     if (output && plugin?.output && context) plugin.output(output, context);
   });
 
-  connection.onRequest(ToolInvokeRequest.type, async (params, token) => {
+  connection.onRequest(requestType(ToolInvokeRequest), async (params, token) => {
     const tool = plugin?.tools?.[params.name];
     if (!tool || !context) throw new Error(`this plugin has no tool named ${params.name}`);
     const cancelled = new AbortController();
     const watch = token.onCancellationRequested(() => cancelled.abort());
     try {
-      const running = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(ToolProgressNotification.type, piece));
+      const running = toolCall(params, cancelled.signal, (piece) => connection.sendNotification(notificationType(ToolProgressNotification), piece));
       const result: unknown = await tool.run(params.args as never, context, running.call);
       const env = running.granted();
       return env ? { result, env } : { result };
@@ -88,7 +89,7 @@ function main(): void {
     }
   });
 
-  connection.onRequest(ClientInvokeRequest.type, async (params) => {
+  connection.onRequest(requestType(ClientInvokeRequest), async (params) => {
     const served = plugin?.clientMethods;
     const method = served && Object.hasOwn(served, params.method) ? served[params.method] : undefined;
     if (!method || !context) throw new Error(`this plugin serves no client method named ${params.method}`);
@@ -96,7 +97,7 @@ function main(): void {
     return { result: result ?? null };
   });
 
-  connection.onRequest(StageInvokeRequest.type, async (params, token) => {
+  connection.onRequest(requestType(StageInvokeRequest), async (params, token) => {
     const handler = plugin?.stages?.[params.stage];
     if (!handler || !context) return null;
     const cancelled = new AbortController();

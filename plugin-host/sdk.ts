@@ -1,6 +1,5 @@
 // The SDK a plugin is written against. A plugin default-exports `definePlugin({...})`;
 // the plugin host turns it into the `initialize` answer and routes the kernel's calls to it.
-import type { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type {
   ConfigDef,
   ConfigEntry,
@@ -8,9 +7,11 @@ import type {
   InputParams,
   InputResult,
   InterruptParams,
+  NotificationDescriptor,
   OutputParams,
   Permission,
   PluginPaths,
+  RequestDescriptor,
   StageName,
   StagePatch,
   StageSnapshot,
@@ -58,11 +59,12 @@ export interface PluginIO {
   interrupt(params: InterruptParams): void;
 }
 
-/** Typed access to any kernel method from `protocol/` (the kernel checks the permission). */
+/** Typed access to any kernel method, through its descriptor from `protocol/` (the kernel checks the permission). */
 export interface KernelClient {
-  /** Sends a request; an abort of `signal` cancels it ($/cancelRequest) and rejects it. */
-  request<P, R>(type: RequestType<P, R, void>, params: P, signal?: AbortSignal): Promise<R>;
-  notify<P>(type: NotificationType<P>, params: P): void;
+  /** Calls a request method; an abort of `signal` cancels it ($/cancelRequest) and rejects it. */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: P, signal?: AbortSignal): Promise<R>;
+  /** Sends a notification method. */
+  notify<P>(descriptor: NotificationDescriptor<P>, params: P): void;
 }
 
 /** What every handler of a plugin gets. */

@@ -12,6 +12,6 @@ export async function reportSkillPackage(
 ): Promise<{ report: string; flagged: number }> {
   const { text, files, unscanned } = skill;
   const params: SkillsPreviewParams = { text, folder: name, ...(files ? { files } : {}), ...(unscanned ? { unscanned } : {}), origin };
-  const preview = (await kernel.request(ClientCallRequest.type, { method: SkillsMethods.Preview, params })) as SkillPreview;
+  const preview = (await kernel.call(ClientCallRequest, { method: SkillsMethods.Preview, params })) as SkillPreview;
   return { report: preview.report, flagged: preview.flagged };
 }

@@ -1,6 +1,7 @@
-// One descriptor per wire method: its name, its typed vscode-jsonrpc type, the JSON Schema of its params and the
-// permission a caller needs. Both sides take the method from here; the kernel's binder checks the rest.
-import type { NotificationType, RequestType } from 'vscode-jsonrpc';
+// One descriptor per wire method, and the only way to declare one: its name, the JSON Schema of its params, the
+// permission a caller needs and (as types) its params and result. Plain data, no IO: the kernel's binder, a plugin's
+// served methods and the socket's table admit calls by it, and every caller calls through it (protocol/call.ts), so a
+// params or result mismatch is a compile error. protocol/runtime/rpc-types.ts makes the wire's typed objects from it.
 import type { Permission } from './permissions';
 
 /** A JSON Schema, as a plain object (compiled with ajv where it is checked). */
@@ -24,6 +25,10 @@ export interface DescriptorSpec<P> {
   paramPermission?: (params: P, caller: string) => ParamPermission | undefined;
   /** A bound across fields that a schema cannot say, on params that match it: what is wrong, or undefined. */
   crossCheck?: (params: P) => string | undefined;
+  /** A client method a plugin serves: only the owner on the machine may call it (it widens what the agent may do). */
+  owner?: boolean;
+  /** A client method a plugin serves: its per-call deadline in ms (default CLIENT_METHOD_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /** The common part of request and notification descriptors. */
@@ -38,46 +43,39 @@ export interface MethodDescriptor<P> {
   readonly paramPermission?: (params: P, caller: string) => ParamPermission | undefined;
   /** A bound across fields that a schema cannot say. */
   readonly crossCheck?: (params: P) => string | undefined;
+  /** Only the owner on the machine may call it (a plugin-served client method). */
+  readonly owner?: boolean;
+  /** Per-call deadline in ms (a plugin-served client method). */
+  readonly timeoutMs?: number;
 }
 
 /** A request: answered with a result of type R. */
 export interface RequestDescriptor<P, R> extends MethodDescriptor<P> {
-  /** The typed vscode-jsonrpc request type. */
-  readonly type: RequestType<P, R, void>;
+  readonly kind: 'request';
+  /** Type-only (never set): the params and the result, so both ends and every caller agree on them. */
+  readonly types?: { readonly params: P; readonly result: R };
 }
 
 /** A notification: no answer. */
 export interface NotificationDescriptor<P> extends MethodDescriptor<P> {
-  /** The typed vscode-jsonrpc notification type. */
-  readonly type: NotificationType<P>;
+  readonly kind: 'notification';
+  /** Type-only (never set): the params. */
+  readonly types?: { readonly params: P };
 }
+
+/** The params type of a descriptor. */
+export type ParamsOf<D> = D extends RequestDescriptor<infer P, unknown> ? P : D extends NotificationDescriptor<infer P> ? P : never;
+/** The result type of a request descriptor. */
+export type ResultOf<D> = D extends RequestDescriptor<unknown, infer R> ? R : never;
 
 /** Declares a request method with its params schema and permission. */
 export function request<P, R>(method: string, spec: DescriptorSpec<P>): RequestDescriptor<P, R> {
-  let type: RequestType<P, R, void> | undefined;
-  return {
-    ...describe(method, spec),
-    get type() {
-      return (type ??= new (loadJsonRpc().RequestType)<P, R, void>(method));
-    },
-  };
+  return { kind: 'request', ...describe(method, spec) };
 }
 
 /** Declares a notification method with its params schema and permission. */
 export function notification<P>(method: string, spec: DescriptorSpec<P>): NotificationDescriptor<P> {
-  let type: NotificationType<P> | undefined;
-  return {
-    ...describe(method, spec),
-    get type() {
-      return (type ??= new (loadJsonRpc().NotificationType)<P>(method));
-    },
-  };
-}
-
-// The typed vscode-jsonrpc types are made when a connection first uses them: homectl reads the descriptors (names,
-// schemas) on every run and speaks its socket without vscode-jsonrpc, whose loading would be a fifth of its start.
-function loadJsonRpc(): typeof import('vscode-jsonrpc') {
-  return require('vscode-jsonrpc') as typeof import('vscode-jsonrpc');
+  return { kind: 'notification', ...describe(method, spec) };
 }
 
 function describe<P>(method: string, spec: DescriptorSpec<P>): MethodDescriptor<P> {
@@ -88,6 +86,8 @@ function describe<P>(method: string, spec: DescriptorSpec<P>): MethodDescriptor<
     permission,
     ...(spec.paramPermission ? { paramPermission: spec.paramPermission } : {}),
     ...(spec.crossCheck ? { crossCheck: spec.crossCheck } : {}),
+    ...(spec.owner ? { owner: true } : {}),
+    ...(spec.timeoutMs !== undefined ? { timeoutMs: spec.timeoutMs } : {}),
   };
 }
 

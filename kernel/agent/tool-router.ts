@@ -112,7 +112,7 @@ export class ToolRouter {
       const params: ToolInvokeParams = { name: call.name, args: call.args ?? {}, session: ctx.session, callId };
       const env = ref.permissions.includes('env.receive') ? ctx.env?.read() : undefined;
       if (env) params.env = env;
-      const answer = await channel!.request(ToolInvokeRequest.type, params, decl.timeoutMs ?? this.defaultTimeoutMs(), ctx.signal);
+      const answer = await channel!.call(ToolInvokeRequest, params, decl.timeoutMs ?? this.defaultTimeoutMs(), ctx.signal);
       if (answer.env !== undefined) this.takeGrant(ref, call.name, answer.env, ctx.env);
       return { result: answer.result, isError: answer.isError === true };
     } finally {

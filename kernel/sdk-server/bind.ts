@@ -23,6 +23,7 @@ import { bindPackageMethods } from './package-methods';
 import { bindPromptMethods } from './prompt-methods';
 import { bindSessionMethods } from './session-methods';
 import { bindToolMethods } from './tool-methods';
+import { requestType } from '../../protocol/runtime/rpc-types';
 
 /** The kernel services the SDK server exposes. */
 export interface KernelServices extends AdminServices {
@@ -65,7 +66,7 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   bindPromptMethods(connection, caller, services.supervisor);
   bindHealthMethods(connection, caller, services.health);
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
-  connection.onRequest(InterruptRequest.type, (params) => {
+  connection.onRequest(requestType(InterruptRequest), (params) => {
     const answer = interruptAnswers.get(params as object);
     if (answer === undefined) throw haError(ErrorCodes.InvalidValue, 'io/interrupt refused: params needs "session"', { plugin: caller.name, method: InterruptRequest.method });
     if (answer instanceof Error) throw answer;

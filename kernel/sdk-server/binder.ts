@@ -1,6 +1,6 @@
 // The one place an SDK call is admitted: its permission (counted when denied), its params against the
 // descriptor's schema (compiled once, by protocol/schema-check), and any permission the params add.
-import type { CancellationToken, MessageConnection, NotificationType } from 'vscode-jsonrpc';
+import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc';
 import {
   ErrorCodes,
   haError,
@@ -12,6 +12,7 @@ import {
 } from '../../protocol';
 import { hasPermission, isBuiltinOnly } from '../supervisor/grants';
 import { schemaProblem } from '../../protocol/runtime/schema-check';
+import { notificationType, requestType } from '../../protocol/runtime/rpc-types';
 
 /** Who calls: a plugin's name, its grant, its count of denied calls, its log, and where its notifications go. */
 export interface SdkCaller {
@@ -24,7 +25,7 @@ export interface SdkCaller {
   /** Keeps a line in its log. */
   note(level: LogLevel, msg: string, stream?: string, fields?: Record<string, unknown>): void;
   /** Its running process, through which the kernel notifies it (events). */
-  readonly process?: { readonly channel: { notify<P>(type: NotificationType<P>, params: P): void } } | undefined;
+  readonly process?: { readonly channel: { notify<P>(descriptor: NotificationDescriptor<P>, params: P): void } } | undefined;
 }
 
 /** Throws a clear, counted denial unless the caller holds one of `anyOf` (none listed: nothing is needed). */
@@ -63,12 +64,12 @@ export function bindRequest<P, R>(
   descriptor: RequestDescriptor<P, R>,
   handler: (params: P, token: CancellationToken) => R | Promise<R>,
 ): void {
-  connection.onRequest(descriptor.type, (params, token) => handler(admitCall(caller, descriptor, params), token));
+  connection.onRequest(requestType(descriptor), (params, token) => handler(admitCall(caller, descriptor, params), token));
 }
 
 /** Serves a notification: one that is refused is dropped with a line in the caller's log (there is no one to answer). */
 export function bindNotification<P>(connection: MessageConnection, caller: SdkCaller, descriptor: NotificationDescriptor<P>, handler: (params: P) => void): void {
-  connection.onNotification(descriptor.type, (params) => {
+  connection.onNotification(notificationType(descriptor), (params) => {
     let admitted: P;
     try {
       admitted = admitCall(caller, descriptor, params);

@@ -91,7 +91,7 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   if (decl.owner === true && params.owner !== true) throw ownerOnly(method, plugin.name);
   const channel = plugin.process?.channel;
   if (plugin.state !== CALLABLE_STATE || !channel) throw unavailableServer(method, plugin);
-  const answer = await channel.request(ClientInvokeRequest.type, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
+  const answer = await channel.call(ClientInvokeRequest, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
   return answer.result;
 }
 

@@ -38,5 +38,5 @@ export function subscribeDeclared(caller: SdkCaller, bus: EventBus, patterns: st
 
 /** Sends an event to the caller's running process, if one runs. */
 function deliverTo(caller: SdkCaller): (event: EventDeliverParams) => void {
-  return (event) => caller.process?.channel.notify(EventDeliverNotification.type, event);
+  return (event) => caller.process?.channel.notify(EventDeliverNotification, event);
 }

@@ -91,7 +91,7 @@ export class StageHost {
     }
     const started = Date.now();
     try {
-      const patch = await handler.channel.request(StageInvokeRequest.type, { stage, snapshot }, deadline, signal);
+      const patch = await handler.channel.call(StageInvokeRequest, { stage, snapshot }, deadline, signal);
       return { outcome: { plugin: handler.plugin, stage, status: 'ok', ms: Date.now() - started }, patch };
     } catch (error) {
       const timedOut = (error as { data?: { timedOut?: boolean } }).data?.timedOut === true;

@@ -1,5 +1,6 @@
-import { ConnectionError, ResponseError, type CancellationToken, type Disposable, type MessageConnection, type NotificationType, type RequestType } from 'vscode-jsonrpc';
-import { ErrorCodes, haError } from '../../protocol';
+import { ConnectionError, ResponseError, type CancellationToken, type Disposable, type MessageConnection } from 'vscode-jsonrpc';
+import { ErrorCodes, haError, type NotificationDescriptor, type RequestDescriptor } from '../../protocol';
+import { notificationType, requestType } from '../../protocol/runtime/rpc-types';
 import { MAX_BODY_BYTES } from '../../protocol/runtime/wire';
 
 /**
@@ -27,14 +28,14 @@ export class PluginChannel {
    * Sends a request that fails with HA_ERR_REQUEST_TIMEOUT after `timeoutMs`; one over the wire's body cap is
    * not sent and fails at once with HA_ERR_MESSAGE_TOO_LARGE.
    */
-  request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs = this.defaultTimeoutMs, signal?: AbortSignal): Promise<R> {
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: P, timeoutMs = this.defaultTimeoutMs, signal?: AbortSignal): Promise<R> {
     if (this.closedWith) return Promise.reject(this.closedWith);
-    if (signal?.aborted) return Promise.reject(abortError(this.plugin, type.method));
+    if (signal?.aborted) return Promise.reject(abortError(this.plugin, descriptor.method));
     return new Promise<R>((resolve, reject) => {
-      const call = new PendingCall<R>(this, type.method, timeoutMs, resolve, reject, signal);
+      const call = new PendingCall<R>(this, descriptor.method, timeoutMs, resolve, reject, signal);
       this.pending.add(call);
       try {
-        this.connection.sendRequest(type, params, call).then(
+        this.connection.sendRequest(requestType(descriptor), params, call).then(
           (value) => call.settle(undefined, value),
           (error: Error) => call.settle(error),
         );
@@ -49,10 +50,10 @@ export class PluginChannel {
    * Sends a notification; one over the wire's body cap is not sent and throws HA_ERR_MESSAGE_TOO_LARGE at once.
    * Once the pipe has closed it is dropped, as after `close` (the plugin is gone; its exit is on its way).
    */
-  notify<P>(type: NotificationType<P>, params: P): void {
+  notify<P>(descriptor: NotificationDescriptor<P>, params: P): void {
     if (this.closedWith) return;
     try {
-      void this.connection.sendNotification(type, params).catch(() => undefined);
+      void this.connection.sendNotification(notificationType(descriptor), params).catch(() => undefined);
     } catch (error) {
       if (!(error instanceof ConnectionError)) throw error;
     }

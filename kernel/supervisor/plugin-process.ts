@@ -120,7 +120,7 @@ export class PluginProcess {
   async handshake(params: InitializeParams): Promise<InitializeResult> {
     let result: InitializeResult;
     try {
-      result = await this.channel.request(InitializeRequest.type, params, this.policy.handshakeMs);
+      result = await this.channel.call(InitializeRequest, params, this.policy.handshakeMs);
     } catch (error) {
       const timedOut = (error as { code?: number }).code === ErrorCodes.RequestTimeout;
       const detail = timedOut
@@ -155,7 +155,7 @@ export class PluginProcess {
       }, timeoutMs),
       setTimeout(() => this.kill('unresponsive', `did not answer a heartbeat for ${formatMs(killAfterMs)}`), killAfterMs),
     ];
-    this.channel.request(PingRequest.type, { seq: ++this.seq }, killAfterMs + 1000).then(
+    this.channel.call(PingRequest, { seq: ++this.seq }, killAfterMs + 1000).then(
       () => {
         this.clearPingTimers();
         this.pingInFlight = false;
@@ -188,8 +188,8 @@ export class PluginProcess {
     this.stopHeartbeat();
     const { requestMs, killGraceMs } = this.policy.shutdown;
     try {
-      await this.channel.request(ShutdownRequest.type, { reason }, requestMs);
-      this.channel.notify(ExitNotification.type, {});
+      await this.channel.call(ShutdownRequest, { reason }, requestMs);
+      this.channel.notify(ExitNotification, {});
       if (await this.exitsWithin(killGraceMs)) return this.exited;
     } catch {
       // no orderly answer: fall through to signals

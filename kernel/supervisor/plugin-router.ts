@@ -70,7 +70,7 @@ export class PluginRouter {
       return;
     }
     try {
-      for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification.type, piece);
+      for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification, piece);
     } catch (error) {
       this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: ${(error as Error).message}; the turn is kept in its session`);
     }

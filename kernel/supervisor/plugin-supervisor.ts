@@ -213,7 +213,7 @@ export class PluginSupervisor {
     if (this.process !== proc) return;
     this.declaration = declaration;
     this.services.onDeclared(this, declaration);
-    proc.channel.notify(InitializedNotification.type, {});
+    proc.channel.notify(InitializedNotification, {});
     this.setState('ready');
     this.detail = null;
     proc.startHeartbeat();

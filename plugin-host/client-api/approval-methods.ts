@@ -9,9 +9,9 @@ import { withoutOwnerChoices } from './owner-choices';
 /** Builds approval/answer and approval/pending; each maps one to one onto the kernel's request. */
 export function createApprovalMethods(kernel: KernelClient): MethodTable {
   return methodTable(
-    row(SocketApi.ApprovalAnswer, (p, call) => kernel.request(AnswerRequest.type, { ...p, ...(call.fromOwner ? { owner: true } : {}) })),
+    row(SocketApi.ApprovalAnswer, (p, call) => kernel.call(AnswerRequest, { ...p, ...(call.fromOwner ? { owner: true } : {}) })),
     row(SocketApi.ApprovalPending, async (p, call) => {
-      const { pending } = await kernel.request(PendingRequest.type, p);
+      const { pending } = await kernel.call(PendingRequest, p);
       return { pending: call.fromOwner ? pending : pending.map(withoutOwnerChoices) };
     }),
   );

@@ -51,5 +51,5 @@ export function createClientMethods(ctx: Pick<PluginContext, 'name' | 'kernel' |
 
 /** Sends a method outside the table to the kernel, which runs it in the plugin that serves it, marked when it is the owner's. */
 export function forwardToPlugins(kernel: KernelClient): ForwardCall {
-  return (method, params, call) => kernel.request(ClientCallRequest.type, { method, params, ...(call.fromOwner ? { owner: true } : {}) });
+  return (method, params, call) => kernel.call(ClientCallRequest, { method, params, ...(call.fromOwner ? { owner: true } : {}) });
 }

@@ -17,13 +17,13 @@ import { methodTable, row, type MethodTable } from './methods';
 /** Builds the memory and knowledge rows. */
 export function createMemoryMethods(kernel: KernelClient): MethodTable {
   return methodTable(
-    row(SocketApi.MemorySearch, (p) => kernel.request(MemorySearchRequest.type, p)),
-    row(SocketApi.MemoryForget, (p) => kernel.request(MemoryForgetRequest.type, p)),
-    row(SocketApi.GraphQuery, (p) => kernel.request(GraphQueryRequest.type, p)),
-    row(SocketApi.KnowledgeList, () => kernel.request(KnowledgeListRequest.type, {})),
-    row(SocketApi.KnowledgeSearch, (p) => kernel.request(KnowledgeSearchRequest.type, p)),
-    row(SocketApi.KnowledgeAdd, (p) => kernel.request(KnowledgeAddRequest.type, p)),
-    row(SocketApi.KnowledgeRemove, (p) => kernel.request(KnowledgeRemoveRequest.type, p)),
-    row(SocketApi.KnowledgeReindex, () => kernel.request(KnowledgeReindexRequest.type, {})),
+    row(SocketApi.MemorySearch, (p) => kernel.call(MemorySearchRequest, p)),
+    row(SocketApi.MemoryForget, (p) => kernel.call(MemoryForgetRequest, p)),
+    row(SocketApi.GraphQuery, (p) => kernel.call(GraphQueryRequest, p)),
+    row(SocketApi.KnowledgeList, () => kernel.call(KnowledgeListRequest, {})),
+    row(SocketApi.KnowledgeSearch, (p) => kernel.call(KnowledgeSearchRequest, p)),
+    row(SocketApi.KnowledgeAdd, (p) => kernel.call(KnowledgeAddRequest, p)),
+    row(SocketApi.KnowledgeRemove, (p) => kernel.call(KnowledgeRemoveRequest, p)),
+    row(SocketApi.KnowledgeReindex, () => kernel.call(KnowledgeReindexRequest, {})),
   );
 }

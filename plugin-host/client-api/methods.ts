@@ -80,37 +80,37 @@ const CORE = 'core';
 export function createAdminMethods(kernel: KernelClient, self: string): MethodTable {
   const owner = (call: SocketCall): { owner?: true } => (call.fromOwner ? { owner: true } : {});
   return methodTable(
-    row(SocketApi.PluginsList, () => kernel.request(PluginsListRequest.type, {})),
-    row(SocketApi.PluginsInfo, (p) => kernel.request(PluginsInfoRequest.type, p)),
+    row(SocketApi.PluginsList, () => kernel.call(PluginsListRequest, {})),
+    row(SocketApi.PluginsInfo, (p) => kernel.call(PluginsInfoRequest, p)),
     row(SocketApi.PluginsControl, (p, call) => {
       refuseToCutOwnSocket(self, p.name, p.action);
-      return kernel.request(PluginsControlRequest.type, { ...p, ...owner(call) });
+      return kernel.call(PluginsControlRequest, { ...p, ...owner(call) });
     }),
-    row(SocketApi.PluginsLogs, (p) => kernel.request(PluginsLogsRequest.type, p)),
-    row(SocketApi.LogsRead, (p) => kernel.request(LogsReadRequest.type, p)),
-    row(SocketApi.UsageRead, (p) => kernel.request(UsageReadRequest.type, p)),
-    row(SocketApi.PluginsInstall, (p, call) => kernel.request(PluginsInstallRequest.type, { ...p, ...owner(call) })),
-    row(SocketApi.PluginsRemove, (p, call) => kernel.request(PluginsRemoveRequest.type, { ...p, ...owner(call) })),
+    row(SocketApi.PluginsLogs, (p) => kernel.call(PluginsLogsRequest, p)),
+    row(SocketApi.LogsRead, (p) => kernel.call(LogsReadRequest, p)),
+    row(SocketApi.UsageRead, (p) => kernel.call(UsageReadRequest, p)),
+    row(SocketApi.PluginsInstall, (p, call) => kernel.call(PluginsInstallRequest, { ...p, ...owner(call) })),
+    row(SocketApi.PluginsRemove, (p, call) => kernel.call(PluginsRemoveRequest, { ...p, ...owner(call) })),
     row(SocketApi.ConfigList, async (p) => {
-      const { entries } = await kernel.request(ConfigListRequest.type, p.all ? { all: true } : { scope: p.scope ?? CORE });
+      const { entries } = await kernel.call(ConfigListRequest, p.all ? { all: true } : { scope: p.scope ?? CORE });
       return { entries };
     }),
     row(SocketApi.ConfigGet, async (p) => {
       // Naming the scope, even 'cli', makes the kernel mask passwords: nothing read here is shown in clear.
-      const { entry } = await kernel.request(ConfigGetRequest.type, { scope: p.scope ?? CORE, key: p.key });
+      const { entry } = await kernel.call(ConfigGetRequest, { scope: p.scope ?? CORE, key: p.key });
       return { entry };
     }),
     row(SocketApi.ConfigSet, async (p, call) => {
-      const { entry } = await kernel.request(ConfigSetRequest.type, { scope: p.scope ?? CORE, key: p.key, value: p.value, ...owner(call) });
+      const { entry } = await kernel.call(ConfigSetRequest, { scope: p.scope ?? CORE, key: p.key, value: p.value, ...owner(call) });
       return { entry };
     }),
     row(SocketApi.ConfigUnset, async (p, call) => {
-      const { entry, removed } = await kernel.request(ConfigUnsetRequest.type, { scope: p.scope ?? CORE, key: p.key, ...owner(call) });
+      const { entry, removed } = await kernel.call(ConfigUnsetRequest, { scope: p.scope ?? CORE, key: p.key, ...owner(call) });
       return { entry, removed };
     }),
-    row(SocketApi.KernelStatus, () => kernel.request(KernelStatusRequest.type, {})),
-    row(SocketApi.SessionsList, (p) => kernel.request(SessionsListRequest.type, p)),
-    row(SocketApi.SessionsShow, (p) => kernel.request(SessionsShowRequest.type, p)),
+    row(SocketApi.KernelStatus, () => kernel.call(KernelStatusRequest, {})),
+    row(SocketApi.SessionsList, (p) => kernel.call(SessionsListRequest, p)),
+    row(SocketApi.SessionsShow, (p) => kernel.call(SessionsShowRequest, p)),
   );
 }
 

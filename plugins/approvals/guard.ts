@@ -65,7 +65,7 @@ async function judge(call: GuardedCall, session: string, ctx: PluginContext, sig
   const spec = question.coverable ? alwaysRuleFor(call) : undefined;
   const command = spec ? ownerCommandFor(spec) : undefined;
   const owner = question.coverable ? { ownerChoices: [ALWAYS], ...(command === undefined ? {} : { ownerCommand: command }) } : {};
-  const answer: AskResult = await ctx.kernel.request(AskRequest.type, { session, question: question.text, choices, timeoutMs: settings.timeoutMs, ...owner }, signal);
+  const answer: AskResult = await ctx.kernel.call(AskRequest, { session, question: question.text, choices, timeoutMs: settings.timeoutMs, ...owner }, signal);
   return settleAnswer(call, answer, deps);
 }
 

@@ -42,7 +42,7 @@ export function createHealthcheckPlugin(): PluginDefinition {
         settings: () => readSettings(ctx),
         round: (databases, firstCheckDueAt, providerTimeoutMs) =>
           runRound({ kernel: ctx.kernel, databases, firstCheckDueAt, ...(providerTimeoutMs === undefined ? {} : { providerTimeoutMs }) }),
-        quickCheck: () => ctx.kernel.request(HealthQuickCheckRequest.type, {}),
+        quickCheck: () => ctx.kernel.call(HealthQuickCheckRequest, {}),
         publish: (finished) => {
           publish(ctx, finished, lastOverall);
           lastOverall = finished.overall;
@@ -68,7 +68,7 @@ export function createHealthcheckPlugin(): PluginDefinition {
 /** The report as an event and to the kernel; a change of the overall severity leaves a log line. */
 function publish(ctx: PluginContext, report: HealthReport, previous: HealthReport['overall']): void {
   ctx.events.publish(REPORT_EVENT, report);
-  ctx.kernel.notify(HealthReportNotification.type, { report });
+  ctx.kernel.notify(HealthReportNotification, { report });
   const calm = (severity: HealthReport['overall']): boolean => severity === 'ok' || severity === 'info';
   if (report.overall === previous || (calm(report.overall) && calm(previous))) return;
   if (calm(report.overall)) ctx.log.info(`health ${report.overall} again`);

@@ -43,7 +43,7 @@ async function probeWithin(kernel: KernelClient, deadlineMs: number): Promise<{ 
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), deadlineMs);
   try {
-    const probe = await kernel.request(HealthProbeRequest.type, {}, abort.signal);
+    const probe = await kernel.call(HealthProbeRequest, {}, abort.signal);
     return { probe, ms: performance.now() - started };
   } catch (error) {
     return { failure: abort.signal.aborted ? `health/probe got no answer within ${deadlineMs / 1000} s` : `health/probe failed: ${(error as Error).message}` };

@@ -114,7 +114,7 @@ export class LiveSkills {
     const text = this.block.text;
     if (text === this.sent) return;
     try {
-      await this.ctx.kernel.request(PromptBlockRequest.type, { text });
+      await this.ctx.kernel.call(PromptBlockRequest, { text });
       this.sent = text;
     } catch (error) {
       this.ctx.log.warn('the kernel did not take the skills block', { error: (error as Error).message, chars: text.length });

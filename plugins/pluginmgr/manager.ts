@@ -72,17 +72,17 @@ export class PackageManager {
 
   /** Every plugin. */
   async list(): Promise<PluginStatus[]> {
-    return (await this.ctx.kernel.request(PluginsListRequest.type, {})).plugins;
+    return (await this.ctx.kernel.call(PluginsListRequest, {})).plugins;
   }
 
   /** One plugin in detail. */
   async info(name: string): Promise<PluginInfo> {
-    return (await this.ctx.kernel.request(PluginsInfoRequest.type, { name })).plugin;
+    return (await this.ctx.kernel.call(PluginsInfoRequest, { name })).plugin;
   }
 
   /** Stops and removes an installed plugin; `purge` deletes its data and config too. `via` as for installs. */
   async remove(name: string, purge: boolean, via: 'agent' | 'http'): Promise<PluginmgrRemoveAnswer> {
-    const { removed } = await this.ctx.kernel.request(PluginsRemoveRequest.type, { name, purge, ...(via === 'http' ? { owner: true } : {}) });
+    const { removed } = await this.ctx.kernel.call(PluginsRemoveRequest, { name, purge, ...(via === 'http' ? { owner: true } : {}) });
     this.ctx.log.info('plugin removed', { plugin: name, purge });
     return { removed, name, purged: purge };
   }
@@ -123,7 +123,7 @@ export class PackageManager {
   private async install(file: string, fetched: PluginmgrPackageFacts, options: InstallOptions): Promise<PluginmgrInstallAnswer> {
     const refused = options.refusedPermissions ?? [];
     // Every skill package is inspected first: its trust report is shown before it is installed, on every path.
-    const inspected = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, inspectOnly: true });
+    const inspected = await this.ctx.kernel.call(PluginsInstallRequest, { file, inspectOnly: true });
     const skillReport = inspected.kind === 'skill' ? await this.reportSkill(inspected, fetched) : undefined;
     if (skillReport) options.showReport?.(skillReport.report);
     if (options.inspectOnly) return { ...inspected, package: fetched, ...(skillReport ? { skillReport } : {}) };
@@ -131,7 +131,7 @@ export class PackageManager {
     if (asked.length > 0) throw refusedPermissionError(inspected.manifest.name, asked, fetched.source);
     if (skillReport && skillReport.flagged > 0 && options.refuseFlaggedSkills) throw flaggedSkillError(inspected.manifest.name, skillReport, fetched.source);
     // The HTTP API answers only who read its token, a 0600 file of homed's user (homectl at the machine): the owner.
-    const result = await this.ctx.kernel.request(PluginsInstallRequest.type, { file, sha256: fetched.sha256, ...(options.via === 'http' ? { owner: true } : {}) });
+    const result = await this.ctx.kernel.call(PluginsInstallRequest, { file, sha256: fetched.sha256, ...(options.via === 'http' ? { owner: true } : {}) });
     this.ctx.log.info('plugin installed', {
       plugin: result.manifest.name,
       version: result.manifest.version,

@@ -81,8 +81,8 @@ export class PackageUploads {
     const file = path.join(dir, safeFileName(fileName));
     try {
       const copied = await copyHashed(body, file, maxBytes);
-      const inspected = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file, inspectOnly: true }));
-      const installed = (await this.deps.kernel.request(PluginsListRequest.type, {})).plugins.find((p) => p.name === inspected.manifest.name);
+      const inspected = await this.kernelSays(() => this.deps.kernel.call(PluginsInstallRequest, { file, inspectOnly: true }));
+      const installed = (await this.deps.kernel.call(PluginsListRequest, {})).plugins.find((p) => p.name === inspected.manifest.name);
       if (installed?.kind === 'builtin') {
         throw new PackageUploadError(409, `"${installed.name}" is a built-in plugin; a package cannot replace it`);
       }
@@ -103,7 +103,7 @@ export class PackageUploads {
     const upload = this.take(owner, id);
     try {
       // The kernel reads the file once and installs it only if it still has the sha256 that was shown.
-      const result = await this.kernelSays(() => this.deps.kernel.request(PluginsInstallRequest.type, { file: upload.file, sha256: upload.summary.sha256 })).catch((error: unknown) => {
+      const result = await this.kernelSays(() => this.deps.kernel.call(PluginsInstallRequest, { file: upload.file, sha256: upload.summary.sha256 })).catch((error: unknown) => {
         if (error instanceof PackageUploadError && error.code === 'HA_ERR_CONFLICT') throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again', error.code);
         throw error;
       });

@@ -20,7 +20,7 @@ export function knowledgeUploader(kernel: KernelClient, pluginData: string): Kno
     try {
       const file = path.join(dir, 'upload');
       fs.writeFileSync(file, body, { mode: 0o600 });
-      return await kernel.request(KnowledgeAddRequest.type, { path: file, name, replace });
+      return await kernel.call(KnowledgeAddRequest, { path: file, name, replace });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { createWireConnection } from '../../protocol/runtime/wire';
 import { FIXTURE_PLUGINS, REPO_ROOT } from './paths';
 import { endChild, spawnWithWire } from './spawn-child';
 import { withDeadline } from './stats';
+import { requestType } from '../../protocol/runtime/rpc-types';
 
 /** The `initialize` a kernel would send the `good` fixture, with throw-away folders. */
 export function goodInitializeParams(scratch: string): InitializeParams {
@@ -51,8 +52,8 @@ export async function startBenchHost(
   try {
     const answer =
       first === 'initialize'
-        ? connection.sendRequest(InitializeRequest.type, goodInitializeParams(scratch))
-        : connection.sendRequest(PingRequest.type, { seq: 1 });
+        ? connection.sendRequest(requestType(InitializeRequest), goodInitializeParams(scratch))
+        : connection.sendRequest(requestType(PingRequest), { seq: 1 });
     await withDeadline(Promise.race([answer, rejectOnExit(child)]), 30_000, 'a plugin host handshake');
   } catch (error) {
     await close();

@@ -9,6 +9,7 @@ import { timePipelined } from './rpc-drive';
 import { sleep } from './stats';
 import { startHomed } from './startup-probes';
 import { waitForExit } from './spawn-child';
+import { requestType } from '../../protocol/runtime/rpc-types';
 
 /** homed's own memory and each plugin host's, `settleMs` after `homed ready`. */
 export async function measureHomedRss(settleMs: number): Promise<{ kernel: Rss; hosts: { title: string; rss: Rss }[] }> {
@@ -52,7 +53,7 @@ export async function measureHostRss(
     await sleep(settleMs);
     const idle = readRss(pid);
     if (burst === 0) return { idle, afterBurst: idle, cpuUsPerPing: Number.NaN };
-    const run = await timePipelined((seq) => host.connection.sendRequest(PingRequest.type, { seq }), burst, 500, pid);
+    const run = await timePipelined((seq) => host.connection.sendRequest(requestType(PingRequest), { seq }), burst, 500, pid);
     await sleep(settleMs);
     return { idle, afterBurst: readRss(pid), cpuUsPerPing: run.farCpuUs / run.messages };
   } finally {

@@ -1,6 +1,7 @@
 import { PingRequest } from '../../protocol/health';
 import { readyProcess, type BenchKernel } from './bench-kernel';
 import type { PingEndpoint } from './rpc-drive';
+import { requestType } from '../../protocol/runtime/rpc-types';
 
 /** Ours, the real path: PluginChannel.request to a plugin host started by an in-process kernel. */
 export function channelEndpoint(bench: BenchKernel, plugin: string): PingEndpoint {
@@ -8,7 +9,7 @@ export function channelEndpoint(bench: BenchKernel, plugin: string): PingEndpoin
   return {
     name: 'ours: PluginChannel',
     farPid: pid,
-    call: (seq) => channel.request(PingRequest.type, { seq }),
+    call: (seq) => channel.call(PingRequest, { seq }),
     close: () => Promise.resolve(),
   };
 }
@@ -20,7 +21,7 @@ export function connectionEndpoint(bench: BenchKernel, plugin: string): PingEndp
   return {
     name: 'ours: bare connection',
     farPid: pid,
-    call: (seq) => connection.sendRequest(PingRequest.type, { seq }),
+    call: (seq) => connection.sendRequest(requestType(PingRequest), { seq }),
     close: () => Promise.resolve(),
   };
 }

@@ -3,6 +3,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { PingRequest } from '../../protocol/health';
 import type { PingEndpoint } from './rpc-drive';
 import { CHILDREN_DIR, endChild, spawnWithWire } from './spawn-child';
+import { requestType } from '../../protocol/runtime/rpc-types';
 
 /** Baseline B: stock vscode-jsonrpc (StreamMessageReader/Writer) on both ends of the same kind of pipe. */
 export function startStockEndpoint(): PingEndpoint {
@@ -12,7 +13,7 @@ export function startStockEndpoint(): PingEndpoint {
   return {
     name: 'stock vscode-jsonrpc',
     farPid: child.pid ?? -1,
-    call: (seq) => connection.sendRequest(PingRequest.type, { seq }),
+    call: (seq) => connection.sendRequest(requestType(PingRequest), { seq }),
     close: async () => {
       connection.dispose();
       await endChild(child, wire);

@@ -1,11 +1,13 @@
 // Rung 2 without a plugin process: the kernel's SDK methods bound, for a caller identity of the test's choosing, on
 // one end of an in-memory connection pair; the test calls them on the other end, as a plugin would.
 import assert from 'node:assert/strict';
-import type { MessageConnection, NotificationType, RequestType, ResponseError } from 'vscode-jsonrpc';
+import type { MessageConnection, ResponseError } from 'vscode-jsonrpc';
 import type { Kernel } from '../../kernel/kernel';
 import { bindKernelServices, type KernelServices } from '../../kernel/sdk-server/bind';
 import type { SdkCaller } from '../../kernel/sdk-server/binder';
 import type { LogLevel, Permission } from '../../protocol';
+import { notificationType, requestType } from '../../protocol/runtime/rpc-types';
+import type { KernelClient } from '../../plugin-host/sdk';
 import { connectedPair } from './connection-pair';
 
 /** Who the injected calls come from. */
@@ -27,10 +29,7 @@ export interface InjectedCaller extends SdkCaller {
 /** The plugin's end of the pair, and the kernel's end (to bind a test's own descriptors on). */
 export interface Injected {
   /** Calls the kernel as the plugin would. */
-  client: {
-    request<P, R>(type: RequestType<P, R, void>, params: P): Promise<R>;
-    notify<P>(type: NotificationType<P>, params: P): void;
-  };
+  client: KernelClient;
   /** The plugin's end: notifications the kernel sends (events) arrive here. */
   plugin: MessageConnection;
   /** The kernel's end, where the SDK methods are bound. */
@@ -52,11 +51,14 @@ export function inject(target: Kernel | KernelServices, identity: InjectIdentity
     note(level, msg) {
       this.notes.push({ level, msg });
     },
-    process: { channel: { notify: (type, params) => void pair.a.sendNotification(type, params) } },
+    process: { channel: { notify: (descriptor, params) => void pair.a.sendNotification(notificationType(descriptor), params) } },
   };
   bindKernelServices(pair.a, caller, servicesOf(target));
   return {
-    client: { request: (type, params) => pair.b.sendRequest(type, params), notify: (type, params) => void pair.b.sendNotification(type, params) },
+    client: {
+      call: (descriptor, params) => pair.b.sendRequest(requestType(descriptor), params),
+      notify: (descriptor, params) => void pair.b.sendNotification(notificationType(descriptor), params),
+    },
     plugin: pair.b,
     kernel: pair.a,
     caller,

@@ -21,8 +21,8 @@ export function keepMissedInKernel(kernel: KernelClient): MissedKeeper {
       if (output.error !== undefined) kept.error = shortenMissedText(output.error, output.session);
       if (output.code !== undefined) kept.code = output.code;
       if (output.interrupted) kept.interrupted = true;
-      kernel.notify(OutputUndeliveredNotification.type, kept);
+      kernel.notify(OutputUndeliveredNotification, kept);
     },
-    take: async (session) => (await kernel.request(MissedTakeRequest.type, { session })).missed.map(({ output, at }) => toMissedItem(output, at)),
+    take: async (session) => (await kernel.call(MissedTakeRequest, { session })).missed.map(({ output, at }) => toMissedItem(output, at)),
   };
 }

@@ -24,7 +24,7 @@ export function createChatMethods(io: PluginIO, router: ChatRouter, kernel: Kern
         io.interrupt(params);
         return { sent: true as const };
       }
-      return { sent: true as const, ...(await kernel.request(InterruptRequest.type, params)) };
+      return { sent: true as const, ...(await kernel.call(InterruptRequest, params)) };
     }),
     row(SocketApi.ChatSubscribe, (p, call) => followSession(router, p.session, call)),
   );

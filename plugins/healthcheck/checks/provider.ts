@@ -8,7 +8,7 @@ export async function providerFinding(kernel: KernelClient, timeoutMs: number): 
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), timeoutMs);
   try {
-    await kernel.request(LlmCompleteRequest.type, { messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1 }, abort.signal);
+    await kernel.call(LlmCompleteRequest, { messages: [{ role: 'user', content: 'Reply with the single word: ok' }], maxTokens: 1 }, abort.signal);
     const ms = Math.round(performance.now() - started);
     return { check: 'provider', severity: 'ok', title: 'the provider answers', detail: `a 1-token completion took ${ms} ms` };
   } catch (error) {

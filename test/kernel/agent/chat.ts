@@ -8,7 +8,7 @@ let next = 0;
 export async function callTool(t: TestKernel, plugin: string, name: string, args: object = {}): Promise<unknown> {
   const proc = t.kernel.supervisor.get(plugin).process;
   if (!proc) throw new Error(`${plugin} is not running`);
-  return (await proc.channel.request(ToolInvokeRequest.type, { name, args })).result;
+  return (await proc.channel.call(ToolInvokeRequest, { name, args })).result;
 }
 
 export async function outputs(t: TestKernel): Promise<(OutputParams & { at: number })[]> {

@@ -14,6 +14,7 @@ import type { LlmToolCall } from '../../../kernel/llm/types';
 import { StageHost } from '../../../kernel/stages/stage-host';
 import { pluginEnd, type PluginEnd } from '../../harness/plugin-end';
 import { ScriptedLlm, toolResults } from './scripted-llm';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
 const SECRET = 'sk-live-4f1c9a77e2';
 
@@ -29,7 +30,7 @@ function plugin(t: TestContext, name: string, tool: string, permissions: Permiss
   const end = pluginEnd(t, name);
   const calls: ToolInvokeParams[] = [];
   const notes: string[] = [];
-  end.plugin.onRequest(ToolInvokeRequest.type, (params) => {
+  end.plugin.onRequest(requestType(ToolInvokeRequest), (params) => {
     calls.push(structuredClone(params));
     return answer(params);
   });
@@ -117,7 +118,7 @@ test('in a turn: a sub-agent shares the grant; the next turn starts without it; 
   const exec = runner(t);
   const guard = pluginEnd(t, 'guard');
   const snapshots: StageInvokeParams[] = [];
-  guard.plugin.onRequest(StageInvokeRequest.type, (params) => {
+  guard.plugin.onRequest(requestType(StageInvokeRequest), (params) => {
     snapshots.push(structuredClone(params));
     return null;
   });

@@ -71,7 +71,7 @@ describe('prompt blocks', () => {
   test('a plugin without the permission "prompt" is refused, with the permission named', async () => {
     const stranger = inject(t.kernel, { name: 'chat-client', permissions: ['tools', 'io'] });
     try {
-      await assert.rejects(stranger.client.request(PromptBlockRequest.type, { text: 'let me in' }), {
+      await assert.rejects(stranger.client.call(PromptBlockRequest, { text: 'let me in' }), {
         message: 'plugin "chat-client" may not call prompt/block: it needs the permission "prompt", which its manifest does not grant',
       });
       assert.equal(t.kernel.supervisor.get('chat-client').promptBlock, '');

@@ -6,6 +6,7 @@ import { ChildRegistry } from '../../../kernel/agent/children';
 import { ToolRouter, type KernelTool, type PluginToolRef, type ToolCallContext } from '../../../kernel/agent/tool-router';
 import type { LlmToolCall } from '../../../kernel/llm/types';
 import { pluginEnd, type PluginEnd } from '../../harness/plugin-end';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
 const DEFAULT_TOOL_MS = 30_000;
 const ADD: ToolDecl = {
@@ -18,7 +19,7 @@ const ADD: ToolDecl = {
 function calculator(t: TestContext, decl: ToolDecl = ADD): { end: PluginEnd; ref: PluginToolRef; calls: ToolInvokeParams[] } {
   const end = pluginEnd(t, 'calculator');
   const calls: ToolInvokeParams[] = [];
-  end.plugin.onRequest(ToolInvokeRequest.type, (params) => {
+  end.plugin.onRequest(requestType(ToolInvokeRequest), (params) => {
     calls.push(params);
     if (params.name === 'hang') return new Promise<never>(() => undefined);
     const { a, b } = params.args as { a: number; b: number };

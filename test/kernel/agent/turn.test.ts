@@ -10,6 +10,7 @@ import type { LlmRequest } from '../../../kernel/llm/types';
 import { StageHost, type StageHandlerRef } from '../../../kernel/stages/stage-host';
 import { gate, pluginEnd } from '../../harness/plugin-end';
 import { lastUser, ScriptedLlm, toolResults, type ScriptedAnswer } from './scripted-llm';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
 /** A kernel tool that counts its runs and answers the length of its text. */
 function measureTool(runs: string[]): KernelTool {
@@ -122,7 +123,7 @@ test('an answer past the cap stops the stream there and is marked cut off in the
 
 test('a guard that denies a tool call keeps it from running; the model reads why', async (t: TestContext) => {
   const guard = pluginEnd(t, 'guard');
-  guard.plugin.onRequest(StageInvokeRequest.type, () => ({ deny: true, deny_reason: 'measuring is off today' }));
+  guard.plugin.onRequest(requestType(StageInvokeRequest), () => ({ deny: true, deny_reason: 'measuring is off today' }));
   const runs: string[] = [];
   const llm = new ScriptedLlm((request) => (toolResults(request).length === 0 ? { toolCalls: [{ name: 'measure', args: { text: 'x' } }] } : { text: toolResults(request)[0]! }));
   const guards: StageHandlerRef[] = [{ plugin: 'guard', priority: 0, channel: guard.channel, state: () => guard.state }];

@@ -25,33 +25,33 @@ describe('a guarded setting through the SDK', () => {
     await t?.close();
   });
 
-  const current = async (): Promise<unknown> => (await as({ name: 'reader', permissions: ['admin'] }).client.request(ConfigGetRequest.type, KEY)).entry.value;
+  const current = async (): Promise<unknown> => (await as({ name: 'reader', permissions: ['admin'] }).client.call(ConfigGetRequest, KEY)).entry.value;
 
   it('is changed by a built-in plugin granted config.guarded, for a call it marks as the owner’s', async () => {
     const cli = as({ name: 'cli', permissions: ['admin', 'config.guarded'], kind: 'builtin' });
-    const { entry } = await cli.client.request(ConfigSetRequest.type, { ...KEY, value: '/srv/knowledge', owner: true });
+    const { entry } = await cli.client.call(ConfigSetRequest, { ...KEY, value: '/srv/knowledge', owner: true });
     assert.equal(entry.value, '/srv/knowledge');
     assert.equal(entry.def?.guarded, true);
-    assert.equal((await cli.client.request(ConfigUnsetRequest.type, { ...KEY, owner: true })).removed, true);
+    assert.equal((await cli.client.call(ConfigUnsetRequest, { ...KEY, owner: true })).removed, true);
   });
 
   it('is refused without owner, even to the cli: the page’s and a bridge’s writes carry none', async () => {
     const cli = as({ name: 'cli', permissions: ['admin', 'config.guarded'], kind: 'builtin' });
-    const set = await refusal(cli.client.request(ConfigSetRequest.type, { ...KEY, value: '/' }));
+    const set = await refusal(cli.client.call(ConfigSetRequest, { ...KEY, value: '/' }));
     assert.equal(set.code, ErrorCodes.PermissionDenied);
     assert.match(set.message, /is guarded: .*homectl config set core\.knowledge\.path VALUE$/);
-    const unset = await refusal(cli.client.request(ConfigUnsetRequest.type, KEY));
+    const unset = await refusal(cli.client.call(ConfigUnsetRequest, KEY));
     assert.equal(unset.code, ErrorCodes.PermissionDenied);
     assert.notEqual(await current(), '/');
   });
 
   it('is refused to admin alone (the webui plugin) and to a package that asks for config.guarded', async () => {
     const webui = as({ name: 'webui', permissions: ['admin'], kind: 'builtin' });
-    const plain = await refusal(webui.client.request(ConfigSetRequest.type, { ...KEY, value: '/', owner: true }));
+    const plain = await refusal(webui.client.call(ConfigSetRequest, { ...KEY, value: '/', owner: true }));
     assert.equal(plain.code, ErrorCodes.PermissionDenied);
     assert.match(plain.message, /needs the permission "config\.guarded", which its manifest does not grant/);
     const pkg = as({ name: 'sneaky', permissions: ['admin', 'config.guarded'], kind: 'js' });
-    const asked = await refusal(pkg.client.request(ConfigSetRequest.type, { ...KEY, value: '/', owner: true }));
+    const asked = await refusal(pkg.client.call(ConfigSetRequest, { ...KEY, value: '/', owner: true }));
     assert.equal(asked.code, ErrorCodes.PermissionDenied);
     assert.match(asked.message, /which only a built-in plugin holds/);
     assert.equal(pkg.caller.deniedCalls, 1);

@@ -50,7 +50,7 @@ describe('hostile plugins installed from .hmap packages', () => {
   const call = async <T = Attempt>(plugin: string, tool: string, args: object = {}, timeoutMs = 5000): Promise<T> => {
     const proc = sup().get(plugin).process;
     assert.ok(proc, `${plugin} has a running process (state ${sup().get(plugin).state})`);
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: tool, args }, timeoutMs)).result as T;
+    return (await proc.channel.call(ToolInvokeRequest, { name: tool, args }, timeoutMs)).result as T;
   };
   /** What `homectl plugins info NAME --json` prints, read through plugins/info by a plugin granted admin. */
   const info = (name: string): Promise<PluginInfo> => call<PluginInfo>('inspector', 'info', { name });

@@ -32,7 +32,7 @@ describe('the walls around a third-party plugin', () => {
   const call = async <T = Attempt>(plugin: string, tool: string, args: object = {}): Promise<T> => {
     const proc = t.kernel.supervisor.get(plugin).process;
     assert.ok(proc, `${plugin} has a running process`);
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: tool, args }, 3000)).result as T;
+    return (await proc.channel.call(ToolInvokeRequest, { name: tool, args }, 3000)).result as T;
   };
   const wall = (plugin: string, name: string): { active: boolean; note: string } => {
     const found = describeSandbox(t.kernel.supervisor.get(plugin)).find((w) => w.wall === name);

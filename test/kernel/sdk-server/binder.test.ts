@@ -53,17 +53,17 @@ describe('the binder', () => {
 
   test('a new descriptor: right params and grant answer; a wrong param and a missing grant are refused, counted', async () => {
     const granted = as('granted', ['llm']);
-    assert.deepEqual(await granted.client.request(DoubleRequest.type, { n: 4 }), { doubled: 8 });
-    const wrong = await refusal(granted.client.request(DoubleRequest.type, { n: 11 }));
+    assert.deepEqual(await granted.client.call(DoubleRequest, { n: 4 }), { doubled: 8 });
+    const wrong = await refusal(granted.client.call(DoubleRequest, { n: 11 }));
     assert.equal(wrong.code, ErrorCodes.InvalidValue);
     assert.equal(wrong.message, 'test/double refused: params.n must be <= 10');
     assert.equal((wrong.data as { name: string }).name, 'HA_ERR_INVALID_VALUE');
-    const extra = await refusal(granted.client.request(DoubleRequest.type, { n: 1, m: 2 } as { n: number }));
+    const extra = await refusal(granted.client.call(DoubleRequest, { n: 1, m: 2 } as { n: number }));
     assert.equal(extra.message, 'test/double refused: params has unknown property "m"');
     assert.equal(granted.caller.deniedCalls, 0);
 
     const stranger = as('stranger', []);
-    const denied = await refusal(stranger.client.request(DoubleRequest.type, { n: 11 }));
+    const denied = await refusal(stranger.client.call(DoubleRequest, { n: 11 }));
     assert.equal(denied.code, ErrorCodes.PermissionDenied, 'the grant is checked before the params');
     assert.equal(denied.message, 'plugin "stranger" may not call test/double: it needs the permission "llm", which its manifest does not grant');
     assert.equal(stranger.caller.deniedCalls, 1);
@@ -72,7 +72,7 @@ describe('the binder', () => {
 
   test('the same descriptor on the socket: a wrong param is refused there, a missing grant by the kernel behind it', async (ctx) => {
     const stranger = as('socket-stranger', []);
-    const server = await serveFor(ctx, methodTable(row(DoubleSocket, (p) => stranger.client.request(DoubleRequest.type, p))));
+    const server = await serveFor(ctx, methodTable(row(DoubleSocket, (p) => stranger.client.call(DoubleRequest, p))));
     await assert.rejects(requestOnce(server.path, 'test/double', { n: 0 }), (error: Error & { code?: number; errorName?: string }) => {
       assert.equal(error.code, SocketErrorCodes.InvalidRequest);
       assert.equal(error.errorName, 'HA_ERR_INVALID_REQUEST');
@@ -102,26 +102,26 @@ describe('the binder', () => {
 
   test('SDK methods: bounds from protocol/limits.ts, permissions that depend on the params, dropped notifications', async () => {
     const plugin = as('limited', ['io', 'knowledge', 'events', 'llm']);
-    const long = await refusal(plugin.client.request(InputRequest.type, { session: 's', text: 'x'.repeat(MAX_INPUT_TEXT_CHARS + 1), inputId: 'i' }));
+    const long = await refusal(plugin.client.call(InputRequest, { session: 's', text: 'x'.repeat(MAX_INPUT_TEXT_CHARS + 1), inputId: 'i' }));
     assert.equal(long.code, ErrorCodes.InvalidValue);
     assert.equal(long.message, `io/input refused: params.text is ${MAX_INPUT_TEXT_CHARS + 1} characters; the most is ${MAX_INPUT_TEXT_CHARS}`);
-    const missing = await refusal(plugin.client.request(InputRequest.type, { session: 's', text: 'hi' } as never));
+    const missing = await refusal(plugin.client.call(InputRequest, { session: 's', text: 'hi' } as never));
     assert.equal(missing.message, 'io/input refused: params needs "inputId"');
-    const neither = await refusal(plugin.client.request(KnowledgeAddRequest.type, { name: 'a.md' }));
+    const neither = await refusal(plugin.client.call(KnowledgeAddRequest, { name: 'a.md' }));
     assert.equal(neither.message, 'knowledge/add refused: params needs "path", or "name" and "text"');
-    const byPath = await refusal(plugin.client.request(KnowledgeAddRequest.type, { path: '/etc/hostname' }));
+    const byPath = await refusal(plugin.client.call(KnowledgeAddRequest, { path: '/etc/hostname' }));
     assert.equal(byPath.code, ErrorCodes.PermissionDenied);
     assert.match(byPath.message, /may not call knowledge\/add with a path: it needs the permission "admin"/);
-    const others = await refusal(plugin.client.request(ConfigGetRequest.type, { scope: 'core', key: 'core.log.level' }));
+    const others = await refusal(plugin.client.call(ConfigGetRequest, { scope: 'core', key: 'core.log.level' }));
     assert.match(others.message, /may not call config\/get: it needs the permission "config.others" or "admin"/);
-    const own = await plugin.client.request(ConfigGetRequest.type, { key: 'anything' }).catch((error: ResponseError<unknown>) => error);
+    const own = await plugin.client.call(ConfigGetRequest, { key: 'anything' }).catch((error: ResponseError<unknown>) => error);
     assert.notEqual((own as ResponseError<unknown>).code, ErrorCodes.PermissionDenied, 'its own table needs no permission');
-    const prompt = await refusal(plugin.client.request(LlmCompleteRequest.type, { messages: [{ role: 'tool' as 'user', content: 'x' }] }));
+    const prompt = await refusal(plugin.client.call(LlmCompleteRequest, { messages: [{ role: 'tool' as 'user', content: 'x' }] }));
     assert.equal(prompt.message, 'llm/complete refused: params.messages[0].role must be one of system, user, assistant');
     assert.equal(plugin.caller.deniedCalls, 2);
 
-    plugin.client.notify(EventPublishNotification.type, { name: 'Not A Name' });
-    await plugin.client.request(MemorySearchRequest.type, { query: 'x' }).catch(() => undefined); // a round trip: the notification was read before it
+    plugin.client.notify(EventPublishNotification, { name: 'Not A Name' });
+    await plugin.client.call(MemorySearchRequest, { query: 'x' }).catch(() => undefined); // a round trip: the notification was read before it
     assert.ok(plugin.caller.notes.some((n) => n.msg.startsWith('dropped: event/publish refused: params.name "Not A Name" is not an event name')), JSON.stringify(plugin.caller.notes));
   });
 });

@@ -8,7 +8,7 @@ describe('config/list with six 900 KB settings', () => {
   let t: TestKernel;
   const call = async (tool: string, args: object = {}): Promise<unknown> => {
     const proc = t.kernel.supervisor.get('big-payloads').process!;
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: tool, args }, 10_000)).result;
+    return (await proc.channel.call(ToolInvokeRequest, { name: tool, args }, 10_000)).result;
   };
 
   before(async () => {

@@ -25,9 +25,9 @@ describe('a claim to be the owner through the SDK', () => {
   });
 
   const claims = (client: Injected['client']): [string, Promise<unknown>][] => [
-    ['client/call', client.request(ClientCallRequest.type, { method: ApprovalsMethods.Allow, params: { tool: 'exec' }, owner: true })],
-    ['approval/answer', client.request(AnswerRequest.type, { id: 'q-00000000', choice: 'always', owner: true })],
-    ['plugins/install', client.request(PluginsInstallRequest.type, { file: '/nowhere/boss.hmap', owner: true })],
+    ['client/call', client.call(ClientCallRequest, { method: ApprovalsMethods.Allow, params: { tool: 'exec' }, owner: true })],
+    ['approval/answer', client.call(AnswerRequest, { id: 'q-00000000', choice: 'always', owner: true })],
+    ['plugins/install', client.call(PluginsInstallRequest, { file: '/nowhere/boss.hmap', owner: true })],
   ];
 
   it('is refused to admin alone (the webui plugin)', async () => {
@@ -51,7 +51,7 @@ describe('a claim to be the owner through the SDK', () => {
 
   it('is believed from a built-in granted config.guarded: the call goes on to what it asks', async () => {
     const cli = as({ name: 'cli', permissions: ['admin', 'config.guarded'], kind: 'builtin' });
-    const answered = await refusal(cli.client.request(AnswerRequest.type, { id: 'q-00000000', choice: 'always', owner: true }));
+    const answered = await refusal(cli.client.call(AnswerRequest, { id: 'q-00000000', choice: 'always', owner: true }));
     assert.equal(answered.code, ErrorCodes.NotFound, 'past the claim, the question is looked for');
   });
 });

@@ -9,7 +9,7 @@ describe('the SDK server', () => {
   let t: TestKernel;
   const call = async (plugin: string, tool: string, args: object = {}): Promise<Record<string, unknown>> => {
     const proc = t.kernel.supervisor.get(plugin).process!;
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: tool, args })).result as Record<string, unknown>;
+    return (await proc.channel.call(ToolInvokeRequest, { name: tool, args })).result as Record<string, unknown>;
   };
 
   before(async () => {

@@ -13,7 +13,7 @@ describe('the memory, knowledge and llm methods of the SDK', () => {
   const llm = new ScriptedLlm((request) => ({ text: `echo: ${request.messages.at(-1)?.content ?? ''}` }));
   const call = async (plugin: string, method: string, params: object = {}): Promise<Outcome> => {
     const proc = t.kernel.supervisor.get(plugin).process!;
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: 'call', args: { method, params } })).result as Outcome;
+    return (await proc.channel.call(ToolInvokeRequest, { name: 'call', args: { method, params } })).result as Outcome;
   };
 
   before(async () => {

@@ -7,6 +7,7 @@ import { MAX_STAGE_TIMEOUT_MS, StageInvokeRequest, type StagePatch } from '../..
 import { StageHost, type StageHandlerRef } from '../../../kernel/stages/stage-host';
 import { withDeclaredDeadlines } from '../../../kernel/init/stage-deadlines';
 import { gate, pluginEnd } from '../../harness/plugin-end';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
 const KERNEL_DEADLINE_MS = 2_000;
 const CALL = { session: 's', tool_call: { id: '1', name: 'exec', args: { command: 'rm -r old/' } } };
@@ -17,7 +18,7 @@ function slowGuard(t: TestContext, timeoutMs?: number) {
   const answer = gate<StagePatch | null>();
   const called = gate();
   const cancelled = gate();
-  end.plugin.onRequest(StageInvokeRequest.type, (_params, token) => {
+  end.plugin.onRequest(requestType(StageInvokeRequest), (_params, token) => {
     called.open();
     token.onCancellationRequested(() => cancelled.open());
     return answer.promise;

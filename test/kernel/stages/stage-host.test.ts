@@ -5,6 +5,7 @@ import { NotificationType } from 'vscode-jsonrpc';
 import { StageInvokeRequest, type StageName, type StagePatch, type StageSnapshot } from '../../../protocol';
 import { StageHost, type StageHandlerRef } from '../../../kernel/stages/stage-host';
 import { gate, pluginEnd, type PluginEnd } from '../../harness/plugin-end';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
 const DEADLINE_MS = 2_000;
 /** A plugin's word that it has answered. */
@@ -19,7 +20,7 @@ function handler(
 ): { end: PluginEnd; ref: StageHandlerRef; seen: StageSnapshot[] } {
   const end = pluginEnd(t, name);
   const seen: StageSnapshot[] = [];
-  end.plugin.onRequest(StageInvokeRequest.type, ({ stage, snapshot }) => {
+  end.plugin.onRequest(requestType(StageInvokeRequest), ({ stage, snapshot }) => {
     seen.push(snapshot);
     return answer(snapshot, stage);
   });

@@ -2,14 +2,15 @@
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test, type TestContext } from 'node:test';
-import { NotificationType, RequestType, type CancellationToken, type MessageConnection } from 'vscode-jsonrpc';
-import { ErrorCodes, haError, PingRequest } from '../../../protocol';
+import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc';
+import { ErrorCodes, haError, NO_PARAMS, notification, PingRequest, request } from '../../../protocol';
 import { PluginChannel } from '../../../kernel/supervisor/channel';
 import { createWireConnection } from '../../../protocol/runtime/wire';
 import { connectedPair } from '../../harness/connection-pair';
+import { requestType } from '../../../protocol/runtime/rpc-types';
 
-const Slow = new RequestType<{ n: number }, { n: number }, void>('test/slow');
-const Note = new NotificationType<{ text: string }>('test/note');
+const Slow = request<{ n: number }, { n: number }>('test/slow', { params: NO_PARAMS, permission: null });
+const Note = notification<{ text: string }>('test/note', { params: NO_PARAMS, permission: null });
 const DEADLINE_MS = 250;
 
 /** A channel named "weather" on side a; side b plays the plugin. */
@@ -24,7 +25,7 @@ function neverAnswers(plugin: MessageConnection): { called: Promise<void>; cance
   let called!: () => void;
   let cancelled!: () => void;
   const result = { called: new Promise<void>((r) => (called = r)), cancelled: new Promise<void>((r) => (cancelled = r)) };
-  plugin.onRequest(Slow, (_params: { n: number }, token: CancellationToken) => {
+  plugin.onRequest(requestType(Slow), (_params: { n: number }, token: CancellationToken) => {
     token.onCancellationRequested(() => cancelled());
     called();
     return new Promise<never>(() => undefined);
@@ -34,9 +35,9 @@ function neverAnswers(plugin: MessageConnection): { called: Promise<void>; cance
 
 test('a heartbeat ping is answered through the channel with its sequence number', async (t) => {
   const { channel, plugin } = weather(t);
-  plugin.onRequest(PingRequest.type, (params) => ({ seq: params.seq }));
-  assert.deepEqual(await channel.request(PingRequest.type, { seq: 7 }), { seq: 7 });
-  assert.deepEqual(await channel.request(PingRequest.type, { seq: 8 }), { seq: 8 });
+  plugin.onRequest(requestType(PingRequest), (params) => ({ seq: params.seq }));
+  assert.deepEqual(await channel.call(PingRequest, { seq: 7 }), { seq: 7 });
+  assert.deepEqual(await channel.call(PingRequest, { seq: 8 }), { seq: 8 });
   assert.equal(channel.timeouts, 0);
 });
 
@@ -44,7 +45,7 @@ test('a call past its deadline fails with HA_ERR_REQUEST_TIMEOUT naming the plug
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { channel, plugin } = weather(t);
   const handler = neverAnswers(plugin);
-  const call = channel.request(Slow, { n: 1 });
+  const call = channel.call(Slow, { n: 1 });
   await handler.called;
   t.mock.timers.tick(DEADLINE_MS - 1);
   let settled = false;
@@ -69,7 +70,7 @@ test('a deadline of its own overrides the channel default', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { channel, plugin } = weather(t);
   const handler = neverAnswers(plugin);
-  const call = channel.request(Slow, { n: 2 }, 5_000);
+  const call = channel.call(Slow, { n: 2 }, 5_000);
   await handler.called;
   t.mock.timers.tick(DEADLINE_MS);
   t.mock.timers.tick(5_000 - DEADLINE_MS);
@@ -82,26 +83,26 @@ test('an aborted call fails at once as an AbortError, the plugin is told to canc
   const { channel, plugin } = weather(t);
   const handler = neverAnswers(plugin);
   const abort = new AbortController();
-  const call = channel.request(Slow, { n: 3 }, undefined, abort.signal);
+  const call = channel.call(Slow, { n: 3 }, undefined, abort.signal);
   await handler.called;
   abort.abort();
   await assert.rejects(call, (error: Error) => error.name === 'AbortError' && /call test\/slow to plugin "weather" was cancelled/.test(error.message));
   await handler.cancelled;
   t.mock.timers.tick(DEADLINE_MS * 2);
   assert.equal(channel.timeouts, 0, 'the settled call left no deadline behind');
-  await assert.rejects(channel.request(Slow, { n: 4 }, undefined, abort.signal), { name: 'AbortError' });
+  await assert.rejects(channel.call(Slow, { n: 4 }, undefined, abort.signal), { name: 'AbortError' });
 });
 
 test('close fails every pending call at once with the given error and refuses new ones; notify after it is silent', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const { channel, plugin } = weather(t);
   const handler = neverAnswers(plugin);
-  const calls = [channel.request(Slow, { n: 1 }), channel.request(Slow, { n: 2 })];
+  const calls = [channel.call(Slow, { n: 1 }), channel.call(Slow, { n: 2 })];
   await handler.called;
   const crashed = haError(ErrorCodes.PluginCrashed, 'plugin "weather" exited (code 1) before answering', { plugin: 'weather' });
   channel.close(crashed);
   for (const call of calls) await assert.rejects(call, (error) => error === crashed);
-  await assert.rejects(channel.request(Slow, { n: 3 }), (error) => error === crashed);
+  await assert.rejects(channel.call(Slow, { n: 3 }), (error) => error === crashed);
   assert.doesNotThrow(() => channel.notify(Note, { text: 'late' }));
   t.mock.timers.tick(DEADLINE_MS * 2);
   assert.equal(channel.timeouts, 0, 'no deadline outlived the close');
@@ -119,7 +120,7 @@ test('once the wire has closed, before the exit is known, a notify does not thro
   fromPlugin.destroy();
   await closed;
   assert.doesNotThrow(() => channel.notify(Note, { text: 'late' }));
-  await assert.rejects(channel.request(Slow, { n: 1 }), /Connection is closed/);
+  await assert.rejects(channel.call(Slow, { n: 1 }), /Connection is closed/);
   t.mock.timers.tick(DEADLINE_MS * 2);
   assert.equal(channel.timeouts, 0, 'the refused call left no deadline running');
 });

@@ -15,7 +15,7 @@ describe('a kernel supervising misbehaving plugins', () => {
   const call = (plugin: string, tool: string, timeoutMs?: number): Promise<{ result: unknown }> => {
     const proc = t.kernel.supervisor.get(plugin).process;
     assert.ok(proc, `${plugin} has a running process`);
-    return proc.channel.request(ToolInvokeRequest.type, { name: tool, args: { from: 'test' } }, timeoutMs);
+    return proc.channel.call(ToolInvokeRequest, { name: tool, args: { from: 'test' } }, timeoutMs);
   };
   const assertGoodAnswers = async (): Promise<void> => {
     const answer = await call('good', 'echo', 2000);

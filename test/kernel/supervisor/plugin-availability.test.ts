@@ -66,7 +66,7 @@ describe('tools and guards of a plugin that is unresponsive, then in backoff', (
 
   test('unresponsive: the tool call fails at once, naming the state; the guard denies at once', async () => {
     const proc = t.kernel.supervisor.get('unsteady').process!;
-    const spinning = proc.channel.request(ToolInvokeRequest.type, { name: 'spin', args: {} }, 60_000).catch(() => 'ended');
+    const spinning = proc.channel.call(ToolInvokeRequest, { name: 'spin', args: {} }, 60_000).catch(() => 'ended');
     await waitFor(() => status().state === 'unresponsive', { what: 'unsteady to be unresponsive' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(outcome, ms, 'unresponsive', /^tool echo is not available: plugin "unsteady" is unresponsive \(.*\); try again shortly$/);
@@ -82,7 +82,7 @@ describe('tools and guards of a plugin that is unresponsive, then in backoff', (
   });
 
   test('backoff: the tool call fails at once, naming the state; the guard denies at once; the tool stays offered', async () => {
-    await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.request(ToolInvokeRequest.type, { name: 'crash', args: {} }));
+    await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.call(ToolInvokeRequest, { name: 'crash', args: {} }));
     await waitFor(() => status().state === 'backoff', { what: 'unsteady to be in backoff' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(outcome, ms, 'backoff', /^tool echo is not available: plugin "unsteady" is backoff \(restarting after a crash\); try again shortly$/);
@@ -108,7 +108,7 @@ describe('tools and guards of a plugin that failed, then was disabled', () => {
   });
 
   test('failed: the tool call fails at once with what to do; the guard denies at once; the tool is no longer offered', async () => {
-    await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.request(ToolInvokeRequest.type, { name: 'crash', args: { forever: true } }));
+    await assert.rejects(t.kernel.supervisor.get('unsteady').process!.channel.call(ToolInvokeRequest, { name: 'crash', args: { forever: true } }));
     await waitFor(() => status().state === 'failed', { what: 'unsteady to fail' });
     const { outcome, ms } = await invoke(t, 'echo');
     assertUnavailable(

@@ -35,7 +35,7 @@ function pluginOf(kernel: () => TestKernel, name: string) {
     return proc.channel;
   };
   const call = async (tool: string, args: object = {}, timeoutMs = 5000): Promise<unknown> =>
-    (await channel().request(ToolInvokeRequest.type, { name: tool, args }, timeoutMs)).result;
+    (await channel().call(ToolInvokeRequest, { name: tool, args }, timeoutMs)).result;
   return { status, channel, call };
 }
 
@@ -73,7 +73,7 @@ describe('messages over the 4 MiB body cap', () => {
 
   test('kernel → plugin: a notification over the cap throws at once and is never sent', async () => {
     const event = { name: 'test.big', source: 'kernel', data: 'd'.repeat(MB5), at: Date.now() };
-    assert.throws(() => big.channel().notify(EventDeliverNotification.type, event), (error: Caught) => {
+    assert.throws(() => big.channel().notify(EventDeliverNotification, event), (error: Caught) => {
       assertTooLarge(error, 'event/deliver', cap);
       return true;
     });

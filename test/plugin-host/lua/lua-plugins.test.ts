@@ -25,13 +25,13 @@ describe('Lua plugins', () => {
   const call = async (tool: string, args: object = {}): Promise<unknown> => {
     const proc = t.kernel.supervisor.get('lua-tools').process;
     assert.ok(proc, 'lua-tools has a running process');
-    return (await proc.channel.request(ToolInvokeRequest.type, { name: tool, args }, 10_000)).result;
+    return (await proc.channel.call(ToolInvokeRequest, { name: tool, args }, 10_000)).result;
   };
   /** A tool call that failed: the host answers it as a tool error, whose message the LLM reads. */
   const failedCall = async (tool: string): Promise<string> => {
     const proc = t.kernel.supervisor.get('lua-tools').process;
     assert.ok(proc, 'lua-tools has a running process');
-    const answer = await proc.channel.request(ToolInvokeRequest.type, { name: tool, args: {} }, 10_000);
+    const answer = await proc.channel.call(ToolInvokeRequest, { name: tool, args: {} }, 10_000);
     assert.equal(answer.isError, true, `tool ${tool} answered ${JSON.stringify(answer)}`);
     return (answer.result as { error: string }).error;
   };
@@ -66,9 +66,9 @@ describe('Lua plugins', () => {
 
   test('a Lua stage handler answers a direct stage call', async () => {
     const proc = t.kernel.supervisor.get('lua-tools').process!;
-    const patch = await proc.channel.request(StageInvokeRequest.type, { stage: 'before_output', snapshot: { session: 's', final_text: 'quiet' } });
+    const patch = await proc.channel.call(StageInvokeRequest, { stage: 'before_output', snapshot: { session: 's', final_text: 'quiet' } });
     assert.deepEqual(patch, { final_text: 'QUIET [lua]' });
-    assert.equal(await proc.channel.request(StageInvokeRequest.type, { stage: 'before_output', snapshot: { session: 's' } }), null);
+    assert.equal(await proc.channel.call(StageInvokeRequest, { stage: 'before_output', snapshot: { session: 's' } }), null);
   });
 
   test('a Lua plugin reads and writes its own config table, with the wire calls inside the handler', async () => {

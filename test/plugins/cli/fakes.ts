@@ -7,7 +7,7 @@ export function fakeKernel(handlers: Record<string, (params: unknown) => unknown
   const calls: { method: string; params: unknown }[] = [];
   return {
     calls,
-    request: async <P, R>(type: { method: string }, params: P): Promise<R> => {
+    call: async <P, R>(type: { method: string }, params: P): Promise<R> => {
       calls.push({ method: type.method, params });
       const handler = handlers[type.method];
       if (!handler) throw haError(ErrorCodes.NotFound, `fake kernel has no ${type.method}`);

@@ -50,7 +50,7 @@ export class ScriptedAgent {
 
   /** The kernel client, as `ctx.kernel`: io/interrupt as a request answers what it stopped. */
   readonly kernel: KernelClient = {
-    request: <P, R>(type: { method: string }, params: P): Promise<R> => {
+    call: <P, R>(type: { method: string }, params: P): Promise<R> => {
       if (type.method !== InterruptRequest.method) return Promise.reject(new Error(`the scripted agent serves no ${type.method}`));
       return Promise.resolve(this.stop(params as InterruptParams) as R);
     },

@@ -25,7 +25,8 @@ describe('the exec sandbox', { skip: sandboxSkip }, () => {
     let most = 0;
     const sampler = setInterval(() => (most = Math.max(most, processesOf(EXEC_UID))), 20);
     t.after(() => clearInterval(sampler));
-    const { result } = await bench.exec({ command: 'bomb() { bomb | bomb & }; bomb; sleep 30', timeout: 2 });
+    // The first sleep is seen by the sampler however fast the bomb then dies (its shell may fail to fork at once).
+    const { result } = await bench.exec({ command: 'sleep 0.3; bomb() { bomb | bomb & }; bomb; sleep 30', timeout: 2 });
     clearInterval(sampler);
     // Either the timeout killed it, or the shell itself failed to fork and ended; the namespace took the rest.
     assert.ok(result.killed === 'timeout' || result.exit_code !== 0, JSON.stringify(result).slice(0, 300));

@@ -71,7 +71,7 @@ async function startKernel(t: TestContext, dataDir: string, llm?: ScriptedLlm): 
 async function tool<R>(k: TestKernel, name: string, args: object, session = 'cli:tester'): Promise<R> {
   const proc = k.kernel.supervisor.get('timer').process;
   assert.ok(proc, 'the timer plugin runs');
-  return (await proc.channel.request(ToolInvokeRequest.type, { name, args, session, callId: 'call_1' })).result as R;
+  return (await proc.channel.call(ToolInvokeRequest, { name, args, session, callId: 'call_1' })).result as R;
 }
 
 const list = async (k: TestKernel) => (await tool<{ timers: { id: string; message: string; fires_at: string; session: string; repeat?: string }[] }>(k, 'timer_list', {})).timers;
@@ -110,7 +110,7 @@ describe('the timer plugin', () => {
     for (const [name, args, message] of refusals) {
       const proc = k.kernel.supervisor.get('timer').process;
       assert.ok(proc, 'the timer plugin runs');
-      const answer = await proc.channel.request(ToolInvokeRequest.type, { name, args, session: 'cli:tester', callId: 'call_1' });
+      const answer = await proc.channel.call(ToolInvokeRequest, { name, args, session: 'cli:tester', callId: 'call_1' });
       assert.equal(answer.isError, true, `${name} ${JSON.stringify(args)} answered ${JSON.stringify(answer)}`);
       assert.match((answer.result as { error: string }).error, message, `${name} ${JSON.stringify(args)}`);
     }

@@ -61,7 +61,7 @@ async function rig(t: TestContext, mailbox = new Mailbox()): Promise<Rig> {
 /** The kernel's side of io/interrupt as a request: recorded, answered as if one turn ran and two inputs waited. */
 function interruptAnswers(interrupts: InterruptParams[]): KernelClient {
   return {
-    request: <P, R>(type: { method: string }, params: P): Promise<R> => {
+    call: <P, R>(type: { method: string }, params: P): Promise<R> => {
       assert.equal(type.method, InterruptRequest.method);
       interrupts.push(params as InterruptParams);
       return Promise.resolve({ running: true, dropped_queued: 2 } as R);
