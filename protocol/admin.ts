@@ -111,11 +111,11 @@ export interface LogLine {
   at: number;
   /** Severity. */
   level: LogLevel;
-  /** `stdout`, `stderr`, `sdk` (log/write) or `kernel` (supervisor notes). */
+  /** `stdout`, `stderr`, `sdk` (logs/write) or `kernel` (supervisor notes). */
   stream: string;
   /** Text. */
   msg: string;
-  /** The line's fields, as the plugin gave them (log/write). */
+  /** The line's fields, as the plugin gave them (logs/write). */
   fields?: Record<string, unknown>;
 }
 export interface PluginLogsParams extends PluginNameParams {

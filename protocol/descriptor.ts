@@ -29,6 +29,8 @@ export interface DescriptorSpec<P> {
   owner?: boolean;
   /** A client method a plugin serves: its per-call deadline in ms (default CLIENT_METHOD_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** Earlier wire names of a renamed method, still served: a package or script written against one keeps working. */
+  aliases?: readonly string[];
 }
 
 /** The common part of request and notification descriptors. */
@@ -47,6 +49,8 @@ export interface MethodDescriptor<P> {
   readonly owner?: boolean;
   /** Per-call deadline in ms (a plugin-served client method). */
   readonly timeoutMs?: number;
+  /** Earlier wire names, still served. */
+  readonly aliases?: readonly string[];
 }
 
 /** A request: answered with a result of type R. */
@@ -88,6 +92,7 @@ function describe<P>(method: string, spec: DescriptorSpec<P>): MethodDescriptor<
     ...(spec.crossCheck ? { crossCheck: spec.crossCheck } : {}),
     ...(spec.owner ? { owner: true } : {}),
     ...(spec.timeoutMs !== undefined ? { timeoutMs: spec.timeoutMs } : {}),
+    ...(spec.aliases && spec.aliases.length > 0 ? { aliases: [...spec.aliases] } : {}),
   };
 }
 

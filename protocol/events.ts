@@ -62,17 +62,17 @@ export const EVENT_PATTERN_FIELD: JsonSchema = {
   pattern: '^(\\*|[a-z0-9_][a-z0-9_.-]{0,127}(\\.\\*)?)$',
   description: 'an event name or pattern (like plugin.ready or plugin.*)',
 };
-/** event/subscribe's and event/unsubscribe's params. */
+/** events/subscribe's and events/unsubscribe's params. */
 const subscribeParams: JsonSchema = objectSchema({ names: { type: 'array', maxItems: MAX_EVENT_NAMES, items: EVENT_PATTERN_FIELD } }, ['names']);
 
 export interface EventSubscribeParams {
   /** Exact event names or `prefix.*` patterns. */
   names: string[];
 }
-/** plugin → kernel: receive these events as `event/deliver`. */
-export const EventSubscribeRequest = request<EventSubscribeParams, null>('event/subscribe', { params: subscribeParams, permission: 'events' });
+/** plugin → kernel: receive these events as `events/deliver`. */
+export const EventSubscribeRequest = request<EventSubscribeParams, null>('events/subscribe', { params: subscribeParams, permission: 'events', aliases: ['event/subscribe'] });
 /** plugin → kernel: stop receiving these events. */
-export const EventUnsubscribeRequest = request<EventSubscribeParams, null>('event/unsubscribe', { params: subscribeParams, permission: null });
+export const EventUnsubscribeRequest = request<EventSubscribeParams, null>('events/unsubscribe', { params: subscribeParams, permission: null, aliases: ['event/unsubscribe'] });
 
 export interface EventPublishParams {
   /** Name inside the plugin's namespace; delivered as `<plugin>.<name>`. */
@@ -81,9 +81,10 @@ export interface EventPublishParams {
   data?: unknown;
 }
 /** plugin → kernel: publish an event to every subscriber. */
-export const EventPublishNotification = notification<EventPublishParams>('event/publish', {
+export const EventPublishNotification = notification<EventPublishParams>('events/publish', {
   params: objectSchema({ name: EVENT_NAME_FIELD, data: ANY_FIELD }, ['name']),
   permission: 'events',
+  aliases: ['event/publish'],
 });
 
 export interface EventDeliverParams {
@@ -97,7 +98,7 @@ export interface EventDeliverParams {
   at: number;
 }
 /** kernel → plugin: an event it subscribed to. */
-export const EventDeliverNotification = notification<EventDeliverParams>('event/deliver', {
+export const EventDeliverNotification = notification<EventDeliverParams>('events/deliver', {
   params: objectSchema({ name: { type: 'string' }, source: { type: 'string' }, data: ANY_FIELD, at: { type: 'number' } }, ['name', 'source', 'at']),
   permission: null,
 });

@@ -50,7 +50,7 @@ export const MAX_LLM_MESSAGES = 200;
 export const MAX_PROVIDER_NAME_CHARS = 64;
 /** Most characters all messages of one llm/complete hold together. */
 export const MAX_LLM_PROMPT_CHARS = 400_000;
-/** Most event names or patterns one event/subscribe may name. */
+/** Most event names or patterns one events/subscribe may name. */
 export const MAX_EVENT_NAMES = 1000;
 /**
  * Most event names or patterns one client's events/subscribe may name: the serving plugin keeps a kernel

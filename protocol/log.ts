@@ -12,7 +12,8 @@ export interface LogParams {
   fields?: Record<string, unknown>;
 }
 /** plugin → kernel: a log line, re-logged under the plugin's name and kept for `homectl plugins logs`. */
-export const LogNotification = notification<LogParams>('log/write', {
+export const LogNotification = notification<LogParams>('logs/write', {
   params: objectSchema({ level: { enum: [...LOG_LEVELS] }, msg: { type: 'string' }, fields: { type: 'object' } }, ['level', 'msg']),
   permission: null,
+  aliases: ['log/write'],
 });

@@ -64,19 +64,28 @@ export function bindRequest<P, R>(
   descriptor: RequestDescriptor<P, R>,
   handler: (params: P, token: CancellationToken) => R | Promise<R>,
 ): void {
-  connection.onRequest(requestType(descriptor), (params, token) => handler(admitCall(caller, descriptor, params), token));
+  for (const name of wireNames(descriptor)) {
+    connection.onRequest(requestType({ ...descriptor, method: name }), (params, token) => handler(admitCall(caller, descriptor, params), token));
+  }
 }
 
 /** Serves a notification: one that is refused is dropped with a line in the caller's log (there is no one to answer). */
 export function bindNotification<P>(connection: MessageConnection, caller: SdkCaller, descriptor: NotificationDescriptor<P>, handler: (params: P) => void): void {
-  connection.onNotification(notificationType(descriptor), (params) => {
-    let admitted: P;
-    try {
-      admitted = admitCall(caller, descriptor, params);
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== ErrorCodes.PermissionDenied) caller.note('warn', `dropped: ${(error as Error).message}`);
-      return;
-    }
-    handler(admitted);
-  });
+  for (const name of wireNames(descriptor)) connection.onNotification(notificationType({ ...descriptor, method: name }), (params) => admitAndRun(caller, descriptor, params, handler));
+}
+
+/** A method's name and the earlier names it still answers to (docs/ARCHITECTURE.md, wire names). */
+function wireNames(descriptor: MethodDescriptor<never>): readonly string[] {
+  return [descriptor.method, ...(descriptor.aliases ?? [])];
+}
+
+function admitAndRun<P>(caller: SdkCaller, descriptor: NotificationDescriptor<P>, params: unknown, handler: (params: P) => void): void {
+  let admitted: P;
+  try {
+    admitted = admitCall(caller, descriptor, params);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== ErrorCodes.PermissionDenied) caller.note('warn', `dropped: ${(error as Error).message}`);
+    return;
+  }
+  handler(admitted);
 }

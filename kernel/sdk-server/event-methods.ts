@@ -3,7 +3,7 @@ import { EventDeliverNotification, EventPublishNotification, EventSubscribeReque
 import type { EventBus } from '../events/bus';
 import { admitCall, bindNotification, bindRequest, demandPermission, type SdkCaller } from './binder';
 
-/** event/subscribe|unsubscribe|publish. A plugin's events are published as `<plugin>.<name>`, so none can pose as the kernel. */
+/** events/subscribe|unsubscribe|publish. A plugin's events are published as `<plugin>.<name>`, so none can pose as the kernel. */
 export function bindEventMethods(connection: MessageConnection, caller: SdkCaller, bus: EventBus): void {
   const deliver = deliverTo(caller);
   bindRequest(connection, caller, EventSubscribeRequest, (params) => {
@@ -18,7 +18,7 @@ export function bindEventMethods(connection: MessageConnection, caller: SdkCalle
 }
 
 /**
- * Subscribes a plugin to what it declared in its initialize answer, each pattern admitted as an event/subscribe
+ * Subscribes a plugin to what it declared in its initialize answer, each pattern admitted as an events/subscribe
  * of it would be: without `events` this throws; a pattern that is not one is left out with a line in its log.
  */
 export function subscribeDeclared(caller: SdkCaller, bus: EventBus, patterns: string[]): void {

@@ -27,7 +27,7 @@ export const KERNEL_TO_PLUGIN: ReadonlySet<string> = new Set([
   'plugin/shutdown',
   'plugin/exit',
   'health/ping',
-  'event/deliver',
+  'events/deliver',
   'tool/invoke',
   'stage/invoke',
   'io/output',

@@ -122,6 +122,6 @@ describe('the binder', () => {
 
     plugin.client.notify(EventPublishNotification, { name: 'Not A Name' });
     await plugin.client.call(MemorySearchRequest, { query: 'x' }).catch(() => undefined); // a round trip: the notification was read before it
-    assert.ok(plugin.caller.notes.some((n) => n.msg.startsWith('dropped: event/publish refused: params.name "Not A Name" is not an event name')), JSON.stringify(plugin.caller.notes));
+    assert.ok(plugin.caller.notes.some((n) => n.msg.startsWith('dropped: events/publish refused: params.name "Not A Name" is not an event name')), JSON.stringify(plugin.caller.notes));
   });
 });

@@ -74,7 +74,7 @@ describe('messages over the 4 MiB body cap', () => {
   test('kernel → plugin: a notification over the cap throws at once and is never sent', async () => {
     const event = { name: 'test.big', source: 'kernel', data: 'd'.repeat(MB5), at: Date.now() };
     assert.throws(() => big.channel().notify(EventDeliverNotification, event), (error: Caught) => {
-      assertTooLarge(error, 'event/deliver', cap);
+      assertTooLarge(error, 'events/deliver', cap);
       return true;
     });
     await assertUnharmed();
@@ -92,7 +92,7 @@ describe('messages over the 4 MiB body cap', () => {
 
   test('plugin → kernel: a notification over the cap throws in the plugin, a request over it is rejected there', async () => {
     const published = (await big.call('publish_big', { bytes: MB5 })) as { thrown?: Caught };
-    assertTooLarge(published.thrown, 'event/publish', cap);
+    assertTooLarge(published.thrown, 'events/publish', cap);
     const set = (await big.call('set_big', { bytes: MB5 })) as { rejected?: Caught };
     assertTooLarge(set.rejected, 'config/set', cap);
     assert.match(set.rejected!.message, /^config\/set request is 4\.8 MiB, .* keep big data in a file and pass its path$/);

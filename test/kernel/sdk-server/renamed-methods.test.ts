@@ -1,0 +1,64 @@
+// Renamed wire methods keep their earlier names: a package written against `log/write` or `event/subscribe` still
+// works, admitted by the same descriptor (schema, permission) as the new name.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, LogNotification, type RequestDescriptor } from '../../../protocol';
+import { inject, refusal, type Injected } from '../../harness/inject';
+import { startTestKernel, type TestKernel } from '../kernel-harness';
+
+/** A round trip that needs no grant: what was sent before it has been read when it answers. */
+async function roundTrip(plugin: Injected): Promise<void> {
+  await plugin.client.call(EventUnsubscribeRequest, { names: ['nothing.*'] });
+}
+
+/** The same descriptor under one of its earlier names, as an old package would send it. */
+function underName<D extends { method: string }>(descriptor: D, name: string): D {
+  assert.ok((descriptor as { aliases?: readonly string[] }).aliases?.includes(name), `${descriptor.method} keeps ${name}`);
+  return { ...descriptor, method: name };
+}
+
+describe('renamed wire methods', () => {
+  let t: TestKernel;
+  const injected: Injected[] = [];
+  const as = (name: string, permissions: Parameters<typeof inject>[1]['permissions']): Injected => {
+    const plugin = inject(t.kernel, { name, permissions });
+    injected.push(plugin);
+    return plugin;
+  };
+
+  before(async () => {
+    t = await startTestKernel([]);
+  });
+  after(async () => {
+    for (const plugin of injected) plugin.close();
+    await t?.close();
+  });
+
+  test('log/write still logs, under the plugin, as logs/write does', async () => {
+    const plugin = as('old-logger', []);
+    plugin.client.notify(underName(LogNotification, 'log/write'), { level: 'info', msg: 'by the old name' });
+    plugin.client.notify(LogNotification, { level: 'info', msg: 'by the new name' });
+    await roundTrip(plugin);
+    assert.deepEqual(
+      plugin.caller.notes.map((n) => n.msg),
+      ['by the old name', 'by the new name'],
+    );
+  });
+
+  test('event/subscribe and event/publish still work, and are refused without the grant as the new names are', async () => {
+    const subscriber = as('old-subscriber', ['events']);
+    const delivered: string[] = [];
+    subscriber.plugin.onNotification('events/deliver', (event: { name: string }) => delivered.push(event.name));
+    assert.equal(await subscriber.client.call(underName(EventSubscribeRequest, 'event/subscribe') as RequestDescriptor<{ names: string[] }, null>, { names: ['old-publisher.*'] }), null);
+    const publisher = as('old-publisher', ['events']);
+    publisher.client.notify(underName(EventPublishNotification, 'event/publish'), { name: 'rang' });
+    await roundTrip(publisher);
+    await roundTrip(subscriber);
+    assert.deepEqual(delivered, ['old-publisher.rang']);
+
+    const stranger = as('old-stranger', []);
+    const denied = await refusal(stranger.client.call(underName(EventSubscribeRequest, 'event/subscribe'), { names: ['x.*'] }));
+    assert.match(denied.message, /may not call events\/subscribe: it needs the permission "events"/);
+    assert.equal(stranger.caller.deniedCalls, 1);
+  });
+});
