@@ -46,7 +46,7 @@ export interface KernelOptions {
   log?: Logger;
 }
 
-/** The kernel's parts, built in the plan's init order; `start` runs them, `stop` ends them in reverse. */
+/** The kernel's parts, built by the init steps in order (docs/ARCHITECTURE.md §1); `start` runs them, `stop` ends them in reverse. */
 export class Kernel {
   readonly startedAt = Date.now();
   readonly tree: DataTree;

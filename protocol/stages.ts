@@ -25,7 +25,7 @@ export interface ToolCall {
   args: unknown;
 }
 
-/** The stages of a turn, in order, with what a handler may change in each (DESIGN §7). */
+/** The stages of a turn, in order, with what a handler may change in each (docs/ARCHITECTURE.md §8). */
 export const STAGES = [
   { name: 'on_input', writes: ['raw_message', 'response'], failClosed: false },
   { name: 'pre_action', writes: ['context_messages'], failClosed: false },

@@ -50,7 +50,7 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
   },
 ];
 
-// Starting points from VS Code, OTP, systemd and PM2; see DESIGN.md §5.
+// Starting points from VS Code, OTP, systemd and PM2; see docs/ARCHITECTURE.md §12.
 const SUPERVISOR_DEFS: readonly ConfigDef[] = [
   durationDef('core.supervisor.handshake_timeout', 30 * SECOND, '插件启动后必须在此时间内答复 initialize，否则视为启动失败。', 'How long a started plugin has to answer initialize before its start counts as failed.'),
   durationDef('core.supervisor.request_timeout', 30 * SECOND, '内核发给插件的请求在此时间内未获答复即超时。', 'How long a request from the kernel to a plugin waits for its answer.'),

@@ -1,4 +1,4 @@
-// .hmap packages: the hardened, all-or-nothing installer of third-party plugins (DESIGN §6).
+// .hmap packages: the hardened, all-or-nothing installer of third-party plugins (docs/ARCHITECTURE.md §15).
 export { INSTALL_ERROR_KINDS, InstallError, printable, type InstallErrorKind, type InstallStage } from './errors';
 export { DEFAULT_INSTALL_LIMITS, LIMIT_KEYS, loadInstallLimits, type InstallLimits } from './limits';
 export { PACKAGE_DEFS } from './config-defs';

@@ -1,5 +1,5 @@
 // The one place an SDK call is admitted: its permission (counted when denied), its params against the
-// descriptor's schema (compiled once, by protocol/schema-check), and any permission the params add.
+// descriptor's schema (compiled once, by protocol/runtime/schema-check.ts), and any permission the params add.
 import type { CancellationToken, MessageConnection } from 'vscode-jsonrpc';
 import {
   ErrorCodes,

@@ -120,7 +120,7 @@ function denyReason(outcome: StageOutcome): string {
   return `guard plugin "${outcome.plugin}" did not answer (${outcome.status}${outcome.error ? `: ${outcome.error}` : ''}); denied, failing closed`;
 }
 
-/** Applies only the fields the stage lets a handler write (DESIGN §7), each of the shape STAGE_PATCH_FIELDS gives it; a field of another shape is dropped, not the patch. */
+/** Applies only the fields the stage lets a handler write (docs/ARCHITECTURE.md §8), each of the shape STAGE_PATCH_FIELDS gives it; a field of another shape is dropped, not the patch. */
 function applyPatch(stage: StageName, target: StageSnapshot & StagePatch, patch: StagePatch): void {
   if (typeof patch !== 'object' || patch === null) return;
   const fields = target as unknown as Record<string, unknown>;

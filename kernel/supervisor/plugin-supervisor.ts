@@ -122,7 +122,6 @@ export class PluginSupervisor {
     this.setState('disabled');
   }
 
-  /** Records a log line from the plugin under its name. */
   /** Logs a line under the plugin's name (its own fields as JSON fields) and keeps it for plugins/logs. */
   note(level: LogLevel, msg: string, stream = 'kernel', fields?: Record<string, unknown>): void {
     const own = fields ? pluginFields(fields) : undefined;

@@ -21,7 +21,7 @@ export interface SupervisorPolicy {
   sandbox: { maxOpenFiles: number };
 }
 
-// Starting points from VS Code's extension host, OTP, systemd and PM2 (DESIGN §5):
+// Starting points from VS Code's extension host, OTP, systemd and PM2 (docs/ARCHITECTURE.md §12):
 // a handshake may load a large plugin on a slow Pi, so 30 s; a heartbeat every 5 s costs nothing;
 // the first restart is immediate because most crashes are one-offs; 5 exits in 5 min is a loop.
 export const DEFAULT_POLICY: SupervisorPolicy = {

@@ -1,5 +1,5 @@
 // The walls around an untrusted (third-party) plugin's process, and what each one does.
-// Built-in plugins are trusted and run without them. See DESIGN.md §6.
+// Built-in plugins are trusted and run without them. See docs/ARCHITECTURE.md §15.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PluginKind } from '../registry/discover';

@@ -105,12 +105,12 @@ export class ChangeStore {
     return { id: set.id, restored, skipped: [...skip] };
   }
 
-  /** Closes the database. */
   /** Forgets change sets older than the keep period (`keepDays` overrides the policy's) and the blobs nothing names. */
   prune(keepDays: number = this.policy.keepDays, now: number = Date.now()): PruneResult {
     return pruneChanges(this.db, this.blobs, { keepDays, graceMs: this.policy.graceMs }, now);
   }
 
+  /** Closes the database. */
   close(): void {
     this.db.close();
   }
