@@ -1,6 +1,6 @@
 // One descriptor per wire method, and the only way to declare one: its name, the JSON Schema of its params, the
 // permission a caller needs and (as types) its params and result. Plain data, no IO: the kernel's binder, a plugin's
-// served methods and the socket's table admit calls by it, and every caller calls through it (protocol/call.ts), so a
+// served methods and the socket's table admit calls by it, and every caller calls through it (`call(descriptor, params)`), so a
 // params or result mismatch is a compile error. protocol/runtime/rpc-types.ts makes the wire's typed objects from it.
 import type { Permission } from './permissions';
 
