@@ -1,5 +1,5 @@
 // What plugin authors import.
-export { definePlugin, MAX_MESSAGE_BYTES } from './sdk';
+export { definePlugin, MAX_MESSAGE_BYTES, serve } from './sdk';
 export { writeFileAtomic, writeFileAtomicSync, type AtomicWriteOptions, type WrittenFileId } from '../protocol/runtime/files';
 export { reportSkillPackage } from './skill-package-report';
 export type {

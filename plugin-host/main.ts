@@ -21,6 +21,7 @@ import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolat
 import { ConnectedPluginContext } from './connected-plugin-context';
 import { loadPluginDefinition } from './load';
 import { OutputJoiner } from './output-pieces';
+import { ServedMethods } from './served-methods';
 import { toolCall } from './tool-call';
 import type { PluginDefinition } from './sdk';
 import { notificationType, requestType } from '../protocol/runtime/rpc-types';
@@ -33,6 +34,7 @@ function main(): void {
   const { connection, reader } = createWireConnection(wire, wire, wireLimitsFromEnv(process.env));
   reader.onError(exitOnWireError);
   let plugin: PluginDefinition | undefined;
+  let served = new ServedMethods();
   let context: ConnectedPluginContext | undefined;
 
   exitWhenKernelGoes(wire);
@@ -45,13 +47,14 @@ function main(): void {
     // A Lua plugin's main.lua runs in fengari (plugin-host/lua/); its definition routes like a JS plugin's.
     // Loaded only for Lua plugins: fengari costs a JS plugin's host memory and start time for nothing.
     plugin = params.kind === 'lua' ? loadLua().loadLuaPlugin(params) : await loadPluginDefinition(params.entry);
+    served = new ServedMethods(plugin.clientMethods);
     context = new ConnectedPluginContext(connection, params);
     for (const [pattern, handler] of Object.entries(plugin.events ?? {})) {
       const ctx = context;
       ctx.addHandler(pattern, (event) => handler(event, ctx));
     }
     await plugin.activate?.(context);
-    return describePlugin(plugin);
+    return describePlugin(plugin, served);
   });
 
   connection.onRequest(requestType(PingRequest), (params) => ({ seq: params.seq }));
@@ -90,8 +93,7 @@ function main(): void {
   });
 
   connection.onRequest(requestType(ClientInvokeRequest), async (params) => {
-    const served = plugin?.clientMethods;
-    const method = served && Object.hasOwn(served, params.method) ? served[params.method] : undefined;
+    const method = served.get(params.method);
     if (!method || !context) throw new Error(`this plugin serves no client method named ${params.method}`);
     const result: unknown = await method.run(params.params as never, context);
     return { result: result ?? null };
@@ -116,7 +118,8 @@ function loadLua(): typeof import('./lua/plugin') {
   return require('./lua/plugin') as typeof import('./lua/plugin');
 }
 
-function describePlugin(plugin: PluginDefinition): InitializeResult {
+function describePlugin(plugin: PluginDefinition, served: ServedMethods): InitializeResult {
+  const clientMethods = served.declare();
   return {
     protocolVersion: PROTOCOL_VERSION,
     tools: Object.entries(plugin.tools ?? {}).map(([name, tool]) => ({
@@ -129,18 +132,8 @@ function describePlugin(plugin: PluginDefinition): InitializeResult {
     ...(plugin.stageTimeouts ? { stageTimeouts: plugin.stageTimeouts } : {}),
     subscriptions: Object.keys(plugin.events ?? {}),
     config: plugin.config ?? [],
-    ...(plugin.clientMethods ? { clientMethods: describeClientMethods(plugin.clientMethods) } : {}),
+    ...(clientMethods ? { clientMethods } : {}),
   };
-}
-
-function describeClientMethods(methods: NonNullable<PluginDefinition['clientMethods']>): NonNullable<InitializeResult['clientMethods']> {
-  return Object.entries(methods).map(([method, def]) => ({
-    method,
-    params: def.params,
-    ...(def.permission === undefined ? {} : { permission: def.permission }),
-    ...(def.owner === true ? { owner: true } : {}),
-    ...(def.timeoutMs === undefined ? {} : { timeoutMs: def.timeoutMs }),
-  }));
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   InputParams,
   InputResult,
   InterruptParams,
+  MethodDescriptor,
   NotificationDescriptor,
   OutputParams,
   Permission,
@@ -105,18 +106,29 @@ export interface ToolCall extends ToolInvokeParams {
   grantEnv(env: Record<string, string>): void;
 }
 
-/** A client method the plugin serves: clients reach it through the cli socket or the web page, routed by the kernel. */
-export interface ClientMethodDefinition<Params = unknown> {
-  /** JSON Schema of its params (the kernel checks them before `run`). */
-  params: Record<string, unknown>;
-  /** A permission the calling plugin needs besides `admin`. */
-  permission?: Permission;
-  /** Only the owner on the machine may call it, through homectl: it widens what the agent may do (an approvals rule). */
-  owner?: boolean;
-  /** Per-call deadline in ms. */
-  timeoutMs?: number;
+/**
+ * A client method the plugin serves, made with serve(): clients reach it through the cli socket or the web page,
+ * routed by the kernel. Its descriptor (in protocol/) says its name, params schema, permission, owner and deadline;
+ * the handshake declares it from there, so none of it is written twice.
+ */
+export interface ClientMethodDefinition {
+  /** The method as protocol/ declares it. */
+  readonly descriptor: MethodDescriptor<never>;
   /** Carries it out: the resolved value is the client's result, a throw its error (a haError keeps its code). */
-  run(params: Params, ctx: PluginContext): unknown;
+  readonly run: (params: never, ctx: PluginContext) => unknown;
+}
+
+/**
+ * Serves the client method `descriptor` declares with `run`, whose params and result are the descriptor's:
+ * `serve(TimerApi.List, () => ({ now, timers }))`. The kernel checks the params against the descriptor's schema and
+ * its permission and owner before `run` is called.
+ */
+export function serve<P, R>(descriptor: RequestDescriptor<P, R>, run: (params: P, ctx: PluginContext) => NoInfer<R> | Promise<NoInfer<R>>): ClientMethodDefinition {
+  // What crosses the handshake is data: a check written as a function would never run, so it is refused here.
+  if (descriptor.paramPermission || descriptor.crossCheck) {
+    throw new Error(`${descriptor.method} cannot be served by a plugin: the kernel admits a served method by its schema and permission alone, so check the rest in its handler`);
+  }
+  return { descriptor, run };
 }
 
 /** What a stage handler gets besides the snapshot: `signal` aborts when the kernel gives up on it (a Stop, its deadline). */
@@ -142,8 +154,8 @@ export interface PluginDefinition {
   output?(output: OutputParams, ctx: PluginContext): void;
   /** Settings declared in code (in addition to the manifest's). */
   config?: ConfigDef[];
-  /** Client methods by wire name (`webui/open`); a name the kernel's own socket table serves is refused. */
-  clientMethods?: Record<string, ClientMethodDefinition<never>>;
+  /** Client methods it serves, each `serve(Descriptor, handler)`; a name the kernel's own socket table serves is refused. */
+  clientMethods?: readonly ClientMethodDefinition[];
 }
 
 /** Declares a plugin; an identity function that gives the definition its types. */

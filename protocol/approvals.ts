@@ -1,8 +1,9 @@
 // Asking the person: a plugin (the approvals guard) puts a question to whoever owns a session's client, the kernel
 // holds it until a client answers it (approval/answer), its time runs out, or nobody can be asked; and the
 // approvals plugin's own client methods (approvals/list|allow|revoke) with their shapes.
+import { wireNames } from './client-methods';
 import { objectSchema, request } from './descriptor';
-import { SESSION_FIELD, stringField, wholeNumberField } from './fields';
+import { PATH_FIELD, SESSION_FIELD, stringField, wholeNumberField } from './fields';
 import { MAX_SESSION_CHARS } from './limits';
 import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
@@ -143,9 +144,6 @@ export const PendingRequest = request<PendingParams, PendingResult>('approval/pe
   permission: 'admin',
 });
 
-/** The approvals plugin's client methods (homectl approvals, the web page's Settings). */
-export const ApprovalsMethods = { List: 'approvals/list', Allow: 'approvals/allow', Revoke: 'approvals/revoke' } as const;
-
 /** What a rule does with a call it matches. */
 export type RuleAction = 'allow' | 'deny';
 
@@ -230,3 +228,42 @@ export interface ApprovalsRevokeParams {
 export interface ApprovalsRevokeResult {
   revoked: ApprovalRule;
 }
+
+/** A part of a rule. */
+const RULE_TEXT_FIELD = stringField(1000);
+
+/** The approvals plugin's client methods (homectl approvals, the web page): the rules and the record. A rule changes what runs unasked, so only the owner's own client adds or revokes one. */
+export const ApprovalsApi = {
+  /** The rules and the newest decisions. */
+  List: request<ApprovalsListParams, ApprovalsListResult>('approvals/list', {
+    params: objectSchema({ session: SESSION_FIELD, limit: wholeNumberField(1, 10_000) }),
+    permission: null,
+  }),
+  /** Adds a rule (to the `rules` setting, as `always` in a question does). */
+  Allow: request<ApprovalsAllowParams, ApprovalsAllowResult>('approvals/allow', {
+    params: objectSchema(
+      {
+        tool: stringField(100),
+        prefix: RULE_TEXT_FIELD,
+        command: RULE_TEXT_FIELD,
+        glob: RULE_TEXT_FIELD,
+        path: RULE_TEXT_FIELD,
+        cwd: PATH_FIELD,
+        env: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 10_000 } },
+        action: { enum: ['allow', 'deny'] },
+      },
+      ['tool'],
+    ),
+    permission: null,
+    owner: true,
+  }),
+  /** Revokes a rule by id. */
+  Revoke: request<ApprovalsRevokeParams, ApprovalsRevokeResult>('approvals/revoke', {
+    params: objectSchema({ id: stringField(64) }, ['id']),
+    permission: null,
+    owner: true,
+  }),
+} as const;
+
+/** ApprovalsApi's wire names, for homectl's calls by name until it calls through ApprovalsApi. */
+export const ApprovalsMethods = wireNames(ApprovalsApi);

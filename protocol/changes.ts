@@ -1,8 +1,8 @@
 // Change sets: what a tool changed on disk, recorded by the tracker (plugin-host/tracker) and served to clients by
 // the files plugin as changes/list, changes/show and changes/undo.
-
-/** Their wire names. */
-export const ChangesMethods = { List: 'changes/list', Show: 'changes/show', Undo: 'changes/undo' } as const;
+import { wireNames } from './client-methods';
+import { objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, SESSION_FIELD, stringField, wholeNumberField } from './fields';
 
 /** What was at a path at one moment. */
 export type FileState =
@@ -121,3 +121,26 @@ export interface ChangesUndoResult {
   /** Paths left as they are (forced past a file that cannot be restored: over the keep cap). */
   skipped: string[];
 }
+
+/** A change set's id. */
+const CHANGE_ID_FIELD = stringField(32);
+
+/** The files plugin's client methods over the change sets of every tool plugin. */
+export const ChangesApi = {
+  /** The change sets, newest first. */
+  List: request<ChangesListParams, ChangesListResult>('changes/list', {
+    params: objectSchema({ session: SESSION_FIELD, limit: wholeNumberField(1, 10_000) }),
+    permission: null,
+  }),
+  /** One change set with its diff. */
+  Show: request<ChangesShowParams, ChangesShowResult>('changes/show', { params: objectSchema({ id: CHANGE_ID_FIELD }, ['id']), permission: null }),
+  /** Puts a change set's paths back; a set of thousands of files takes a while on a slow disk. */
+  Undo: request<ChangesUndoParams, ChangesUndoResult>('changes/undo', {
+    params: objectSchema({ id: CHANGE_ID_FIELD, force: BOOLEAN_FIELD }, ['id']),
+    permission: null,
+    timeoutMs: 120_000,
+  }),
+} as const;
+
+/** ChangesApi's wire names, for homectl's calls by name until it calls through ChangesApi. */
+export const ChangesMethods = wireNames(ChangesApi);

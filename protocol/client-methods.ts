@@ -1,22 +1,42 @@
 // Client methods a plugin serves: a client protocol server (the cli socket, the web page) that gets a method
 // outside its own table asks the kernel (client/call), which runs it in the plugin that declared it (client/invoke).
-import { objectSchema, request, type JsonSchema } from './descriptor';
+import { objectSchema, request, type JsonSchema, type MethodDescriptor } from './descriptor';
 import { ANY_FIELD } from './fields';
 import type { Permission } from './permissions';
 import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
-/** A client method as a plugin declares it at its handshake. */
+/**
+ * A client method as a plugin declares it at its handshake: the data of its descriptor (protocol/<plugin>.ts), made
+ * by clientMethodDecl, so nothing of it is written twice. A descriptor's functions (paramPermission, crossCheck) do
+ * not cross the wire, so a served method has none.
+ */
 export interface ClientMethodDecl {
-  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of SocketMethods, which the kernel's table serves. */
+  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of the socket's own, which the kernel's table serves. */
   method: string;
   /** JSON Schema of its params, checked by the kernel before the plugin is called. */
   params: JsonSchema;
-  /** A permission the calling plugin needs besides `admin`. */
-  permission?: Permission;
+  /** The calling plugin needs one of these besides `admin` (one name: that one). */
+  permission?: Permission | readonly Permission[];
   /** Only the owner on the machine may call it (it widens what the agent may do): a call must carry ClientCallParams.owner. */
   owner?: boolean;
   /** Per-call deadline in ms (default CLIENT_METHOD_TIMEOUT_MS). */
   timeoutMs?: number;
+}
+
+/** The handshake declaration of a served method's descriptor. */
+export function clientMethodDecl(descriptor: MethodDescriptor<never>): ClientMethodDecl {
+  return {
+    method: descriptor.method,
+    params: descriptor.params,
+    ...(descriptor.permission.length > 0 ? { permission: [...descriptor.permission] } : {}),
+    ...(descriptor.owner === true ? { owner: true } : {}),
+    ...(descriptor.timeoutMs === undefined ? {} : { timeoutMs: descriptor.timeoutMs }),
+  };
+}
+
+/** The wire names of a table of descriptors by key, e.g. `{ List: 'timer/list' }`: for callers that name a method rather than call through its descriptor. */
+export function wireNames<T extends Record<string, { readonly method: string }>>(api: T): { readonly [K in keyof T]: string } {
+  return Object.fromEntries(Object.entries(api).map(([key, descriptor]) => [key, descriptor.method])) as { [K in keyof T]: string };
 }
 
 /** How long a plugin-served client method may take unless it declares otherwise. */

@@ -1,5 +1,6 @@
 // The health-check plugin's contract: what it asks the kernel (health/probe, health/quick_check), what it tells
 // the kernel (health/report), and the report people see (homectl status and doctor, the healthcheck.report event).
+import { wireNames } from './client-methods';
 import { notification, objectSchema, request, NO_PARAMS } from './descriptor';
 import { BOOLEAN_FIELD } from './fields';
 import type { PluginState } from './plugin-state';
@@ -126,9 +127,6 @@ export interface KernelHealth {
   watchdog: { healthy: boolean; failing: { name: string; reason: string }[] };
 }
 
-/** The client methods the healthcheck plugin serves. */
-export const HealthcheckMethods = { Report: 'healthcheck/report' } as const;
-
 /** `healthcheck/report` params. */
 export interface HealthcheckReportParams {
   /** Also send a 1-token request to the provider and time it. */
@@ -136,8 +134,22 @@ export interface HealthcheckReportParams {
   /** Also run quick_check on every database now (else the latest result is used). */
   databases?: boolean;
 }
-/** The params schema of `healthcheck/report`. */
-export const HEALTHCHECK_REPORT_PARAMS = objectSchema({ provider: BOOLEAN_FIELD, databases: BOOLEAN_FIELD });
+
+/** The healthcheck plugin's client methods (homectl doctor). */
+export const HealthcheckApi = {
+  /**
+   * A fresh round of checks: it may wait on the provider (20 s by default) and on a quick_check of big databases,
+   * hence its long deadline.
+   */
+  Report: request<HealthcheckReportParams, HealthReport>('healthcheck/report', {
+    params: objectSchema({ provider: BOOLEAN_FIELD, databases: BOOLEAN_FIELD }),
+    permission: null,
+    timeoutMs: 10 * 60_000,
+  }),
+} as const;
+
+/** HealthcheckApi's wire names, for homectl's calls by name until it calls through HealthcheckApi. */
+export const HealthcheckMethods = wireNames(HealthcheckApi);
 
 /** The event the healthcheck plugin publishes after each round (data: HealthReport). */
 export const HealthcheckEvents = { Report: 'healthcheck.report' } as const;

@@ -1,18 +1,13 @@
 // Skills (OpenClaw SKILL.md): the openclaw plugin's client methods (skills/*), served to homectl and the web page,
 // with their shapes. Names are skill names; `key` is a skill's settings key (`openclaw:skills.<key>.*`).
+import { wireNames } from './client-methods';
+import { NO_PARAMS, objectSchema, request } from './descriptor';
+import { BOOLEAN_FIELD, PATH_FIELD, stringField } from './fields';
 
-/** Their wire names. */
-export const SkillsMethods = {
-  List: 'skills/list',
-  Info: 'skills/info',
-  Check: 'skills/check',
-  Enable: 'skills/enable',
-  Disable: 'skills/disable',
-  Preview: 'skills/preview',
-  Install: 'skills/install',
-  Remove: 'skills/remove',
-  Setup: 'skills/setup',
-} as const;
+/** A SKILL.md larger than this, in bytes, is refused unread (OpenClaw's skills are a few kB). */
+export const MAX_SKILL_BYTES = 256 * 1024;
+/** How long `skills/setup` lets an installer run (openclaw stops it then); its answer comes within a minute more. */
+export const SKILLS_SETUP_TIMEOUT_MS = 10 * 60_000;
 
 /** ready: offered; disabled: by the owner; blocked: not allowed for the agent; missing: a requirement lacks; error: unreadable. */
 export type SkillStatusName = 'ready' | 'disabled' | 'blocked' | 'missing' | 'error';
@@ -240,3 +235,72 @@ export interface SkillsSetupResult {
   output: string;
   status: SkillStatusName;
 }
+
+/** A skill's name. */
+const SKILL_NAME_FIELD = stringField(200);
+const BY_NAME = objectSchema({ name: SKILL_NAME_FIELD }, ['name']);
+/** A SHA-256 in hex, either case. */
+const ANY_CASE_SHA256_FIELD = { type: 'string', pattern: '^[0-9a-fA-F]{64}$' };
+const ORIGIN_FIELD = objectSchema(
+  { source: PATH_FIELD, package: objectSchema({ sha256: ANY_CASE_SHA256_FIELD, bytes: { type: 'integer', minimum: 0 } }, ['sha256', 'bytes']) },
+  ['source'],
+);
+/** A file's name inside a skill's folder. */
+const FILE_NAME_FIELD = PATH_FIELD;
+/** The most files of a package a preview takes. */
+const MAX_PREVIEW_FILES = 10_000;
+
+/** The openclaw plugin's client methods. Setting one up runs an installer outside every sandbox, so only the owner may. */
+export const SkillsApi = {
+  /** Every skill in effect, and the shadowed ones. */
+  List: request<SkillsListParams, SkillsListResult>('skills/list', { params: objectSchema({ eligible: BOOLEAN_FIELD }), permission: null }),
+  /** Everything about one skill. */
+  Info: request<SkillsInfoParams, SkillInfo>('skills/info', { params: BY_NAME, permission: null }),
+  /** Totals by status, and what the missing ones lack. */
+  Check: request<Record<string, never>, SkillsCheckResult>('skills/check', { params: NO_PARAMS, permission: null }),
+  /** Turns a skill on (its `enabled` setting). */
+  Enable: request<SkillsToggleParams, SkillsToggleResult>('skills/enable', { params: BY_NAME, permission: null }),
+  /** Turns a skill off. */
+  Disable: request<SkillsToggleParams, SkillsToggleResult>('skills/disable', { params: BY_NAME, permission: null }),
+  /** What a person sees before a skill is installed. */
+  Preview: request<SkillsPreviewParams, SkillPreview>('skills/preview', {
+    params: {
+      anyOf: [
+        objectSchema({ dir: PATH_FIELD, origin: ORIGIN_FIELD }, ['dir']),
+        objectSchema(
+          {
+            text: { type: 'string', maxLength: MAX_SKILL_BYTES },
+            folder: SKILL_NAME_FIELD,
+            files: { type: 'array', maxItems: MAX_PREVIEW_FILES, items: objectSchema({ name: FILE_NAME_FIELD, text: { type: 'string' } }, ['name', 'text']) },
+            unscanned: {
+              type: 'array',
+              maxItems: MAX_PREVIEW_FILES,
+              items: objectSchema({ file: FILE_NAME_FIELD, reason: { type: 'string', maxLength: 1000 } }, ['file', 'reason']),
+            },
+            origin: ORIGIN_FIELD,
+          },
+          ['text', 'folder'],
+        ),
+      ],
+    },
+    permission: null,
+  }),
+  /** Copies a previewed folder into core.skills.path; a folder of up to the install cap on a slow disk takes a while. */
+  Install: request<SkillsInstallParams, SkillsInstallResult>('skills/install', {
+    params: objectSchema({ dir: PATH_FIELD, sha256: ANY_CASE_SHA256_FIELD }, ['dir', 'sha256']),
+    permission: null,
+    timeoutMs: 120_000,
+  }),
+  /** Removes a skill from core.skills.path. */
+  Remove: request<SkillsRemoveParams, SkillsRemoveResult>('skills/remove', { params: BY_NAME, permission: null }),
+  /** Runs one install option of a skill: an installer as homed's user, outside every sandbox, so the owner's own client only. */
+  Setup: request<SkillsSetupParams, SkillsSetupResult>('skills/setup', {
+    params: objectSchema({ name: SKILL_NAME_FIELD, id: stringField(200) }, ['name', 'id']),
+    permission: null,
+    owner: true,
+    timeoutMs: SKILLS_SETUP_TIMEOUT_MS + 60_000,
+  }),
+} as const;
+
+/** SkillsApi's wire names, for homectl's calls by name until it calls through SkillsApi. */
+export const SkillsMethods = wireNames(SkillsApi);

@@ -1,7 +1,7 @@
-// The client methods the timer plugin serves (the web page's Timers page reaches them through client/call).
-
-/** Their wire names. */
-export const TimerMethods = { List: 'timer/list', Set: 'timer/set', Cancel: 'timer/cancel' } as const;
+// The client methods the timer plugin serves (the web page's Timers page reaches them through client/call): the
+// same operations as its tools, for clients. timer/set names the conversation its reminder goes to, since no turn sets it.
+import { NO_PARAMS, objectSchema, request } from './descriptor';
+import { SESSION_FIELD, stringField } from './fields';
 
 /** Events the timer plugin publishes (under its own name), each with a TimerEventData. */
 export const TimerEvents = { Set: 'timer.set', Fired: 'timer.fired', Cancelled: 'timer.cancelled' } as const;
@@ -67,3 +67,24 @@ export interface TimerCancelParams {
 export interface TimerCancelResult {
   cancelled: TimerView;
 }
+
+/** A length of time: `10m`, `1h30m`, or ms. */
+const DURATION_FIELD = { anyOf: [stringField(64), { type: 'number' }] };
+/** A timer's id. */
+const TIMER_ID_FIELD = stringField(64);
+
+/** The timer plugin's client methods: no permission beyond the `admin` of the server relaying them (the cli socket, the page), as they do what its tools do. */
+export const TimerApi = {
+  /** Every timer, the next to fire first. */
+  List: request<Record<string, never>, TimerListResult>('timer/list', { params: NO_PARAMS, permission: null }),
+  /** Sets a reminder for a conversation. */
+  Set: request<TimerSetParams, TimerSetResult>('timer/set', {
+    params: objectSchema(
+      { session: SESSION_FIELD, message: stringField(1000), delay: DURATION_FIELD, at: stringField(64), repeat: DURATION_FIELD },
+      ['session', 'message'],
+    ),
+    permission: null,
+  }),
+  /** Cancels a timer by id. */
+  Cancel: request<TimerCancelParams, TimerCancelResult>('timer/cancel', { params: objectSchema({ id: TIMER_ID_FIELD }, ['id']), permission: null }),
+} as const;

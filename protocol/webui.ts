@@ -1,7 +1,8 @@
-// The client methods the webui plugin serves (homectl webui open|sessions|revoke reach them through the socket).
-
-/** Their wire names. */
-export const WebuiMethods = { Open: 'webui/open', Sessions: 'webui/sessions', Revoke: 'webui/revoke' } as const;
+// The client methods the webui plugin serves (homectl webui open|sessions|revoke reach them through the socket), and
+// what its page and server share: the close code of a signed-out page and the package routes.
+import { wireNames } from './client-methods';
+import { NO_PARAMS, objectSchema, request } from './descriptor';
+import { stringField } from './fields';
 
 /** Close code of a page's WebSocket whose sign-in was revoked or expired (4000-4999 are the application's): the page shows its sign-in again. */
 export const WEBUI_SIGNED_OUT_CLOSE = 4001;
@@ -38,6 +39,22 @@ export interface WebuiRevokeResult {
   /** Sessions ended. */
   revoked: number;
 }
+
+/** The webui plugin's client methods: sign-in links and the browsers signed in with them. */
+export const WebuiApi = {
+  /** A one-time sign-in link. */
+  Open: request<Record<string, never>, WebuiOpenResult>('webui/open', { params: NO_PARAMS, permission: null }),
+  /** The browsers signed in. */
+  Sessions: request<Record<string, never>, WebuiSessionsResult>('webui/sessions', { params: NO_PARAMS, permission: null }),
+  /** Signs out one browser, or all. */
+  Revoke: request<WebuiRevokeParams, WebuiRevokeResult>('webui/revoke', {
+    params: { oneOf: [objectSchema({ id: stringField(64) }, ['id']), objectSchema({ all: { const: true } }, ['all'])] },
+    permission: null,
+  }),
+} as const;
+
+/** WebuiApi's wire names, for homectl's calls by name until it calls through WebuiApi. */
+export const WebuiMethods = wireNames(WebuiApi);
 
 /**
  * The web page's package routes (HTTP, not client methods): `POST` a .hmap's bytes to this path (`?name=FILE`,

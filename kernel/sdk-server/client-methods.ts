@@ -9,11 +9,13 @@ import {
   ClientInvokeRequest,
   ErrorCodes,
   haError,
+  PERMISSIONS,
   SocketMethods,
   type ClientCallParams,
   type ClientMethodDecl,
   type InitializeResult,
   type JsonSchema,
+  type Permission,
 } from '../../protocol';
 import { compileProblem, schemaShapeProblem } from '../../protocol/runtime/schema-check';
 import { adviceFor, CALLABLE_STATE, describeState } from '../supervisor/plugin-availability';
@@ -55,6 +57,10 @@ function clientMethodProblem(decl: ClientMethodDecl, seen: ReadonlySet<string>):
   if (KERNEL_CLIENT_METHODS.has(decl.method)) return 'the kernel serves that method itself; give it a name of the plugin, e.g. <plugin>/<verb>';
   if (seen.has(decl.method)) return 'declared twice';
   if (decl.owner !== undefined && typeof decl.owner !== 'boolean') return 'its "owner" must be true or false';
+  const permission: unknown = decl.permission;
+  const named: unknown[] = permission === undefined ? [] : Array.isArray(permission) ? permission : [permission];
+  const unknown = named.find((each) => !(PERMISSIONS as readonly unknown[]).includes(each));
+  if (unknown !== undefined) return `its permission ${JSON.stringify(unknown)} is none of ${PERMISSIONS.join(', ')}`;
   const shape = schemaShapeProblem(decl.params);
   return shape === undefined ? undefined : `its params schema is not a JSON Schema (${shape})`;
 }
@@ -86,13 +92,20 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
     );
   }
   // The declaration is a descriptor like the kernel's own, admitted the same way.
-  const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: decl.permission ? [decl.permission] : [] }, params.params);
+  const given = admitCall(caller, { method, params: decl.params as JsonSchema, permission: permissionsOf(decl) }, params.params);
   // The mark was admitted with client/call itself: `owner` there needs `config.guarded`, so only a built-in vouches.
   if (decl.owner === true && params.owner !== true) throw ownerOnly(method, plugin.name);
   const channel = plugin.process?.channel;
   if (plugin.state !== CALLABLE_STATE || !channel) throw unavailableServer(method, plugin);
   const answer = await channel.call(ClientInvokeRequest, { method, params: given }, decl.timeoutMs ?? CLIENT_METHOD_TIMEOUT_MS, abortSignalOf(token));
   return answer.result;
+}
+
+/** The permissions a declaration names: one, several (the caller needs one of them), or none. */
+function permissionsOf(decl: ClientMethodDecl): readonly Permission[] {
+  const { permission } = decl;
+  if (permission === undefined) return [];
+  return typeof permission === 'string' ? [permission] : permission;
 }
 
 /** A method that widens what the agent may do, called for someone who is not the owner at the machine. */

@@ -1,67 +1,28 @@
-// approvals/list, approvals/allow and approvals/revoke: the rules and the record for clients (homectl approvals,
-// the web page), through client/call.
-import type { ClientMethodDefinition, PluginContext } from '../../plugin-host';
-import {
-  ApprovalsMethods,
-  ErrorCodes,
-  haError,
-  type ApprovalsAllowParams,
-  type ApprovalsAllowResult,
-  type ApprovalsListParams,
-  type ApprovalsListResult,
-  type ApprovalsRevokeParams,
-  type ApprovalsRevokeResult,
-} from '../../protocol';
+// approvals/list, approvals/allow and approvals/revoke (ApprovalsApi, protocol/approvals.ts): the rules and the
+// record for clients (homectl approvals, the web page), through client/call. Allow and revoke are the owner's only:
+// the descriptors say so and the kernel holds everyone else back.
+import { serve, type ClientMethodDefinition } from '../../plugin-host';
+import { ApprovalsApi, ErrorCodes, haError } from '../../protocol';
 import type { DecisionLog } from './decisions';
 import { RuleError } from './rules';
 import { readGuardSettings, type RuleWriter } from './settings';
 
 /** Decisions approvals/list returns unless asked for another number. */
 const DEFAULT_LISTED = 50;
-const TEXT = { type: 'string', minLength: 1, maxLength: 1000 } as const;
 
-/** The client methods by wire name, over the record and the rule writer that exist once the plugin is active. */
-export function createApprovalsClientMethods(decisions: () => DecisionLog, rules: () => RuleWriter): Record<string, ClientMethodDefinition<never>> {
-  const list: ClientMethodDefinition<ApprovalsListParams> = {
-    params: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { session: { type: 'string', minLength: 1, maxLength: 200 }, limit: { type: 'integer', minimum: 1, maximum: 10_000 } },
-    },
-    run: async (params: ApprovalsListParams, ctx: PluginContext): Promise<ApprovalsListResult> => {
+/** The client methods, over the record and the rule writer that exist once the plugin is active. */
+export function createApprovalsClientMethods(decisions: () => DecisionLog, rules: () => RuleWriter): ClientMethodDefinition[] {
+  return [
+    serve(ApprovalsApi.List, async (params, ctx) => {
       const settings = await readGuardSettings(ctx);
       return { rules: settings.rules, decisions: decisions().newest(params.limit ?? DEFAULT_LISTED, params.session) };
-    },
-  };
-  // A rule widens or narrows what runs unasked, like the `rules` setting it writes: only the owner's own client (homectl) may.
-  const allow: ClientMethodDefinition<ApprovalsAllowParams> = {
-    owner: true,
-    params: {
-      type: 'object',
-      required: ['tool'],
-      additionalProperties: false,
-      properties: {
-        tool: { type: 'string', minLength: 1, maxLength: 100 },
-        prefix: TEXT,
-        command: TEXT,
-        glob: TEXT,
-        path: TEXT,
-        cwd: { type: 'string', minLength: 1, maxLength: 4096 },
-        env: { type: 'object', maxProperties: 100, additionalProperties: { type: 'string', maxLength: 10_000 } },
-        action: { enum: ['allow', 'deny'] },
-      },
-    },
-    run: async (params: ApprovalsAllowParams): Promise<ApprovalsAllowResult> => {
+    }),
+    serve(ApprovalsApi.Allow, async (params) => {
       const { action = 'allow', ...spec } = params;
       return { rule: await asRefusal(rules().add({ ...spec, action }, 'homectl')) };
-    },
-  };
-  const revoke: ClientMethodDefinition<ApprovalsRevokeParams> = {
-    owner: true,
-    params: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'string', minLength: 1, maxLength: 64 } } },
-    run: async (params: ApprovalsRevokeParams): Promise<ApprovalsRevokeResult> => ({ revoked: await asRefusal(rules().revoke(params.id)) }),
-  };
-  return { [ApprovalsMethods.List]: list, [ApprovalsMethods.Allow]: allow, [ApprovalsMethods.Revoke]: revoke } as Record<string, ClientMethodDefinition<never>>;
+    }),
+    serve(ApprovalsApi.Revoke, async (params) => ({ revoked: await asRefusal(rules().revoke(params.id)) })),
+  ];
 }
 
 /** A RuleError reaches the client as an invalid value, with its words. */

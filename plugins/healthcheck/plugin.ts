@@ -2,15 +2,13 @@
 // published as the event healthcheck.report and sent to the kernel (health/report), which keeps the latest for
 // homectl status, the STATUS= line and its watchdog; the client method healthcheck/report runs a fresh round for
 // homectl doctor. The databases are the kernel's to read: it runs their quick_check in a worker thread of its own.
-import type { ClientMethodDefinition, PluginContext, PluginDefinition } from '../../plugin-host';
+import { serve, type PluginContext, type PluginDefinition } from '../../plugin-host';
 import {
-  HEALTHCHECK_REPORT_PARAMS,
-  HealthcheckMethods,
+  HealthcheckApi,
   HealthQuickCheckRequest,
   HealthReportNotification,
   KernelEvents,
   type EventDeliverParams,
-  type HealthcheckReportParams,
   type HealthReport,
 } from '../../protocol';
 import { runRound } from './round';
@@ -20,9 +18,6 @@ import { readSettings } from './settings';
 /** The event name under the plugin's namespace: healthcheck.report. */
 const REPORT_EVENT = 'report';
 
-/** A doctor's round may wait on the provider (20 s by default) and on a quick_check of big databases. */
-const REPORT_METHOD_TIMEOUT_MS = 10 * 60_000;
-
 /** Builds the plugin. */
 export function createHealthcheckPlugin(): PluginDefinition {
   let schedule: HealthSchedule | undefined;
@@ -30,11 +25,6 @@ export function createHealthcheckPlugin(): PluginDefinition {
   const active = (): HealthSchedule => {
     if (!schedule) throw new Error('the healthcheck plugin is not active');
     return schedule;
-  };
-  const report: ClientMethodDefinition<HealthcheckReportParams> = {
-    params: HEALTHCHECK_REPORT_PARAMS as Record<string, unknown>,
-    timeoutMs: REPORT_METHOD_TIMEOUT_MS,
-    run: (params) => active().runNow(params),
   };
   return {
     activate: async (ctx: PluginContext) => {
@@ -61,7 +51,7 @@ export function createHealthcheckPlugin(): PluginDefinition {
         schedule?.reschedule().catch((error: unknown) => ctx.log.error('cannot read the changed settings', { error: String(error) }));
       },
     },
-    clientMethods: { [HealthcheckMethods.Report]: report } as Record<string, ClientMethodDefinition<never>>,
+    clientMethods: [serve(HealthcheckApi.Report, (params) => active().runNow(params))],
   };
 }
 

@@ -1,57 +1,26 @@
-// The skills/* client methods (protocol/skills.ts) by wire name, for homectl and the web page.
-import type { ClientMethodDefinition } from '../../plugin-host';
-import {
-  SkillsMethods,
-  type SkillsInfoParams,
-  type SkillsInstallParams,
-  type SkillsListParams,
-  type SkillsPreviewParams,
-  type SkillsRemoveParams,
-  type SkillsSetupParams,
-  type SkillsToggleParams,
-} from '../../protocol/skills';
+// The skills/* client methods (SkillsApi, protocol/skills.ts), for homectl and the web page.
+import { serve, type ClientMethodDefinition } from '../../plugin-host';
+import { SkillsApi } from '../../protocol/skills';
 import { checkSkills, describeSkill, listSkills, toggleSkill } from './catalog-methods';
-import { INSTALL_PARAMS, installSkillFolder } from './install-folder';
+import { installSkillFolder } from './install-folder';
 import type { LiveSkills } from './live-skills';
 import type { OpenclawPolicy } from './policy';
-import { PREVIEW_PARAMS, previewSkill } from './preview';
+import { previewSkill } from './preview';
 import { removeSkill } from './remove';
-import { SETUP_PARAMS, setupSkill } from './setup';
-
-const NAME_PARAMS = {
-  type: 'object',
-  required: ['name'],
-  additionalProperties: false,
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 } },
-} as const;
-const NO_PARAMS = { type: 'object', additionalProperties: false, properties: {} } as const;
-/** Copying a folder of up to the install cap on a slow disk. */
-const INSTALL_TIMEOUT_MS = 120_000;
+import { setupSkill } from './setup';
 
 /** The methods over the live skills that `live()` gives once the plugin is active. */
-export function createSkillsClientMethods(live: () => LiveSkills, policy: OpenclawPolicy, workDir: () => string): Record<string, ClientMethodDefinition<never>> {
-  return {
-    [SkillsMethods.List]: method<SkillsListParams>({
-      params: { type: 'object', additionalProperties: false, properties: { eligible: { type: 'boolean' } } },
-      run: (params) => listSkills(live(), params),
-    }),
-    [SkillsMethods.Info]: method<SkillsInfoParams>({ params: NAME_PARAMS, run: (params) => describeSkill(live(), params.name) }),
-    [SkillsMethods.Check]: method({ params: NO_PARAMS, run: () => checkSkills(live()) }),
-    [SkillsMethods.Enable]: method<SkillsToggleParams>({ params: NAME_PARAMS, run: (params, ctx) => toggleSkill(live(), ctx, params.name, true) }),
-    [SkillsMethods.Disable]: method<SkillsToggleParams>({ params: NAME_PARAMS, run: (params, ctx) => toggleSkill(live(), ctx, params.name, false) }),
-    [SkillsMethods.Preview]: method<SkillsPreviewParams>({ params: PREVIEW_PARAMS, run: (params) => previewSkill(live(), params, policy) }),
-    [SkillsMethods.Install]: method<SkillsInstallParams>({ params: INSTALL_PARAMS, timeoutMs: INSTALL_TIMEOUT_MS, run: (params) => installSkillFolder(live(), params, policy) }),
-    [SkillsMethods.Remove]: method<SkillsRemoveParams>({ params: NAME_PARAMS, run: (params) => removeSkill(live(), params.name) }),
-    // An installer runs as homed's user, outside every sandbox: only the owner's own client (homectl) may start one.
-    [SkillsMethods.Setup]: method<SkillsSetupParams>({
-      owner: true,
-      params: SETUP_PARAMS,
-      timeoutMs: policy.setup.timeoutMs + 60_000,
-      run: (params) => setupSkill(live(), params, policy, workDir()),
-    }),
-  };
-}
-
-function method<P = Record<string, never>>(definition: ClientMethodDefinition<P>): ClientMethodDefinition<never> {
-  return definition as ClientMethodDefinition<never>;
+export function createSkillsClientMethods(live: () => LiveSkills, policy: OpenclawPolicy, workDir: () => string): ClientMethodDefinition[] {
+  return [
+    serve(SkillsApi.List, (params) => listSkills(live(), params)),
+    serve(SkillsApi.Info, (params) => describeSkill(live(), params.name)),
+    serve(SkillsApi.Check, () => checkSkills(live())),
+    serve(SkillsApi.Enable, (params, ctx) => toggleSkill(live(), ctx, params.name, true)),
+    serve(SkillsApi.Disable, (params, ctx) => toggleSkill(live(), ctx, params.name, false)),
+    serve(SkillsApi.Preview, (params) => previewSkill(live(), params, policy)),
+    serve(SkillsApi.Install, (params) => installSkillFolder(live(), params, policy)),
+    serve(SkillsApi.Remove, (params) => removeSkill(live(), params.name)),
+    // Owner-only (SkillsApi.Setup says so): an installer runs as homed's user, outside every sandbox.
+    serve(SkillsApi.Setup, (params) => setupSkill(live(), params, policy, workDir())),
+  ];
 }

@@ -13,13 +13,6 @@ import { readSkillFolder, sha256Of } from './preview';
 import { listSkillFolder, type FolderItem } from './skill-folder';
 import { SKILL_FILE } from './skills/discovery';
 
-export const INSTALL_PARAMS = {
-  type: 'object',
-  required: ['dir', 'sha256'],
-  additionalProperties: false,
-  properties: { dir: { type: 'string', minLength: 1, maxLength: 4096 }, sha256: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } },
-} as const;
-
 /** A skill name that can be a folder name: no separators, not hidden, not `.` or `..`. */
 const FOLDER_NAME = /^[^./\\\0][^/\\\0]{0,127}$/;
 

@@ -1,4 +1,5 @@
 // The openclaw plugin's limits and timings, in one place.
+import { SKILLS_SETUP_TIMEOUT_MS } from '../../protocol/skills';
 
 export interface OpenclawPolicy {
   /** A refresh waits this long after the last change it heard of… */
@@ -13,7 +14,7 @@ export interface OpenclawPolicy {
   busyRescanMs: number;
   /** `skills install` of a folder: the most files and bytes copied, and how deep. */
   install: { maxFiles: number; maxBytes: number; maxDepth: number };
-  /** `skills setup`: its deadline, the largest download, and how much of the output's end is answered. */
+  /** `skills setup`: its deadline (SkillsApi.Setup's answer waits a minute longer), the largest download, and how much of the output's end is answered. */
   setup: { timeoutMs: number; maxDownloadBytes: number; outputTailChars: number };
 }
 
@@ -24,5 +25,5 @@ export const OPENCLAW_POLICY: OpenclawPolicy = {
   rescanMs: 30_000,
   busyRescanMs: 5_000,
   install: { maxFiles: 1000, maxBytes: 32 * 1024 * 1024, maxDepth: 16 },
-  setup: { timeoutMs: 10 * 60_000, maxDownloadBytes: 512 * 1024 * 1024, outputTailChars: 4000 },
+  setup: { timeoutMs: SKILLS_SETUP_TIMEOUT_MS, maxDownloadBytes: 512 * 1024 * 1024, outputTailChars: 4000 },
 };

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { SkillOrigin, SkillPreview, SkillsPreviewParams, SkillUnscannedFile } from '../../protocol/skills';
+import { MAX_SKILL_BYTES, type SkillOrigin, type SkillPreview, type SkillsPreviewParams, type SkillUnscannedFile } from '../../protocol/skills';
 import { badValue } from './errors';
 import { readFolderTexts, readPlainFile } from './folder-files';
 import { listInstallOptions } from './install-options';
@@ -14,7 +14,6 @@ import type { OpenclawPolicy } from './policy';
 import { listSkillFolder } from './skill-folder';
 import { settingsKeyOf } from './settings';
 import { DATA_SOURCE, PACKAGE_PREFIX } from './sources';
-import { MAX_SKILL_BYTES } from './skills/catalog';
 import { SKILL_FILE } from './skills/discovery';
 import { gateSkill, skillKeyOf } from './skills/gating';
 import { parseSkill } from './skills/parse';
@@ -22,48 +21,6 @@ import { scanSkill, type SkillTextFile } from './skills/skill-scan';
 import type { SkillFile } from './skills/types';
 import { renderTrustReport } from './trust-report';
 import { describeTarget } from './views';
-
-const ORIGIN = {
-  type: 'object',
-  required: ['source'],
-  additionalProperties: false,
-  properties: {
-    source: { type: 'string', minLength: 1, maxLength: 4096 },
-    package: {
-      type: 'object',
-      required: ['sha256', 'bytes'],
-      additionalProperties: false,
-      properties: { sha256: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' }, bytes: { type: 'integer', minimum: 0 } },
-    },
-  },
-} as const;
-const NAME = { type: 'string', minLength: 1, maxLength: 4096 } as const;
-
-export const PREVIEW_PARAMS = {
-  anyOf: [
-    { type: 'object', required: ['dir'], additionalProperties: false, properties: { dir: { type: 'string', minLength: 1, maxLength: 4096 }, origin: ORIGIN } },
-    {
-      type: 'object',
-      required: ['text', 'folder'],
-      additionalProperties: false,
-      properties: {
-        text: { type: 'string', maxLength: MAX_SKILL_BYTES },
-        folder: { type: 'string', minLength: 1, maxLength: 200 },
-        files: {
-          type: 'array',
-          maxItems: 10_000,
-          items: { type: 'object', required: ['name', 'text'], additionalProperties: false, properties: { name: NAME, text: { type: 'string' } } },
-        },
-        unscanned: {
-          type: 'array',
-          maxItems: 10_000,
-          items: { type: 'object', required: ['file', 'reason'], additionalProperties: false, properties: { file: NAME, reason: { type: 'string', maxLength: 1000 } } },
-        },
-        origin: ORIGIN,
-      },
-    },
-  ],
-} as const;
 
 /** A SKILL.md read from a folder to install: its bytes' hash and the skill. */
 export interface ReadSkillFolder {

@@ -13,13 +13,6 @@ import { runDownload } from './setup-download';
 import type { InstallSpec } from './skills/types';
 import { describeTarget } from './views';
 
-export const SETUP_PARAMS = {
-  type: 'object',
-  required: ['name', 'id'],
-  additionalProperties: false,
-  properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, id: { type: 'string', minLength: 1, maxLength: 200 } },
-} as const;
-
 /** What each installer is, for the error when it is missing. */
 const INSTALLERS: Record<string, string> = { brew: 'Homebrew', npm: 'Node.js (npm)', go: 'Go', uv: 'uv (Astral)' };
 

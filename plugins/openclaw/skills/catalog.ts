@@ -6,9 +6,7 @@ import { stampOf, type SkillFileCache, type SkillFileRead } from './file-cache';
 import { gateSkill, type GateContext, type SkillStatus } from './gating';
 import { parseSkill } from './parse';
 import type { SkillFile } from './types';
-
-/** A SKILL.md larger than this is refused unread (OpenClaw's skills are a few kB). */
-export const MAX_SKILL_BYTES = 256 * 1024;
+import { MAX_SKILL_BYTES } from '../../../protocol/skills';
 
 /** One SKILL.md of the catalog. */
 export interface CatalogEntry {

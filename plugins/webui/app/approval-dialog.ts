@@ -7,6 +7,7 @@ import { h } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import htm from 'htm';
 import type { AnsweredAsk, PendingAsk } from '../../../protocol/approvals';
+import { SocketApi } from '../../../protocol/socket-api';
 import { ClientError, type Client } from './connection';
 import type { T } from './i18n';
 import { useLiveEvents, type LiveEvent } from './live-events';
@@ -28,7 +29,7 @@ function toQuestion(ask: PendingAsk): Question {
 /** Keeps the store in step with homed's questions while the page is open. */
 function useKernelQuestions(client: Client): void {
   const load = (): void => {
-    client.request<{ pending: PendingAsk[] }>('approval/pending').then(
+    client.call(SocketApi.ApprovalPending, {}).then(
       (answer) => questions.reset(answer.pending.map(toQuestion)),
       () => undefined,
     );
@@ -79,7 +80,7 @@ export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
     setBusy(true);
     setProblem('');
     try {
-      await client.request('approval/answer', { id: current.id, choice });
+      await client.call(SocketApi.ApprovalAnswer, { id: current.id, choice });
       questions.settle(current.id);
     } catch (error) {
       // Settled meanwhile (answered elsewhere, out of time): it is gone either way.

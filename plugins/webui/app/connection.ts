@@ -1,6 +1,7 @@
 // One WebSocket to homed's client protocol (the socket's, protocol/socket.ts): JSON lines as messages, answers and
 // stream items matched by id. It reconnects by itself, backing off, and tells its listeners each change of state.
 
+import type { RequestDescriptor } from '../../../protocol/descriptor';
 import { SOCKET_CANCEL_METHOD } from '../../../protocol/socket';
 import { WEBUI_SIGNED_OUT_CLOSE } from '../../../protocol/webui';
 
@@ -17,13 +18,25 @@ export class ClientError extends Error {
   }
 }
 
-/** What every page gets: requests to homed, and the connection's state. */
+/**
+ * A method the page calls, as protocol/ declares it: a socket method (SocketApi) or a plugin's client method
+ * (TimerApi, SkillsApi, …). Its wire name, and as types its params and result, so a call that does not match the
+ * contract does not compile.
+ */
+export type Callable<P, R> = Pick<RequestDescriptor<P, R>, 'method' | 'types'>;
+
+/** What a call may do besides answer. */
+export interface CallOptions {
+  /** Gets the call's stream items (chat/say, chat/subscribe, events/subscribe). */
+  onStream?: (item: unknown) => void;
+  /** Aborting it tells the server the call is no longer wanted (`$/cancel`). */
+  signal?: AbortSignal;
+}
+
+/** What every page gets: calls to homed, and the connection's state. */
 export interface Client {
-  /**
-   * Sends a request; `onStream` gets its stream items; resolves with its result (rejects with its error, or when the
-   * connection is lost). Aborting `signal` tells the server the request is no longer wanted (`$/cancel`).
-   */
-  request<R = unknown>(method: string, params?: Record<string, unknown>, onStream?: (item: unknown) => void, signal?: AbortSignal): Promise<R>;
+  /** Calls `method` with `params`; resolves with its result (rejects with its error, or when the connection is lost). */
+  call<P, R>(method: Callable<P, R>, params: NoInfer<P>, options?: CallOptions): Promise<R>;
   readonly state: ConnectionState;
   /** Calls `listener` on every change of state; returns what stops it. */
   onState(listener: (state: ConnectionState) => void): () => void;
@@ -95,7 +108,7 @@ export function connect(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}:
 
   open();
   return {
-    request<R>(method: string, params: Record<string, unknown> = {}, onStream?: (item: unknown) => void, signal?: AbortSignal): Promise<R> {
+    call<P, R>({ method }: Callable<P, R>, params: P, { onStream, signal }: CallOptions = {}): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         if (socket.readyState !== WebSocket.OPEN) {
           reject(new ClientError('not connected to homed', 'HA_ERR_DISCONNECTED'));

@@ -3,6 +3,7 @@
 // again after a reconnect: a page that is left and opened again adds no call to the server.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { EventsStreamItem } from '../../../protocol/socket';
+import { SocketApi } from '../../../protocol/socket-api';
 import type { Client } from './connection';
 
 export type LiveEvent = Extract<EventsStreamItem, { kind: 'event' }>;
@@ -35,15 +36,21 @@ function streamOf(client: Client, names: readonly string[]): Stream {
   const open = (): void => {
     if (client.state !== 'connected') return;
     client
-      .request('events/subscribe', { names: [...names] }, (item) => {
-        const it = item as EventsStreamItem;
-        if (it.kind === 'subscribed') {
-          stream.live = true;
-          for (const l of [...stream.listeners]) l.onLive();
-        } else {
-          for (const l of [...stream.listeners]) l.onEvent(it);
-        }
-      })
+      .call(
+        SocketApi.EventsSubscribe,
+        { names: [...names] },
+        {
+          onStream: (item) => {
+            const it = item as EventsStreamItem;
+            if (it.kind === 'subscribed') {
+              stream.live = true;
+              for (const l of [...stream.listeners]) l.onLive();
+            } else {
+              for (const l of [...stream.listeners]) l.onEvent(it);
+            }
+          },
+        },
+      )
       .catch(() => undefined)
       .finally(() => {
         stream.live = false;

@@ -4,6 +4,8 @@
 import { h, render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import htm from 'htm';
+import type { KernelStatus } from '../../../protocol/admin';
+import { SocketApi } from '../../../protocol/socket-api';
 import { ApprovalDialog } from './approval-dialog';
 import { connect, type ConnectionState } from './connection';
 import { chooseLanguage, initialLanguage, LANGUAGES, translator, type Language } from './i18n';
@@ -12,18 +14,13 @@ import './app.css';
 
 const html = htm.bind(h);
 
-interface Status {
-  version: string;
-  plugins: { ready: number; enabled: number };
-}
-
 function App() {
   const client = useMemo(() => connect(), []);
   const [language, setLanguage] = useState<Language>(initialLanguage);
   const t = useMemo(() => translator(language), [language]);
   const [route, go] = useRoute();
   const [state, setState] = useState<ConnectionState>(client.state);
-  const [status, setStatus] = useState<Status | null>(null);
+  const [status, setStatus] = useState<KernelStatus | null>(null);
 
   useEffect(() => {
     const stop = client.onState(setState);
@@ -34,7 +31,7 @@ function App() {
   useEffect(() => chooseLanguage(language), [language]);
   useEffect(() => {
     if (state !== 'connected') return;
-    client.request<Status>('kernel/status').then(setStatus, () => setStatus(null));
+    client.call(SocketApi.KernelStatus, {}).then(setStatus, () => setStatus(null));
   }, [state]);
 
   const page = menu.find((entry) => entry.name === route);

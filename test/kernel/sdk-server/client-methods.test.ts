@@ -28,6 +28,22 @@ describe('client methods declared at a handshake', () => {
     assert.match(notes[3]!, /^client method "weather\/bad" refused: its params schema is not a JSON Schema \(schema\/type must be equal to one of the allowed values/);
   });
 
+  it('takes a permission by name or a list of them, and refuses one that does not exist', () => {
+    const notes: string[] = [];
+    const declaration = {
+      clientMethods: [
+        { method: 'weather/one', params: { type: 'object' }, permission: 'llm' },
+        { method: 'weather/either', params: { type: 'object' }, permission: ['llm', 'net'] },
+        { method: 'weather/odd', params: { type: 'object' }, permission: ['llm', 'telepathy'] },
+        { method: 'weather/junk', params: { type: 'object' }, permission: 7 },
+      ],
+    } as unknown as InitializeResult;
+    admitClientMethods({ note: (_level, text) => notes.push(text) }, declaration);
+    assert.deepEqual(declaration.clientMethods?.map((d) => d.method), ['weather/one', 'weather/either']);
+    assert.match(notes[0]!, /^client method "weather\/odd" refused: its permission "telepathy" is none of admin, /);
+    assert.match(notes[1]!, /^client method "weather\/junk" refused: its permission 7 is none of /);
+  });
+
   it("leaves strict mode's refusals to the first call, which names the keyword", () => {
     const madeUp = { type: 'object', madeUp: true } as JsonSchema;
     assert.equal(schemaShapeProblem(madeUp), undefined, 'a JSON Schema by the meta-schema');

@@ -1,5 +1,5 @@
 // The timer plugin in a real plugin process under an in-process kernel, run as the built-in it is:
-// its compiled folder and the one protocol module it loads (the shared units) are laid out as in dist/.
+// its compiled folder, the protocol and the plugin SDK it loads are laid out as in dist/.
 // The kernel's interrupt channel is watched to see what the timer sends; a scripted LLM shows the
 // agent took it up. Only the LLM is scripted.
 import assert from 'node:assert/strict';
@@ -37,16 +37,19 @@ function watchInterrupts(t: TestContext): InterruptEvent[] {
 }
 
 const PROTOCOL_DIR = path.join(REPO_ROOT, 'dist', 'protocol');
+const SDK_DIR = path.join(REPO_ROOT, 'dist', 'plugin-host');
 
 /**
- * A data dir beside a built-ins folder holding only the compiled timer, with the protocol it loads (units, and the
- * error catalogue its client methods answer with) and the packages those load.
+ * A data dir beside a built-ins folder holding only the compiled timer, with the protocol it loads (units, its
+ * client methods' descriptors, the error catalogue they answer with), the SDK it serves them with, and the packages
+ * those load.
  */
 function dataDirWithTimer(t: TestContext): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-timer-'));
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   fs.cpSync(TIMER_DIR, path.join(root, 'plugins', 'timer'), { recursive: true });
   fs.cpSync(PROTOCOL_DIR, path.join(root, 'protocol'), { recursive: true });
+  fs.cpSync(SDK_DIR, path.join(root, 'plugin-host'), { recursive: true });
   fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(root, 'node_modules'));
   return path.join(root, 'data');
 }

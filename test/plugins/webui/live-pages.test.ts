@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, TimerMethods, type TimerListResult } from '../../../protocol';
+import { SocketMethods, TimerApi, type TimerListResult } from '../../../protocol';
 import { runWaiter } from '../../harness/waiter';
 import { skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -74,14 +74,14 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     assert.equal(said.code, 0, said.stderr);
     await row('stretch your legs').waitFor();
     await row('stretch your legs').waitFor({ state: 'detached', timeout: 20_000 });
-    assert.deepEqual((await call<TimerListResult>(TimerMethods.List)).timers, [], 'it fired');
+    assert.deepEqual((await call<TimerListResult>(TimerApi.List.method)).timers, [], 'it fired');
 
     llm.enqueue({ toolCalls: [{ name: 'timer_set', args: { message: 'call the plumber', delay: '1h' } }] }, { text: 'Set.' });
     assert.equal((await runWaiter(['-data', harness.live.homed.dataDir, '--session', 'web:timers', '-say', 'plumber in an hour'])).code, 0);
     await row('call the plumber').waitFor();
-    const [timer] = (await call<TimerListResult>(TimerMethods.List)).timers;
+    const [timer] = (await call<TimerListResult>(TimerApi.List.method)).timers;
     assert.ok(timer);
-    await call(TimerMethods.Cancel, { id: timer.id });
+    await call(TimerApi.Cancel.method, { id: timer.id });
     await row('call the plumber').waitFor({ state: 'detached' });
     await page.getByText('No timers are set.', { exact: false }).waitFor();
     await notReloaded(page);

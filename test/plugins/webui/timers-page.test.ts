@@ -6,14 +6,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, TimerMethods, type KernelStatus, type TimerListResult, type TimerSetResult } from '../../../protocol';
+import { SocketMethods, TimerApi, type KernelStatus, type TimerListResult, type TimerSetResult } from '../../../protocol';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
 describe('the Timers page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(harness.live.homed.socket, method, params);
-  const setTimer = async (params: Record<string, unknown>): Promise<string> => (await call<TimerSetResult>(TimerMethods.Set, { session: 'timers-page', ...params })).timer.id;
-  const listed = async (): Promise<string[]> => (await call<TimerListResult>(TimerMethods.List)).timers.map((timer) => timer.message);
+  const setTimer = async (params: Record<string, unknown>): Promise<string> => (await call<TimerSetResult>(TimerApi.Set.method, { session: 'timers-page', ...params })).timer.id;
+  const listed = async (): Promise<string[]> => (await call<TimerListResult>(TimerApi.List.method)).timers.map((timer) => timer.message);
 
   before(async () => {
     harness = await startBrowserHarness();
@@ -33,10 +33,10 @@ describe('the Timers page in chromium', { skip }, () => {
   const statusValue = (page: Page, term: string): Locator => page.getByRole('definition').filter({ has: page.locator(`xpath=self::*[preceding-sibling::dt[1][normalize-space()="${term}"]]`) });
 
   it('refuses a malformed timer/set and an unknown id with what to change', async () => {
-    await assert.rejects(call(TimerMethods.Set, { session: 's', message: 'x', delay: 'soon' }), /delay "soon" is not a duration/);
-    await assert.rejects(call(TimerMethods.Set, { session: 's', message: 'x' }), /give delay .* or at/);
-    await assert.rejects(call(TimerMethods.Set, { message: 'x', delay: '1h' }), /session/);
-    await assert.rejects(call(TimerMethods.Cancel, { id: 't-none' }), /there is no timer with id "t-none"/);
+    await assert.rejects(call(TimerApi.Set.method, { session: 's', message: 'x', delay: 'soon' }), /delay "soon" is not a duration/);
+    await assert.rejects(call(TimerApi.Set.method, { session: 's', message: 'x' }), /give delay .* or at/);
+    await assert.rejects(call(TimerApi.Set.method, { message: 'x', delay: '1h' }), /session/);
+    await assert.rejects(call(TimerApi.Cancel.method, { id: 't-none' }), /there is no timer with id "t-none"/);
     assert.deepEqual(await listed(), []);
   });
 

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
 import type { Client } from '../connection';
 import type { T } from '../i18n';
-import type { SkillSummary, SkillsListResult } from '../../../../protocol/skills';
+import { SkillsApi, type SkillSummary } from '../../../../protocol/skills';
 import { matchingCommands, typedCommand } from './command-match';
 
 const html = htm.bind(h);
@@ -28,7 +28,7 @@ export function CommandMenu({ client, t, draft, choose }: Props) {
   useEffect(() => {
     if (!typing) return;
     let current = true;
-    client.request<SkillsListResult>('skills/list', { eligible: true }).then(
+    client.call(SkillsApi.List, { eligible: true }).then(
       (listed) => current && setSkills(listed.skills),
       () => current && setSkills([]),
     );

@@ -12,6 +12,7 @@ import { renderMarkdown } from '../markdown';
 import type { T } from '../i18n';
 import { questions } from '../question-store';
 import type { OutputAsk } from '../../../../protocol/io';
+import { SocketApi } from '../../../../protocol/socket-api';
 import { CommandMenu } from './chat-commands';
 import { applyStep, storedCards, ToolCardView, type StoredToolEntry, type ToolCard, type ToolStep } from './chat-tools';
 
@@ -132,7 +133,7 @@ export default function Chat({ client, t }: PageProps) {
   }, [client]);
 
   const loadHistory = async (name: string): Promise<void> => {
-    const shownHistory = await client.request<{ entries: Entry[]; omitted: number }>('sessions/show', { session: name }).catch(() => ({ entries: [], omitted: 0 }));
+    const shownHistory = await client.call(SocketApi.SessionsShow, { session: name }).catch(() => ({ entries: [], omitted: 0 }));
     if (following.current !== name) return;
     const stored = fromHistory(shownHistory.entries);
     setMessages((now) => [...stored, ...now.filter((m) => m.pending)]);
@@ -145,33 +146,34 @@ export default function Chat({ client, t }: PageProps) {
     following.current = session;
     localStorage.setItem(STORED_SESSION, session);
     setProblem('');
-    client.request<{ sessions: { session: string }[] }>('sessions/list').then(
+    client.call(SocketApi.SessionsList, {}).then(
       (answer) => setSessions(answer.sessions.map((s) => s.session)),
       (error: Error) => setProblem(error.message),
     );
     void loadHistory(session);
     let liveKey: string | undefined;
     const leaving = new AbortController();
+    const follow = (raw: unknown): void => {
+      if (following.current !== session) return;
+      const item = takeQuestion(raw, session);
+      if (item.kind === 'delta' || item.kind === 'notice' || item.kind === 'tool') {
+        setMessages((now) => {
+          const at = now.findIndex((m) => m.key === liveKey);
+          if (at < 0) {
+            const added = withItem(shown({ role: 'assistant', text: '' }, { live: true, notices: [] }), item);
+            liveKey = added.key;
+            return [...now, added];
+          }
+          return [...now.slice(0, at), withItem(now[at] as Shown, item), ...now.slice(at + 1)];
+        });
+      } else {
+        // A turn ended (or one finished while nobody listened): the stored history has it whole, with its question.
+        liveKey = undefined;
+        void loadHistory(session);
+      }
+    };
     client
-      .request('chat/subscribe', { session }, (raw) => {
-        if (following.current !== session) return;
-        const item = takeQuestion(raw, session);
-        if (item.kind === 'delta' || item.kind === 'notice' || item.kind === 'tool') {
-          setMessages((now) => {
-            const at = now.findIndex((m) => m.key === liveKey);
-            if (at < 0) {
-              const added = withItem(shown({ role: 'assistant', text: '' }, { live: true, notices: [] }), item);
-              liveKey = added.key;
-              return [...now, added];
-            }
-            return [...now.slice(0, at), withItem(now[at] as Shown, item), ...now.slice(at + 1)];
-          });
-        } else {
-          // A turn ended (or one finished while nobody listened): the stored history has it whole, with its question.
-          liveKey = undefined;
-          void loadHistory(session);
-        }
-      }, leaving.signal)
+      .call(SocketApi.ChatSubscribe, { session }, { onStream: (raw) => follow(raw), signal: leaving.signal })
       .catch(() => undefined);
     // Another conversation, or another page: the server stops streaming this one.
     return () => leaving.abort();
@@ -193,10 +195,7 @@ export default function Chat({ client, t }: PageProps) {
     const update = (change: (m: Shown) => Shown): void => setMessages((now) => now.map((m) => (m.key === answer.key ? change(m) : m)));
     setMessages((now) => [...now, question, answer]);
     try {
-      const result = await client.request<{ text: string; interrupted: boolean }>('chat/say', { session, text }, (raw) => {
-        const item = takeQuestion(raw, session);
-        update((m) => withItem(m, item));
-      });
+      const result = await client.call(SocketApi.ChatSay, { session, text }, { onStream: (raw) => update((m) => withItem(m, takeQuestion(raw, session))) });
       update((m) => {
         const done: Shown = { ...m, text: result.text || m.text, live: false };
         if (result.interrupted) done.flag = 'interrupted';
@@ -212,7 +211,7 @@ export default function Chat({ client, t }: PageProps) {
   };
 
   const stop = (): void => {
-    client.request('chat/interrupt', { session }).catch((error: Error) => setProblem(error.message));
+    client.call(SocketApi.ChatInterrupt, { session }).catch((error: Error) => setProblem(error.message));
   };
 
   const choices = sessions.includes(session) ? sessions : [session, ...sessions];

@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { KernelEvents } from '../../../../protocol/events';
 import type { KnowledgeFile, KnowledgeHit } from '../../../../protocol/knowledge';
+import { SocketApi } from '../../../../protocol/socket-api';
 import { coalesced } from '../coalesced';
 import { useLiveEvents, type LiveEvent } from '../live-events';
 import type { PageProps } from '../router';
@@ -23,7 +24,7 @@ export default function KnowledgePage({ client, t }: PageProps) {
   const [load] = useState(() =>
     coalesced(async () => {
       try {
-        setFiles((await client.request<{ files: KnowledgeFile[] }>('knowledge/list')).files);
+        setFiles((await client.call(SocketApi.KnowledgeList, {})).files);
         setError('');
       } catch (e) {
         setError((e as Error).message);
@@ -38,7 +39,7 @@ export default function KnowledgePage({ client, t }: PageProps) {
   const reindex = (): void => {
     setNote(t('knowledge.reindexing'));
     client
-      .request<{ files: number; chunks: number; ms: number }>('knowledge/reindex')
+      .call(SocketApi.KnowledgeReindex, {})
       .then((r) => setNote(t('knowledge.reindexed', { files: r.files, chunks: r.chunks, ms: r.ms })))
       .catch((e: Error) => setNote(e.message))
       .finally(() => void load());
@@ -78,7 +79,7 @@ function FileItem({ file: f, client, t, onDone }: FileProps) {
   const [error, setError] = useState('');
   const remove = (): void => {
     client
-      .request('knowledge/remove', { file: f.file })
+      .call(SocketApi.KnowledgeRemove, { file: f.file })
       .then(onDone)
       .catch((e: Error) => setError(e.message));
   };
@@ -141,7 +142,7 @@ function KnowledgeSearch({ client, t }: PageProps) {
   const search = async (): Promise<void> => {
     if (!query.trim()) return;
     try {
-      setHits((await client.request<{ hits: KnowledgeHit[] }>('knowledge/search', { query, limit: SEARCH_LIMIT })).hits);
+      setHits((await client.call(SocketApi.KnowledgeSearch, { query, limit: SEARCH_LIMIT })).hits);
       setError('');
     } catch (e) {
       setError((e as Error).message);

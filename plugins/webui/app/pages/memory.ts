@@ -5,6 +5,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { GraphFact, GraphQueryResult, MemoryHit, MemoryValidity } from '../../../../protocol/memory';
+import { SocketApi } from '../../../../protocol/socket-api';
 import type { PageProps } from '../router';
 import type { T } from '../i18n';
 import './memory.css';
@@ -30,7 +31,7 @@ function MemorySearch({ client, t }: PageProps) {
   const search = async (): Promise<void> => {
     if (!query.trim()) return;
     try {
-      const answer = await client.request<{ hits: MemoryHit[] }>('memory/search', { query, limit: SEARCH_LIMIT, includeInvalid: all });
+      const answer = await client.call(SocketApi.MemorySearch, { query, limit: SEARCH_LIMIT, includeInvalid: all });
       setHits(answer.hits);
       setError('');
     } catch (e) {
@@ -71,7 +72,7 @@ function EntityView({ client, t }: PageProps) {
     if (!name.trim()) return;
     const at = asOf ? new Date(asOf).getTime() : undefined;
     try {
-      setResult(await client.request<GraphQueryResult>('graph/query', { entity: name, ...(at !== undefined && !Number.isNaN(at) ? { asOf: at } : {}) }));
+      setResult(await client.call(SocketApi.GraphQuery, { entity: name, ...(at !== undefined && !Number.isNaN(at) ? { asOf: at } : {}) }));
       setError('');
     } catch (e) {
       setError((e as Error).message);
@@ -136,7 +137,7 @@ function Forget({ id, text, client, t, onDone }: { id: string; text: string; cli
   if (!asking) return html`<button type="button" class="forget" aria-label=${t('memory.forgetOne', { text })} onClick=${() => setAsking(true)}>${t('memory.forget')}</button>`;
   const forget = (): void => {
     client
-      .request('memory/forget', { id })
+      .call(SocketApi.MemoryForget, { id })
       .then(() => {
         setAsking(false);
         onDone();

@@ -6,6 +6,7 @@ import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
 import type { LastExit, LogLine, PluginAction, PluginInfo, PluginStatus } from '../../../../protocol/admin';
 import type { PluginStateEvent } from '../../../../protocol/events';
+import { SocketApi } from '../../../../protocol/socket-api';
 import type { Client } from '../connection';
 import type { T } from '../i18n';
 import type { PageProps } from '../router';
@@ -28,7 +29,7 @@ export default function PluginsPage({ client, t }: PageProps) {
   const [load] = useState(() =>
     coalesced(async () => {
       try {
-        const { plugins: list } = await client.request<{ plugins: PluginStatus[] }>('plugins/list');
+        const { plugins: list } = await client.call(SocketApi.PluginsList, {});
         setPlugins(list);
         setReadAt(Date.now());
         setError('');
@@ -107,7 +108,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
     setBusy(action);
     setError('');
     client
-      .request('plugins/control', { name: p.name, action })
+      .call(SocketApi.PluginsControl, { name: p.name, action })
       .catch((e: Error) => setError(e.message))
       .finally(() => {
         setBusy(null);
@@ -162,7 +163,7 @@ function RemoveConfirm({ name, client, t, onClose, onDone }: RemoveProps) {
   const remove = (): void => {
     setBusy(true);
     client
-      .request('plugins/remove', { name, purge })
+      .call(SocketApi.PluginsRemove, { name, purge })
       .then(() => {
         onClose();
         onDone();
@@ -194,7 +195,7 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
   const [lines, setLines] = useState<LogLine[] | null>(null);
   const [error, setError] = useState('');
   const read = (): void => {
-    Promise.all([client.request<{ plugin: PluginInfo }>('plugins/info', { name }), client.request<{ lines: LogLine[] }>('plugins/logs', { name, lines: LOG_LINES })]).then(
+    Promise.all([client.call(SocketApi.PluginsInfo, { name }), client.call(SocketApi.PluginsLogs, { name, lines: LOG_LINES })]).then(
       ([i, l]) => {
         setInfo(i.plugin);
         setLines(l.lines);

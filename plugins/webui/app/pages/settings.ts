@@ -5,6 +5,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { ConfigDef, ConfigEntry } from '../../../../protocol/config';
+import { SocketApi } from '../../../../protocol/socket-api';
 import { formatDuration, formatSize } from '../../../../protocol/units';
 import type { Client } from '../connection';
 import type { T } from '../i18n';
@@ -22,7 +23,7 @@ export default function SettingsPage({ client, t }: PageProps) {
   const [entries, setEntries] = useState<ConfigEntry[] | null>(null);
   const [error, setError] = useState('');
   const load = (): void => {
-    client.request<{ entries: ConfigEntry[] }>('config/list', { all: true }).then(
+    client.call(SocketApi.ConfigList, { all: true }).then(
       (answer) => {
         setEntries(answer.entries);
         setError('');
@@ -119,16 +120,17 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
   const guarded = def?.guarded === true;
   const readOnly = guarded || def?.readOnly !== undefined || def === undefined || entry.omittedBytes !== undefined;
 
-  const send = (method: 'config/set' | 'config/unset', value?: unknown): void => {
+  /** Saves a value (config/set), or goes back to the default (config/unset). */
+  const send = (change: { value: unknown } | { reset: true }): void => {
     setBusy(true);
     setOutcome(null);
-    const params = method === 'config/set' ? { scope: entry.scope, key: entry.key, value } : { scope: entry.scope, key: entry.key };
-    client
-      .request(method, params)
+    const target = { scope: entry.scope, key: entry.key };
+    const reset = 'reset' in change;
+    (reset ? client.call(SocketApi.ConfigUnset, target) : client.call(SocketApi.ConfigSet, { ...target, value: change.value }))
       .then(
         () => {
           setDraft(null);
-          const words = method === 'config/unset' ? t('settings.resetDone') : def?.restart ? t('settings.savedRestart') : t('settings.saved');
+          const words = reset ? t('settings.resetDone') : def?.restart ? t('settings.savedRestart') : t('settings.saved');
           setOutcome({ kind: 'saved', text: words });
         },
         (e: Error) => setOutcome({ kind: 'error', text: e.message }),
@@ -139,7 +141,7 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
     event.preventDefault();
     if (!def) return;
     const text = draft ?? textOf(entry);
-    send('config/set', def.type === 'bool' ? text === 'true' : text);
+    send({ value: def.type === 'bool' ? text === 'true' : text });
   };
   const current = draft ?? (def?.type === 'bool' ? String(entry.value === true) : textOf(entry));
   const edit = (value: string): void => {
@@ -153,7 +155,7 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
       ${renderInput(def, id, current, readOnly || busy, edit, t, entry)}
       ${!readOnly && html`<span class="buttons">
         <button type="submit" disabled=${busy}>${t('settings.save')}</button>
-        <button type="button" disabled=${busy || !entry.isSet} onClick=${() => send('config/unset')}>${t('settings.reset')}</button>
+        <button type="button" disabled=${busy || !entry.isSet} onClick=${() => send({ reset: true })}>${t('settings.reset')}</button>
       </span>`}
       ${description && html`<p class="description">${description}</p>`}
       <p class="facts">${facts(def, entry, t).join(' · ')}</p>

@@ -6,7 +6,8 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { KernelStatus } from '../../../../protocol/admin';
-import { TimerEvents, type TimerListResult, type TimerView } from '../../../../protocol/timer';
+import { SocketApi } from '../../../../protocol/socket-api';
+import { TimerApi, TimerEvents, type TimerView } from '../../../../protocol/timer';
 import type { PageProps } from '../router';
 import { coalesced } from '../coalesced';
 import { useLiveEvents, type LiveEvent } from '../live-events';
@@ -27,7 +28,7 @@ export default function TimersPage({ client, t }: PageProps) {
 
   const [readTimers] = useState(() =>
     coalesced(() =>
-      client.request<TimerListResult>('timer/list').then(
+      client.call(TimerApi.List, {}).then(
         (r) => {
           setTimers(r.timers);
           setTimersError('');
@@ -37,7 +38,7 @@ export default function TimersPage({ client, t }: PageProps) {
     ),
   );
   const readStatus = (): void => {
-    client.request<KernelStatus>('kernel/status').then(
+    client.call(SocketApi.KernelStatus, {}).then(
       (s) => {
         setStatus({ at: Date.now(), status: s });
         setStatusError('');
@@ -58,7 +59,7 @@ export default function TimersPage({ client, t }: PageProps) {
   const cancel = (id: string): void => {
     setBusy(id);
     client
-      .request('timer/cancel', { id })
+      .call(TimerApi.Cancel, { id })
       .then(
         () => setTimersError(''),
         (e: Error) => setTimersError(e.message),
