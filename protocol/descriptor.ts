@@ -67,10 +67,10 @@ export interface NotificationDescriptor<P> extends MethodDescriptor<P> {
   readonly types?: { readonly params: P };
 }
 
-/** The params type of a descriptor. */
-export type ParamsOf<D> = D extends RequestDescriptor<infer P, unknown> ? P : D extends NotificationDescriptor<infer P> ? P : never;
+/** The params type of a descriptor (read off its type-only field, which holds whatever P and R it was made with). */
+export type ParamsOf<D> = D extends { readonly types?: { readonly params: infer P } } ? P : never;
 /** The result type of a request descriptor. */
-export type ResultOf<D> = D extends RequestDescriptor<unknown, infer R> ? R : never;
+export type ResultOf<D> = D extends { readonly kind: 'request'; readonly types?: { readonly result: infer R } } ? R : never;
 
 /** Declares a request method with its params schema and permission. */
 export function request<P, R>(method: string, spec: DescriptorSpec<P>): RequestDescriptor<P, R> {
