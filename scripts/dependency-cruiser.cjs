@@ -66,6 +66,13 @@ module.exports = {
       to: { path: [RUNTIME, KERNEL, PLUGIN_HOST, PLUGINS] },
     },
     {
+      name: 'contract-does-no-io',
+      comment: "The contract does no IO: it imports none of Node's own modules (fs, net, child_process…); that is the runtime's work.",
+      severity: 'error',
+      from: { path: CONTRACT },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'runtime-not-up',
       comment: 'The shared runtime sits below kernel, plugin-host and plugins, and imports none of them.',
       severity: 'error',
