@@ -45,6 +45,18 @@ describe('serving client methods', () => {
     assert.throws(() => new ServedMethods([handWritten]), /clientMethods\[0\] is not a served method; make each with serve\(descriptor, handler\)/);
   });
 
+  it('takes a plain-JavaScript package\'s rows by method name as serve() would make them, and says what a bad row lacks', async () => {
+    const rows = {
+      'weather/echo': { params: Echo.params, run: (params: EchoParams) => ({ echo: params.text }) },
+      'weather/forecast': { params: NO_PARAMS, permission: ['llm', 'memory.read'], owner: true, timeoutMs: 5000, run: () => ({ days: 3 }) },
+    };
+    const served = new ServedMethods(rows as never);
+    assert.deepEqual(served.declare(), new ServedMethods([serve(Echo, (params) => ({ echo: params.text })), serve(Forecast, () => ({ days: 3 }))]).declare());
+    assert.deepEqual(await served.get('weather/echo')?.run({ text: 'hi' } as never, context), { echo: 'hi' });
+    assert.throws(() => new ServedMethods({ 'weather/echo': { run: () => null } } as never), /clientMethods\["weather\/echo"\] needs params \(a JSON Schema\) and run\(params, ctx\)/);
+    assert.throws(() => new ServedMethods({ 'weather/echo': { params: {} } } as never), /clientMethods\["weather\/echo"\] needs params/);
+  });
+
   it('refuses a descriptor whose checks are functions: they would never cross the handshake', () => {
     const Guarded = request<{ owner?: boolean }, null>('weather/guarded', { params: NO_PARAMS, permission: null, paramPermission: ownerClaim('weather/guarded') });
     assert.throws(() => serve(Guarded, () => null), /weather\/guarded cannot be served by a plugin: the kernel admits a served method by its schema and permission alone/);
