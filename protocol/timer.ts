@@ -26,9 +26,9 @@ export interface TimerView {
   message: string;
   /** When it fires next, ISO 8601 UTC. */
   fires_at: string;
-  /** Time left, e.g. `12m`. */
+  /** Time left, e.g. `12 min 5 s` (protocol/format.ts formatDuration). */
   fires_in: string;
-  /** Repeat interval, e.g. `1d`; absent for a timer that fires once. */
+  /** Repeat interval, e.g. `1 d`; absent for a timer that fires once. */
   repeat?: string;
   /** The conversation its reminder goes to. */
   session: string;

@@ -6,6 +6,7 @@
 //   durations  500ms, 90s, 2m, 1h30m, 1.5h, 2d, 1w, "1 hour and 5 minutes", ISO 8601 (PT10M, P1DT2H)
 //   sizes      512B, 512K, 8KB, 8KiB, 8M, 8MB, 8MiB, 1.5G … (every size unit is a power of 1024, as in systemd)
 // A tool whose argument counts something else (timer_set's `delay: 5` is seconds) says so and converts it itself.
+// Writing them back (for a setting's value or for people) is format.ts.
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -39,38 +40,6 @@ export function parseDuration(text: string): number | undefined {
   return parseIsoDuration(clean) ?? parseDurationParts(clean);
 }
 
-/** Writes milliseconds the shortest exact way, so it parses back to the same number: `250ms`, `1.5s`, `1h30m`, `2d`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return String(ms);
-  if (ms < 0) return `-${formatDuration(-ms)}`;
-  let rest = Math.round(ms);
-  let text = '';
-  for (const [unit, size] of [['d', DAY], ['h', HOUR], ['m', MINUTE]] as const) {
-    if (rest < size) continue;
-    text += `${Math.floor(rest / size)}${unit}`;
-    rest %= size;
-  }
-  if (rest === 0) return text === '' ? '0ms' : text;
-  if (text === '' && rest < SECOND) return `${rest}ms`;
-  return `${text}${rest / SECOND}s`;
-}
-
-/** Writes milliseconds to the second in at most two units, for uptimes and countdowns: `45s`, `5m03s`, `1h05m`, `2d`. */
-export function formatDurationBrief(ms: number): string {
-  const total = Math.max(0, Math.round(ms / SECOND));
-  const parts: [number, string][] = [
-    [Math.floor(total / 86_400), 'd'],
-    [Math.floor((total % 86_400) / 3600), 'h'],
-    [Math.floor((total % 3600) / 60), 'm'],
-    [total % 60, 's'],
-  ];
-  const first = parts.findIndex(([n]) => n > 0);
-  if (first < 0) return '0s';
-  const [n, unit] = parts[first]!;
-  const next = parts[first + 1];
-  return next === undefined || next[0] === 0 ? `${n}${unit}` : `${n}${unit}${String(next[0]).padStart(2, '0')}${next[1]}`;
-}
-
 const SIZE_UNITS: Record<string, number> = {
   b: 1,
   k: 1024, kb: 1024, kib: 1024,
@@ -79,7 +48,6 @@ const SIZE_UNITS: Record<string, number> = {
   t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
 };
 const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/;
-const SIZE_NAMES: readonly [string, number][] = [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]];
 
 /** What a size looks like, for hints in error messages and help. */
 export const SIZE_EXAMPLES = '512K, 8MB, 8MiB or 1G';
@@ -94,23 +62,6 @@ export function parseSize(text: string): number | undefined {
   if (unit === '') return BARE_WHOLE.test(amount!) ? wholeOrUndefined(Number(amount)) : undefined;
   const size = SIZE_UNITS[unit!];
   return size === undefined ? undefined : wholeOrUndefined(Math.round(Number(amount) * size));
-}
-
-/** Bytes rounded for people to read, with a space: `3.2 MiB`, `512 KiB`, `17 B` (free space, memory use). */
-export function describeSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(0)} KiB`;
-  return `${bytes} B`;
-}
-
-/** Writes bytes exactly in the biggest binary unit that holds them to two decimals: `8MiB`, `1.5KiB`, `1000B`. */
-export function formatSize(bytes: number): string {
-  if (!Number.isFinite(bytes)) return String(bytes);
-  for (const [name, size] of SIZE_NAMES) {
-    const amount = bytes / size;
-    if (Math.abs(amount) >= 1 && Number.isInteger(amount * 100)) return `${amount}${name}`;
-  }
-  return `${bytes}B`;
 }
 
 function parseDurationParts(text: string): number | undefined {

@@ -1,3 +1,5 @@
+
+import { formatDuration } from '../../protocol/format';
 /** What the registry needs of a sub-agent's turn: run it to its end, or cut it short. */
 export interface ChildTurn {
   run(): Promise<{ text: string; interrupted: boolean }>;
@@ -48,7 +50,7 @@ export class ChildRegistry {
     const timer = setTimeout(() => {
       if (child.state !== 'running') return;
       child.state = 'timeout';
-      child.error = `did not finish within ${this.limits.timeoutMs} ms`;
+      child.error = `did not finish within ${formatDuration(this.limits.timeoutMs)}`;
       turn.interrupt();
     }, this.limits.timeoutMs);
     child.finished = turn.run().then(

@@ -86,7 +86,7 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     default: 256,
     min: 16,
     restart: true,
-    description: { zh: '单个插件进程允许占用的最大常驻内存（MB），超出即被终止。', en: 'Most resident memory (MB) a plugin process may use before it is killed.' },
+    description: { zh: '单个插件进程允许占用的最大常驻内存（MiB），超出即被终止。', en: 'Most resident memory (MiB) a plugin process may use before it is killed.' },
   },
   {
     key: 'core.plugin.max_cpu_percent',

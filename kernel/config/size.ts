@@ -1,7 +1,7 @@
 // How big a setting may be, and how a list of settings stays small enough to cross the wire whole:
 // a `config list` answer over the wire's body cap would be refused, and the list would not work at all.
 import type { ConfigEntry } from '../../protocol';
-import { formatBytes } from '../../protocol/runtime/wire';
+import { formatBytes } from '../../protocol/format';
 
 /** Most bytes of JSON one setting may hold: a `config get` answer carries it whole, well under the wire's 4 MiB. */
 export const MAX_VALUE_BYTES = 1024 * 1024;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ConfigDef } from '../../protocol';
-import { DURATION_BARE_NUMBER, DURATION_EXAMPLES, SIZE_BARE_NUMBER, SIZE_EXAMPLES, formatDuration, formatSize, parseDuration, parseSize } from '../../protocol/units';
+import { formatBytesExact, formatDurationExact } from '../../protocol/format';
+import { DURATION_BARE_NUMBER, DURATION_EXAMPLES, SIZE_BARE_NUMBER, SIZE_EXAMPLES, parseDuration, parseSize } from '../../protocol/units';
 
 const TRUE_WORDS = ['true', 'yes', 'on', '1'];
 const FALSE_WORDS = ['false', 'no', 'off', '0'];
@@ -43,12 +44,12 @@ export function coerceValue(def: ConfigDef, value: unknown): unknown {
     case 'duration': {
       const ms = text !== undefined ? parseDuration(text) : value;
       if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0) return new ValueProblem(`${shown} is not a duration`);
-      return checkRange(def, ms, formatDuration);
+      return checkRange(def, ms, formatDurationExact);
     }
     case 'size': {
       const bytes = text !== undefined ? parseSize(text) : value;
       if (typeof bytes !== 'number' || !Number.isSafeInteger(bytes) || bytes < 0) return new ValueProblem(`${shown} is not a size`);
-      return checkRange(def, bytes, formatSize);
+      return checkRange(def, bytes, formatBytesExact);
     }
     case 'enum':
       return text !== undefined && (def.options ?? []).includes(text)
@@ -84,10 +85,10 @@ export function describeExpected(def: ConfigDef): string {
       return `a number${describeRange(def.min, def.max, String)}, like ${like ?? String(def.min ?? 0.5)}`;
     case 'duration':
       // Durations are never negative, so a minimum of 0 says nothing.
-      return `a duration${describeRange(def.min || undefined, def.max, formatDuration)}, like ${DURATION_EXAMPLES} ` +
+      return `a duration${describeRange(def.min || undefined, def.max, formatDurationExact)}, like ${DURATION_EXAMPLES} ` +
         `(${DURATION_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
     case 'size':
-      return `a size${describeRange(def.min || undefined, def.max, formatSize)}, like ${SIZE_EXAMPLES} ` +
+      return `a size${describeRange(def.min || undefined, def.max, formatBytesExact)}, like ${SIZE_EXAMPLES} ` +
         `(${SIZE_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
     case 'enum':
       return `one of ${(def.options ?? []).join(', ')}`;
@@ -99,8 +100,8 @@ export function describeExpected(def: ConfigDef): string {
 /** A duration's or size's stored number as people write it (`2m`, `8MiB`); undefined for any other value. */
 export function displayOf(def: ConfigDef | undefined, value: unknown): string | undefined {
   if (typeof value !== 'number') return undefined;
-  if (def?.type === 'duration') return formatDuration(value);
-  if (def?.type === 'size') return formatSize(value);
+  if (def?.type === 'duration') return formatDurationExact(value);
+  if (def?.type === 'size') return formatBytesExact(value);
   return undefined;
 }
 

@@ -2,7 +2,7 @@
 // exponentially longer after each one in a row, and while the disk it writes to is full it does not run at all
 // (each try would cost a model call, a parse or a rescan only to fail at the write), until space is back.
 import type { Logger } from 'pino';
-import { describeSize } from '../../protocol/units';
+import { formatBytes } from '../../protocol/format';
 import { freeBytes } from '../startup/facts';
 
 /** The waits after failures: `baseMs` after the first, times `factor` after each further one, at most `maxMs`. */
@@ -81,7 +81,7 @@ export class LoopBackoff {
   }
 }
 
-/** `distill paused: the disk holding /d/agent.db has 120 KiB free; it resumes by itself once there is 1.0 MiB`. */
+/** `distill paused: the disk holding /d/agent.db has 120 KiB free; it resumes by itself once there is 1 MiB`. */
 export function describeDiskPause(loop: string, pause: Extract<LoopPause, { kind: 'disk-full' }>): string {
-  return `${loop} paused: the disk holding ${pause.path} has ${describeSize(pause.freeBytes)} free; it resumes by itself once there is ${describeSize(LOOP_MIN_FREE_BYTES)}`;
+  return `${loop} paused: the disk holding ${pause.path} has ${formatBytes(pause.freeBytes)} free; it resumes by itself once there is ${formatBytes(LOOP_MIN_FREE_BYTES)}`;
 }

@@ -3,6 +3,7 @@
 // no longer gets through to it, or no longer takes what it sends: homed is unhealthy, and systemd restarts it.
 // A healthcheck plugin that is stopped, disabled or failed does not count: its own supervision deals with that,
 // and its owner may turn it off.
+import { formatDuration } from '../../protocol/format';
 import type { HealthHook, HealthVerdict } from './health';
 import type { LatestReport } from './latest-report';
 
@@ -42,7 +43,7 @@ export function healthcheckHook(plugin: HealthcheckPluginView, reports: LatestRe
       const limitMs = Math.max(bound.intervals * plugin.intervalMs(), bound.minBoundMs);
       const silentMs = now() - Math.max(reports.receivedAt, seenSince);
       if (silentMs <= limitMs) return { healthy: true };
-      return { healthy: false, reason: `no report from the ${HEALTHCHECK_PLUGIN} plugin (${state}) for ${Math.round(silentMs / 1000)} s (bound ${Math.round(limitMs / 1000)} s)` };
+      return { healthy: false, reason: `no report from the ${HEALTHCHECK_PLUGIN} plugin (${state}) for ${formatDuration(silentMs)} (bound ${formatDuration(limitMs)})` };
     },
   };
 }

@@ -2,6 +2,7 @@
 // supervisor's to handle (it kills and restarts it after core.supervisor.unresponsive_kill_after), so one
 // hung plugin never stops the watchdog: a plugin left unresponsive past that deadline means the kernel's
 // own supervision is stuck, and then systemd should restart homed.
+import { formatDuration } from '../../protocol/format';
 import type { PluginSupervisor } from '../supervisor/plugin-supervisor';
 import type { SupervisorPolicy } from '../supervisor/policy';
 import type { HealthHook, HealthVerdict } from './health';
@@ -17,7 +18,7 @@ export function pluginsHealth(plugins: () => Iterable<PluginSupervisor>, policy:
         if (plugin.state !== 'unresponsive') continue;
         const forMs = now() - plugin.stateSince;
         if (forMs > graceMs) {
-          return { healthy: false, reason: `plugin "${plugin.name}" has not answered a heartbeat for ${Math.round(forMs / 1000)} s and was not restarted` };
+          return { healthy: false, reason: `plugin "${plugin.name}" has not answered a heartbeat for ${formatDuration(forMs)} and was not restarted` };
         }
       }
       return { healthy: true };

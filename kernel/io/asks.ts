@@ -3,6 +3,7 @@
 // in exactly one answer to its asker; a question nobody answered is settled `no`.
 import { randomBytes } from 'node:crypto';
 import { ApprovalEvents, ErrorCodes, haError, type AnsweredAsk, type AskParams, type AskResult, type PendingAsk } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 
 /** The choice of a question nobody answered. */
 export const NO_CHOICE = 'no';
@@ -60,7 +61,7 @@ export class AskRegistry {
         view,
         route,
         timer: setTimeout(
-          () => this.settle(view.id, { choice: NO_CHOICE, by: 'timeout', reason: `nobody answered within ${formatWait(params.timeoutMs)}` }),
+          () => this.settle(view.id, { choice: NO_CHOICE, by: 'timeout', reason: `nobody answered within ${formatDuration(params.timeoutMs)}` }),
           params.timeoutMs,
         ),
         settle: (result) => {
@@ -158,13 +159,6 @@ function showText(view: PendingAsk, timeoutMs: number): string {
   const others = view.choices.filter((c) => c !== view.choices[0]);
   return (
     `[approval] ${view.question} Answer ${view.choices.join(', ')} ` +
-    `(homectl approvals answer ${view.id} ${view.choices[0]}${others.length ? `|${others.join('|')}` : ''}); no answer within ${formatWait(timeoutMs)} means ${NO_CHOICE}`
+    `(homectl approvals answer ${view.id} ${view.choices[0]}${others.length ? `|${others.join('|')}` : ''}); no answer within ${formatDuration(timeoutMs)} means ${NO_CHOICE}`
   );
-}
-
-/** `2 min`, `90 s`, `500 ms`. */
-function formatWait(ms: number): string {
-  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} min`;
-  if (ms >= 1000) return `${Math.round(ms / 1000)} s`;
-  return `${ms} ms`;
 }

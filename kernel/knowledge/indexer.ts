@@ -3,6 +3,7 @@
 // in-memory index (in the same tick, so a snapshot never sees one without the other).
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { formatBytes } from '../../protocol/format';
 import { chunkDocument, decodeDocument, type ChunkRecord } from './chunk-file';
 import type { ChunkStore, FileRow } from './chunk-store';
 import { classifyFile } from './formats';
@@ -39,7 +40,7 @@ export class Indexer {
     let stat = { size: scanned.size, mtimeMs: scanned.mtimeMs, ino: scanned.ino };
     if ('reason' in classified) error = classified.reason;
     else if (scanned.size > this.policy.maxFileBytes) {
-      error = `it is ${describeSize(scanned.size)}, over the ${describeSize(this.policy.maxFileBytes)} limit for one knowledge file`;
+      error = `it is ${formatBytes(scanned.size)}, over the ${formatBytes(this.policy.maxFileBytes)} limit for one knowledge file`;
     } else {
       const read = await readWithStat(scanned.abs).catch((e: NodeJS.ErrnoException) => ({ failed: e.code ?? e.message }));
       if (!read) return 'unchanged'; // Gone since the scan; the next sync removes it.
@@ -112,11 +113,4 @@ async function readWithStat(file: string): Promise<{ bytes: Buffer; stat: { size
   } finally {
     await handle.close();
   }
-}
-
-/** A size as a person reads it: bytes, KiB or MiB. */
-export function describeSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

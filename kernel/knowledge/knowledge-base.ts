@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { TOKENIZER_VERSION } from '../text/tokenize';
 import { removeStaleTemporaries } from '../files/atomic-write';
 import { LoopBackoff } from '../files/loop-backoff';
@@ -259,7 +260,7 @@ export class KnowledgeBase {
         () => this.syncBackoff.succeeded(),
         (error: Error) => {
           const waitMs = this.syncBackoff.failed();
-          log.warn({ err: error.message, dir, failures: this.syncBackoff.failuresInARow, waitMs }, `knowledge folder sync failed; the next change or rescan tries again, in ${Math.round(waitMs / 1000)} s at the earliest`);
+          log.warn({ err: error.message, dir, failures: this.syncBackoff.failuresInARow, waitMs }, `knowledge folder sync failed; the next change or rescan tries again, in ${formatDuration(waitMs)} at the earliest`);
         },
       );
     }, Math.max(delayMs, this.syncBackoff.waitMs()));

@@ -3,10 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ErrorCodes, haError } from '../../protocol';
+import { formatBytes } from '../../protocol/format';
 import { writeFileAtomic } from '../files/atomic-write';
 import type { FileRow } from './chunk-store';
 import { classifyFile } from './formats';
-import { describeSize, type FileOutcome, type Indexer } from './indexer';
+import type { FileOutcome, Indexer } from './indexer';
 import type { KnowledgeFile, KnowledgePolicy } from './types';
 
 /** Refuses, with a clear error, a file the knowledge base would not index. */
@@ -14,7 +15,7 @@ export function checkAddable(name: string, size: number, policy: KnowledgePolicy
   const classified = classifyFile(name);
   if ('reason' in classified) throw haError(ErrorCodes.InvalidValue, `cannot add ${name} to the knowledge base: ${classified.reason}`, { file: name });
   if (size > policy.maxFileBytes) {
-    throw haError(ErrorCodes.InvalidValue, `cannot add ${name}: it is ${describeSize(size)}, over the ${describeSize(policy.maxFileBytes)} limit for one knowledge file`, { file: name });
+    throw haError(ErrorCodes.InvalidValue, `cannot add ${name}: it is ${formatBytes(size)}, over the ${formatBytes(policy.maxFileBytes)} limit for one knowledge file`, { file: name });
   }
 }
 

@@ -1,8 +1,7 @@
 // The error of an attempt that ran out of time: which provider, how far it got, how long it waited, what to do.
-import { formatDuration } from '../../protocol/units';
+import { formatDuration, formatDurationExact } from '../../protocol/format';
 import type { WatchExpiry } from './attempt-watch';
 import { LlmError } from './errors';
-import { formatSeconds } from './notices';
 import type { LlmResult } from './types';
 
 /** What the error needs to know about the attempt besides its expiry. */
@@ -25,14 +24,14 @@ export function expiryError(expiry: WatchExpiry, facts: ExpiryFacts): LlmError {
   if (expiry.limit === 'deadline') {
     const key = `llm.provider.${facts.provider}.deadline`;
     return new LlmError(
-      `LLM provider "${facts.provider}" did not finish its answer within ${formatSeconds(facts.deadlineMs)} (${key}); ${describeProgress(expiry, facts.partial)}; ` +
-        `for longer answers allow it more time: homectl config set ${key} ${formatDuration(facts.deadlineMs * 2)}`,
+      `LLM provider "${facts.provider}" did not finish its answer within ${formatDuration(facts.deadlineMs)} (${key}); ${describeProgress(expiry, facts.partial)}; ` +
+        `for longer answers allow it more time: homectl config set ${key} ${formatDurationExact(facts.deadlineMs * 2)}`,
       { kind: 'deadline', retryable: false, ...common },
     );
   }
   const key = `llm.provider.${facts.provider}.timeout`;
-  const waited = formatSeconds(facts.idleMs);
-  const remedy = `if it is only slow, allow it more time: homectl config set ${key} ${formatDuration(facts.idleMs * 2)}`;
+  const waited = formatDuration(facts.idleMs);
+  const remedy = `if it is only slow, allow it more time: homectl config set ${key} ${formatDurationExact(facts.idleMs * 2)}`;
   return new LlmError(`${describeStall(expiry, facts, waited, key)}; ${expiry.stall === 'connect' ? `check llm.provider.${facts.provider}.base_url and that the server is up, or ${remedy}` : remedy}`, {
     kind: 'timeout',
     retryable: true,

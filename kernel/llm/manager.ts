@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { formatDuration } from '../../protocol/format';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { AdapterStore } from './adapter-store';
 import { defineLlmConfig } from './config-defs';
@@ -144,7 +145,7 @@ export class ProviderManager {
     const cached = this.providerCache.get(name);
     if (cached?.adapter === adapter) return cached;
     const provider = new LuaProvider(settings, adapter, this.retryPolicy(), ({ provider, attempt, waitMs, error }) =>
-      this.options.log?.warn({ provider, attempt, waitMs, kind: error.kind, status: error.status }, `${error.message}; retrying in ${waitMs} ms`),
+      this.options.log?.warn({ provider, attempt, waitMs, kind: error.kind, status: error.status }, `${error.message}; retrying in ${formatDuration(waitMs)}`),
     );
     this.providerCache.set(name, provider);
     return provider;

@@ -1,4 +1,5 @@
 // The lines a person reads while a request waits or retries (StreamHooks.onNotice), and the wording of waits.
+import { formatDuration } from '../../protocol/format';
 import type { LlmError } from './errors';
 import type { StreamHooks } from './types';
 
@@ -17,7 +18,7 @@ export function tellPerson(hooks: StreamHooks, text: string): void {
 
 /** `LLM provider "p" answered HTTP 503 (…): … — trying again in 2 s (attempt 2 of 3)`. */
 export function retryNotice(error: LlmError, nextAttempt: number, attempts: number, waitMs: number): string {
-  return `${excerpt(error.message)}; trying again in ${formatSeconds(waitMs)} (attempt ${nextAttempt} of ${attempts})`;
+  return `${excerpt(error.message)}; trying again in ${formatDuration(waitMs)} (attempt ${nextAttempt} of ${attempts})`;
 }
 
 /** `LLM provider "p" failed (…); asking LLM provider "backup" instead`. */
@@ -44,17 +45,9 @@ export function firstTokenNotice(facts: SlowStartFacts): string {
   const attempt = facts.attempts > 1 ? `attempt ${facts.attempt} of ${facts.attempts}; ` : '';
   const limit =
     facts.endsBy === 'deadline'
-      ? `gives up ${formatSeconds(facts.deadlineMs)} after sending the request (llm.provider.${facts.provider}.deadline)`
-      : `gives up after ${formatSeconds(facts.timeoutMs)} without progress`;
-  return `still waiting for LLM provider "${facts.provider}": ${where} after ${formatSeconds(facts.waitedMs)} (${attempt}${limit})`;
-}
-
-/** A duration for people: `40 ms`, `0.3 s`, `1.5 s`, `12 s`, `120 s`. */
-export function formatSeconds(ms: number): string {
-  if (ms < 100) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  if (seconds >= 10 || Number.isInteger(seconds)) return `${Math.round(seconds)} s`;
-  return `${seconds.toFixed(1)} s`;
+      ? `gives up ${formatDuration(facts.deadlineMs)} after sending the request (llm.provider.${facts.provider}.deadline)`
+      : `gives up after ${formatDuration(facts.timeoutMs)} without progress`;
+  return `still waiting for LLM provider "${facts.provider}": ${where} after ${formatDuration(Math.floor(facts.waitedMs))} (${attempt}${limit})`;
 }
 
 // The first line of a message, without control characters (a provider's error text reaches a terminal), cut short.

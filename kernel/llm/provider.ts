@@ -1,8 +1,9 @@
+import { formatDuration } from '../../protocol/format';
 import type { AdapterProvider, LuaAdapter, WireRequest } from './adapter';
 import { runAttempt } from './attempt';
 import { LlmAbortError, LlmError } from './errors';
 import { LuaScriptError } from './lua/vm';
-import { formatSeconds, retryNotice, tellPerson } from './notices';
+import { retryNotice, tellPerson } from './notices';
 import { PreparedRequests } from './prepared';
 import { retryDelay, sleep, type RetryPolicy } from './retry';
 import type { LlmProvider, LlmRequest, LlmResult, StreamHooks } from './types';
@@ -93,11 +94,11 @@ export class LuaProvider implements LlmProvider {
       return undefined;
     }
     if (attempt >= this.policy.attempts) {
-      if (attempt > 1) error.message += ` (gave up after ${attempt} attempts in ${formatSeconds(elapsedMs)})`;
+      if (attempt > 1) error.message += ` (gave up after ${attempt} attempts in ${formatDuration(elapsedMs)})`;
       return undefined;
     }
     if (error.retryAfterMs !== undefined && error.retryAfterMs > this.policy.maxRetryAfterMs) {
-      error.message += `; it asked to wait ${Math.ceil(error.retryAfterMs / 1000)} s, longer than llm.retry.max_retry_after (${Math.round(this.policy.maxRetryAfterMs / 1000)} s)`;
+      error.message += `; it asked to wait ${formatDuration(error.retryAfterMs)}, longer than llm.retry.max_retry_after (${formatDuration(this.policy.maxRetryAfterMs)})`;
       return undefined;
     }
     return retryDelay(this.policy, attempt, error.retryAfterMs);

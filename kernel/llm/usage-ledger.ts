@@ -1,4 +1,5 @@
 // Tokens and requests per provider, model and UTC day, counted as answers come back, for `homectl usage`.
+import { utcDayOf } from '../../protocol/format';
 import Database from '../../protocol/runtime/internals/sqlite';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -35,7 +36,7 @@ export class UsageLedger {
     const { inputTokens, outputTokens } = result.usage;
     const unreported = inputTokens === undefined && outputTokens === undefined ? 1 : 0;
     try {
-      this.add.run(dayOf(at), result.provider, result.model, inputTokens ?? 0, outputTokens ?? 0, unreported);
+      this.add.run(utcDayOf(at), result.provider, result.model, inputTokens ?? 0, outputTokens ?? 0, unreported);
       return true;
     } catch {
       return false;
@@ -44,7 +45,7 @@ export class UsageLedger {
 
   /** Rows from the UTC day of `since` (default: the last 30 days), oldest first. */
   read(since = Date.now() - (DEFAULT_USAGE_DAYS - 1) * DAY_MS): UsageRow[] {
-    const rows = this.since.all(dayOf(since)) as Record<string, string | number>[];
+    const rows = this.since.all(utcDayOf(since)) as Record<string, string | number>[];
     return rows.map((row) => ({
       day: String(row['day']),
       provider: String(row['provider']),
@@ -59,9 +60,4 @@ export class UsageLedger {
   close(): void {
     this.db.close();
   }
-}
-
-/** `YYYY-MM-DD` of a time, UTC. */
-export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
 }

@@ -1,10 +1,10 @@
 // An entity's document: a generated block between two marker comments (rewritten from the graph
 // whenever the entity's facts change) and everything around it, which is the person's and kept.
+import { localDayOf } from '../../protocol/format';
 import type { MemoryDb } from './memory-db';
 import { aliasesOf, type EntityRow } from './entities';
 import type { FactRow } from './fact-views';
 import { renderItem } from './markdown-items';
-import { dayOf } from './normalize';
 
 export const BLOCK_BEGIN = '<!-- memory:begin';
 export const BLOCK_END = '<!-- memory:end -->';
@@ -68,11 +68,11 @@ export function renderBlock(db: MemoryDb, entity: EntityRow): string {
   if (mentioned.length > 0) lines.push('', '## Mentioned in');
   for (const f of mentioned) lines.push(renderItem(f.text, { kind: 'fact', id: f.id }, since(f)));
   if (history.length > 0) lines.push('', '## History');
-  for (const f of history) lines.push(renderItem(f.text, { kind: 'fact', id: f.id }, { annotation: `until ${dayOf(f.invalid_at ?? f.learned_at)}` }));
+  for (const f of history) lines.push(renderItem(f.text, { kind: 'fact', id: f.id }, { annotation: `until ${localDayOf(f.invalid_at ?? f.learned_at)}` }));
   lines.push(BLOCK_END);
   return lines.join('\n');
 }
 
 function since(f: FactRow): { annotation?: string } {
-  return f.valid_from === null ? {} : { annotation: `since ${dayOf(f.valid_from)}` };
+  return f.valid_from === null ? {} : { annotation: `since ${localDayOf(f.valid_from)}` };
 }

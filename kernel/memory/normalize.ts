@@ -49,11 +49,3 @@ export function slugify(norm: string, entityId: number): string {
   const slug = norm.replace(/ /g, '-').replace(/[./\\]/g, '').slice(0, 80);
   return slug.length > 0 ? slug : `entity-${entityId}`;
 }
-
-/** The local calendar day of a time, as YYYY-MM-DD: the name of the text file it is written to. */
-export function dayOf(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-}
-

@@ -1,6 +1,7 @@
 // Free notes: what a person or a tool asked to remember in so many words.
+import { localDayOf } from '../../protocol/format';
 import type { MemoryDb } from './memory-db';
-import { dayOf, normalizeNoteText } from './normalize';
+import { normalizeNoteText } from './normalize';
 import { addProvenance } from './provenance';
 import { indexNote } from './search-index';
 import type { Provenance } from './types';
@@ -26,7 +27,7 @@ export function writeNote(db: MemoryDb, text: string, provenance: Provenance): {
       return { id: same.id, created: false };
     }
     const now = db.now();
-    return { id: insertNote(db, text.trim(), `text/${dayOf(now)}.md`, false, provenance), created: true };
+    return { id: insertNote(db, text.trim(), `text/${localDayOf(now)}.md`, false, provenance), created: true };
   });
 }
 

@@ -1,9 +1,10 @@
 // record(): an extraction written as one transaction — entities, facts, supersession, provenance,
 // the search index and the job key, all or nothing.
+import { localDayOf } from '../../protocol/format';
 import type { MemoryDb } from './memory-db';
 import { ensureEntity, markDocDirty } from './entities';
 import type { FactRow } from './fact-views';
-import { dayOf, normalizeName, normalizePredicate } from './normalize';
+import { normalizeName, normalizePredicate } from './normalize';
 import { addProvenance } from './provenance';
 import { indexFact, setLive } from './search-index';
 import type { ExtractedFact, Extraction, Provenance } from './types';
@@ -63,7 +64,7 @@ function recordFact(db: MemoryDb, fact: ExtractedFact, provenance: Provenance, o
         `INSERT INTO facts (subject_id, predicate, object, object_norm, object_id, text, single, learned_at, valid_from, file)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(subject.id, predicate, fact.object.trim(), objectNorm, objectEntity?.id ?? null, fact.text.trim(), fact.single ? 1 : 0, now, validFrom, `text/${dayOf(now)}.md`)
+      .run(subject.id, predicate, fact.object.trim(), objectNorm, objectEntity?.id ?? null, fact.text.trim(), fact.single ? 1 : 0, now, validFrom, `text/${localDayOf(now)}.md`)
       .lastInsertRowid,
   );
   addProvenance(db, { fact: id }, 'learned', provenance);

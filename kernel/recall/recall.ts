@@ -3,6 +3,7 @@
 // timer that reads a person's edits of the memory files back. The kernel creates it, starts it and stops it.
 import * as path from 'node:path';
 import type { Logger } from 'pino';
+import { formatDuration } from '../../protocol/format';
 import type { CorePaths } from '../config';
 import type { IOManager } from '../io/io-manager';
 import { KnowledgeBase, knowledgePolicyOverride, type KnowledgeChange } from '../knowledge';
@@ -134,7 +135,7 @@ export class Recall {
       this.fileSync.succeeded();
     } catch (error) {
       const waitMs = this.fileSync.failed();
-      this.deps.log.warn(`memory files could not be read back: ${(error as Error).message}; next try in ${Math.round(waitMs / 1000)} s at the earliest`);
+      this.deps.log.warn(`memory files could not be read back: ${(error as Error).message}; next try in ${formatDuration(waitMs)} at the earliest`);
     }
   }
 }

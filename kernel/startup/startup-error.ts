@@ -1,7 +1,7 @@
 // Start-up refusals that name the path and say what to do, and the translation of the raw errors
 // (ENOSPC, SQLITE_FULL, EROFS, EACCES …) that opening the data dir can throw into such refusals.
 import * as fs from 'node:fs';
-import { describeSize } from '../../protocol/units';
+import { formatBytes } from '../../protocol/format';
 import { describeUid, effectiveUid, freeBytes, mountPointOf, nearestExisting } from './facts';
 
 /** A refusal to start whose message already says what failed, where, and what to do. */
@@ -17,11 +17,11 @@ const FULL_BELOW_BYTES = 64 * 1024;
 /** The disk holding the data dir is (nearly) full. */
 export function fullDiskError(dataDir: string, cause?: { where: string; message: string }): StartupError {
   const free = freeBytes(dataDir);
-  const space = free === null ? 'no free space could be measured' : `${describeSize(free)} free on ${mountPointOf(dataDir)}`;
+  const space = free === null ? 'no free space could be measured' : `${formatBytes(free)} free on ${mountPointOf(dataDir)}`;
   const failed = cause ? ` (${cause.message}, at ${cause.where})` : '';
   const full = free === null || free < FULL_BELOW_BYTES ? 'full' : 'nearly full';
   return new StartupError(
-    `the disk holding ${dataDir} is ${full}: ${space}${failed}; homed needs at least ${describeSize(MIN_FREE_BYTES)} to start. ` +
+    `the disk holding ${dataDir} is ${full}: ${space}${failed}; homed needs at least ${formatBytes(MIN_FREE_BYTES)} to start. ` +
       'Free some space there, or start homed with -data on another disk, then start it again',
   );
 }

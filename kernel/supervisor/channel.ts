@@ -1,5 +1,6 @@
 import { ConnectionError, ResponseError, type CancellationToken, type Disposable, type MessageConnection } from 'vscode-jsonrpc';
 import { ErrorCodes, haError, type NotificationDescriptor, type RequestDescriptor } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { notificationType, requestType } from '../../protocol/runtime/rpc-types';
 import { MAX_BODY_BYTES } from '../../protocol/runtime/wire';
 
@@ -77,7 +78,7 @@ export class PluginChannel {
     this.timeouts += 1;
     return haError(
       ErrorCodes.RequestTimeout,
-      `plugin "${this.plugin}" did not answer ${method} within ${formatMs(timeoutMs)}; see homectl plugins logs ${this.plugin}`,
+      `plugin "${this.plugin}" did not answer ${method} within ${formatDuration(timeoutMs)}; see homectl plugins logs ${this.plugin}`,
       { plugin: this.plugin, method, timedOut: true },
     );
   }
@@ -152,9 +153,4 @@ function abortError(plugin: string, method: string): Error {
   const error = new Error(`call ${method} to plugin "${plugin}" was cancelled`);
   error.name = 'AbortError';
   return error;
-}
-
-/** Formats milliseconds for messages: `30 s`, `250 ms`. */
-export function formatMs(ms: number): string {
-  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }

@@ -12,8 +12,9 @@ import {
   type InitializeParams,
   type InitializeResult,
 } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { createWireConnection, WIRE_ERROR_EXIT_CODE, WIRE_ERROR_MARK, WireViolation, wireLimitsEnv } from '../../protocol/runtime/wire';
-import { PluginChannel, formatMs } from './channel';
+import { PluginChannel } from './channel';
 import { forEachLine } from './log-ring';
 import type { SupervisorPolicy } from './policy';
 import { signalPlugin, type RunAs } from './signal';
@@ -124,7 +125,7 @@ export class PluginProcess {
     } catch (error) {
       const timedOut = (error as { code?: number }).code === ErrorCodes.RequestTimeout;
       const detail = timedOut
-        ? `did not answer initialize within ${formatMs(this.policy.handshakeMs)}`
+        ? `did not answer initialize within ${formatDuration(this.policy.handshakeMs)}`
         : `failed to initialize: ${(error as Error).message}`;
       this.kill(timedOut ? 'handshake-timeout' : 'initialize-failed', detail);
       throw error;
@@ -153,7 +154,7 @@ export class PluginProcess {
         unresponsive = true;
         this.hooks.onUnresponsive();
       }, timeoutMs),
-      setTimeout(() => this.kill('unresponsive', `did not answer a heartbeat for ${formatMs(killAfterMs)}`), killAfterMs),
+      setTimeout(() => this.kill('unresponsive', `did not answer a heartbeat for ${formatDuration(killAfterMs)}`), killAfterMs),
     ];
     this.channel.call(PingRequest, { seq: ++this.seq }, killAfterMs + 1000).then(
       () => {

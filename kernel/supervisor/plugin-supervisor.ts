@@ -12,10 +12,10 @@ import {
   type PluginStateEvent,
   type PluginStatus,
 } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import type { EventBus } from '../events/bus';
 import type { PluginRecord } from '../registry/discover';
 import { RestartBackoff } from './backoff';
-import { formatMs } from './channel';
 import { LogRing } from './log-ring';
 import { PluginProcess, type ProcessExit } from './plugin-process';
 import type { SupervisorPolicy } from './policy';
@@ -183,7 +183,7 @@ export class PluginSupervisor {
       onUnresponsive: () => {
         if (this.process !== proc) return;
         this.setState('unresponsive');
-        this.note('warn', `did not answer a heartbeat within ${formatMs(this.policy.heartbeat.timeoutMs)}`);
+        this.note('warn', `did not answer a heartbeat within ${formatDuration(this.policy.heartbeat.timeoutMs)}`);
       },
       onResponsive: () => {
         if (this.process === proc && this.state === 'unresponsive') this.setState('ready');
@@ -250,7 +250,7 @@ export class PluginSupervisor {
     if (delay === null) {
       const { exits, withinMs } = this.policy.restart.loop;
       this.markFailed(
-        `exited unexpectedly ${exits} times within ${formatMs(withinMs)} (last: ${exit.detail}); ` +
+        `exited unexpectedly ${exits} times within ${formatDuration(withinMs)} (last: ${exit.detail}); ` +
           `fix it and run: homectl plugins restart ${this.name}`,
       );
       this.services.bus.publish(KernelEvents.PluginFailed, 'kernel', { name: this.name, reason: exit.reason });
@@ -258,7 +258,7 @@ export class PluginSupervisor {
     }
     this.restarts += 1;
     this.setState('backoff');
-    this.detail = `restarting in ${formatMs(delay)} after: ${exit.detail}`;
+    this.detail = `restarting in ${formatDuration(delay)} after: ${exit.detail}`;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       void this.launch();

@@ -1,4 +1,5 @@
 import pidusage from 'pidusage';
+import { formatBytes } from '../../protocol/format';
 import { limitsFor, type SupervisorPolicy } from './policy';
 import type { PluginSupervisor } from './plugin-supervisor';
 
@@ -49,7 +50,7 @@ export class ResourceWatch {
     const proc = plugin.process;
     if (!proc) return;
     if (limits.rssMb > 0 && stat.memory > limits.rssMb * MB) {
-      proc.kill('rss-limit', `used ${(stat.memory / MB).toFixed(1)} MB of memory, over its ${limits.rssMb} MB limit`);
+      proc.kill('rss-limit', `used ${formatBytes(stat.memory)} of memory, over its ${formatBytes(limits.rssMb * MB)} limit`);
       return;
     }
     if (limits.cpuPercent <= 0) return;

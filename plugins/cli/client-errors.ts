@@ -1,7 +1,7 @@
 // What the socket client reports when homed cannot be reached, does not answer in time, or answers an error.
 import type { SocketError } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { SERVICE_USER } from '../../protocol/service';
-import { formatSeconds } from './limits';
 
 /** How to start homed, for messages that find it not running. */
 export const START_HINT =
@@ -77,7 +77,7 @@ export const STUCK_HINT = "is it busy or stuck? see homed's log (journalctl -u h
 
 /** What a request that timed out says: no answer at all, or an answer that stopped coming. */
 export function describeTimeout(method: string, timeoutMs: number, streamed: boolean): string {
-  const wait = formatSeconds(timeoutMs);
+  const wait = formatDuration(timeoutMs);
   return streamed
     ? `homed sent nothing more for ${method} in ${wait} (the answer stopped coming); ${STUCK_HINT}`
     : `homed did not answer ${method} within ${wait}; ${STUCK_HINT}`;

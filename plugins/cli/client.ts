@@ -1,6 +1,7 @@
 // A client of homed's Unix socket: connects, sends requests with ids, matches answers and stream items.
 import { connect, type Socket } from 'node:net';
 import type { SocketResponse } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import {
   HomedAnswerError,
   HomedTimeoutError,
@@ -9,7 +10,6 @@ import {
   describeTimeout,
   lostConnection,
 } from './client-errors';
-import { formatSeconds } from './limits';
 import { LineSplitter } from './lines';
 import { readRefusal } from './refusal';
 import { connectTimeoutMs, requestTimeoutMs } from './timeouts';
@@ -83,7 +83,7 @@ export class HomedClient {
         timeoutMs > 0
           ? setTimeout(() => {
               socket.destroy();
-              reject(new HomedTimeoutError(`homed did not accept a connection at ${path} within ${formatSeconds(timeoutMs)}; ${STUCK_HINT}`, path, 'connect', timeoutMs));
+              reject(new HomedTimeoutError(`homed did not accept a connection at ${path} within ${formatDuration(timeoutMs)}; ${STUCK_HINT}`, path, 'connect', timeoutMs));
             }, timeoutMs)
           : undefined;
       socket.once('connect', () => {

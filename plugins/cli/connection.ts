@@ -6,10 +6,11 @@ import { SocketFailure, toSocketError } from '../../plugin-host/client-api/error
 import type { MethodTable } from '../../plugin-host/client-api/methods';
 import { openClientSession, type ForwardCall, type SessionState } from '../../plugin-host/client-api/session';
 import { ErrorCodes, SocketErrorCodes, type SocketError } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { closeGently, farewellLine } from './farewell';
 import { watchHalfOpen } from './half-open';
 import { IdleTimer } from './idle';
-import { formatSeconds, type SocketLimits } from './limits';
+import type { SocketLimits } from './limits';
 import { LineSplitter } from './lines';
 import { Outbox } from './outbox';
 
@@ -138,7 +139,7 @@ function lineTooLong(maxLineBytes: number): SocketFailure {
 function idleFailure(idleTimeoutMs: number): SocketFailure {
   return new SocketFailure(
     ErrorCodes.ClientIdle,
-    `closed after ${formatSeconds(idleTimeoutMs)} with no request (cli:idle_timeout); connect again when you need homed`,
+    `closed after ${formatDuration(idleTimeoutMs)} with no request (cli:idle_timeout); connect again when you need homed`,
     { idleTimeoutMs },
   );
 }

@@ -34,14 +34,3 @@ export const SPARE_SLOT_IDLE_MS = 10_000;
 export function consistentLimits(limits: SocketLimits): SocketLimits {
   return { ...limits, pauseOutputBytes: Math.min(limits.pauseOutputBytes, limits.maxOutputBytes) };
 }
-
-/** `12.3 MB`, for messages and logs. */
-export function formatBytes(bytes: number): string {
-  return bytes >= MIB ? `${(bytes / MIB).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
-}
-
-/** `30 s`, `1.5 s`, for messages and logs. */
-export function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
-}

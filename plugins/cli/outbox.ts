@@ -1,6 +1,7 @@
 // One client's unsent output, watched: past a cap its requests wait, past a hard cap (or stuck) it is cut off.
 import type { Socket } from 'node:net';
-import { formatBytes, formatSeconds, type SocketLimits } from './limits';
+import { formatBytes, formatDuration } from '../../protocol/format';
+import type { SocketLimits } from './limits';
 
 /** What the outbox asks of its connection. */
 export interface OutboxEvents {
@@ -92,7 +93,7 @@ export class Outbox {
         return;
       }
       const pending = this.socket.writableLength;
-      this.overflow(`it read nothing for ${formatSeconds(stallTimeoutMs)} (cli:output_stall_timeout) with ${formatBytes(pending)} unsent`, {
+      this.overflow(`it read nothing for ${formatDuration(stallTimeoutMs)} (cli:output_stall_timeout) with ${formatBytes(pending)} unsent`, {
         unsentBytes: pending,
         stallTimeoutMs,
       });

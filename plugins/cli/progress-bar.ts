@@ -1,5 +1,5 @@
 // A progress bar on a terminal: bytes done of the total and the percentage, redrawn at most ten times a second.
-import { formatBytes } from './commands/format';
+import { formatBytes } from '../../protocol/format';
 
 /** One task's progress, in bytes. */
 export interface ProgressMeter {

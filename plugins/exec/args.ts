@@ -1,4 +1,5 @@
 // The exec tool's arguments: their schema for the LLM, and the checks that turn them into a request.
+import { formatDuration } from '../../protocol/format';
 import { parseDuration } from '../../protocol/units';
 import type { ExecPolicy } from './policy';
 
@@ -67,7 +68,7 @@ function timeoutOf(value: number | string | undefined, policy: ExecPolicy): numb
     throw new ExecArgumentError(`timeout ${JSON.stringify(value)} is not a duration; give seconds as a number or a duration like "90s" or "5m"`);
   }
   if (ms > policy.maxTimeoutMs) {
-    throw new ExecArgumentError(`timeout ${JSON.stringify(value)} is longer than the most allowed, ${policy.maxTimeoutMs / 1000}s (setting exec:max_timeout)`);
+    throw new ExecArgumentError(`timeout ${JSON.stringify(value)} is longer than the most allowed, ${formatDuration(policy.maxTimeoutMs)} (setting exec:max_timeout)`);
   }
   return ms;
 }

@@ -1,6 +1,6 @@
 // The output kept for the result: all of it up to a cap, else the first and the last half of the cap with a
 // marker between them saying how much was cut.
-import { describeSize } from '../../protocol/units';
+import { formatBytes } from '../../protocol/format';
 
 /** Collects a command's output (stdout and stderr in arrival order) within a byte cap. */
 export class OutputCap {
@@ -43,8 +43,8 @@ export class OutputCap {
     const tail = Buffer.concat(this.tail).toString('utf8');
     if (!this.truncated) return head + tail;
     const cut = this.total - this.headBytes - this.tailBytes;
-    const kept = describeSize(Math.floor(this.maxBytes / 2));
-    return `${head}\n[… ${describeSize(cut)} of output cut here (${describeSize(this.total)} in all; the first and last ${kept} kept) …]\n${tail}`;
+    const kept = formatBytes(Math.floor(this.maxBytes / 2));
+    return `${head}\n[… ${formatBytes(cut)} of output cut here (${formatBytes(this.total)} in all; the first and last ${kept} kept) …]\n${tail}`;
   }
 
   private trimTail(): void {

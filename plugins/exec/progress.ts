@@ -1,7 +1,7 @@
 // The command's output streamed to the person as it comes, coalesced: at most one piece per interval, each holding
 // at most a chunk of the newest bytes. A flood (10 MB in a second) becomes a few pieces that say what was skipped.
 import { StringDecoder } from 'node:string_decoder';
-import { describeSize } from '../../protocol/units';
+import { formatBytes } from '../../protocol/format';
 
 export interface ProgressOptions {
   everyMs: number;
@@ -38,7 +38,7 @@ export class ProgressStream {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.pendingBytes === 0 && this.skipped === 0) return;
-    const marker = this.skipped > 0 ? `[… ${describeSize(this.skipped)} of output not shown …]\n` : '';
+    const marker = this.skipped > 0 ? `[… ${formatBytes(this.skipped)} of output not shown …]\n` : '';
     const text = marker + this.decoder.write(Buffer.concat(this.pending));
     this.pending = [];
     this.pendingBytes = 0;

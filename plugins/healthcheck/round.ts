@@ -2,6 +2,7 @@
 // latest database checks and, when asked, the provider; the report's overall severity is its worst finding's.
 import type { KernelClient } from '../../plugin-host';
 import { HealthProbeRequest, worstSeverity, type HealthFinding, type HealthProbeResult, type HealthReport, type QuickCheckResult } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import { databaseFindings } from './checks/databases';
 import { diskFinding, type DiskSpace } from './checks/disk';
 import { KERNEL_BOUNDS, kernelFindings, probeFinding } from './checks/kernel';
@@ -46,7 +47,7 @@ async function probeWithin(kernel: KernelClient, deadlineMs: number): Promise<{ 
     const probe = await kernel.call(HealthProbeRequest, {}, abort.signal);
     return { probe, ms: performance.now() - started };
   } catch (error) {
-    return { failure: abort.signal.aborted ? `health/probe got no answer within ${deadlineMs / 1000} s` : `health/probe failed: ${(error as Error).message}` };
+    return { failure: abort.signal.aborted ? `health/probe got no answer within ${formatDuration(deadlineMs)}` : `health/probe failed: ${(error as Error).message}` };
   } finally {
     clearTimeout(timer);
   }

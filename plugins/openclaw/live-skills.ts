@@ -3,6 +3,7 @@
 // set again when its text changed. The block is sent again when the kernel reports the plugin ready, in case the
 // kernel dropped what was sent while the plugin was starting.
 import type { PluginContext } from '../../plugin-host';
+import { formatDuration } from '../../protocol/format';
 import { PromptBlockRequest } from '../../protocol/prompt';
 import { FolderWatch } from './folder-watch';
 import type { OpenclawPolicy } from './policy';
@@ -97,7 +98,7 @@ export class LiveSkills {
     if (outcome.added > 0) this.refresher.poke();
     const every = outcome.unwatched > 0 ? this.policy.busyRescanMs : this.policy.rescanMs;
     if (outcome.unwatched > 0 && every !== this.rescanMs) {
-      this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${every / 1000} s`);
+      this.ctx.log.warn(`${outcome.unwatched} skill folders are past the ${this.policy.maxWatches} watched; they are rescanned every ${formatDuration(every)}`);
     }
     this.rescanEvery(every);
   }

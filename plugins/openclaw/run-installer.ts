@@ -3,6 +3,7 @@
 // the tail of its output (stdout and stderr as they come).
 import { constants } from 'node:os';
 import { runProcess } from '../../plugin-host/run-process';
+import { formatDuration } from '../../protocol/format';
 
 export interface InstallerRun {
   exitCode: number;
@@ -36,7 +37,7 @@ export async function runInstaller(argv: readonly string[], options: InstallerOp
     },
   );
   const timedOut = ran.killed === 'timeout';
-  if (timedOut) output = `${output}\n[killed: still running after ${Math.round(options.timeoutMs / 1000)} s]`.slice(-options.tailChars);
+  if (timedOut) output = `${output}\n[killed: still running after ${formatDuration(options.timeoutMs)}]`.slice(-options.tailChars);
   const exitCode = timedOut ? TIMED_OUT_EXIT : (ran.exitCode ?? 128 + (ran.signal ? constants.signals[ran.signal] : 0));
   return { exitCode, output, timedOut };
 }

@@ -4,6 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { formatBytes } from '../../protocol/format';
 import { badValue } from './errors';
 import { archiveTypeOf, shouldExtract } from './install-options';
 import { downloadTarget } from './download-target';
@@ -57,7 +58,7 @@ async function fetchTo(url: string, file: string, maxBytes: number, signal: Abor
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
-      if (bytes > maxBytes) throw badValue(`${url} sent more than ${Math.round(maxBytes / (1024 * 1024))} MiB; nothing was installed`);
+      if (bytes > maxBytes) throw badValue(`${url} sent more than ${formatBytes(maxBytes)}; nothing was installed`);
       hash.update(chunk);
       fs.writeSync(out, chunk);
     }

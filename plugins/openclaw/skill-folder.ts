@@ -3,6 +3,7 @@
 // more files, bytes or depth than the caps allow.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { formatBytes } from '../../protocol/format';
 import { badValue } from './errors';
 
 export interface FolderCaps {
@@ -49,7 +50,7 @@ function walk(root: string, rel: string, depth: number, caps: FolderCaps, listin
       listing.bytes += fs.statSync(full).size;
       listing.items.push({ rel: itemRel, kind: 'file' });
       if (listing.files > caps.maxFiles) throw badValue(`${root} holds more than ${caps.maxFiles} files; a skill folder that big is refused`);
-      if (listing.bytes > caps.maxBytes) throw badValue(`${root} holds more than ${formatMiB(caps.maxBytes)}; a skill folder that big is refused`);
+      if (listing.bytes > caps.maxBytes) throw badValue(`${root} holds more than ${formatBytes(caps.maxBytes)}; a skill folder that big is refused`);
     } else {
       throw badValue(`${full} is neither a file, a folder nor a link; a skill folder holds only those`);
     }
@@ -72,8 +73,4 @@ function insideTarget(root: string, link: string): string {
 
 export function isInside(root: string, target: string): boolean {
   return target === root || target.startsWith(root + path.sep);
-}
-
-function formatMiB(bytes: number): string {
-  return `${Math.round(bytes / (1024 * 1024))} MiB`;
 }

@@ -2,8 +2,8 @@
 // install, the page's upload, the agent's plugin_install): what the skill is, where it comes from, what it needs,
 // every install spec, which files were scanned (and which could not be), and every shell command its files tell the
 // agent to run, the flagged ones first with each flag in words, file and line. Built here once; every path shows it.
+import { formatBytes } from '../../protocol/format';
 import type { SkillCheck, SkillCommand, SkillInstallOption, SkillOrigin, SkillPreview } from '../../protocol/skills';
-import { describeSize } from '../../protocol/units';
 
 /** Shown where a fact does not apply. */
 const NONE = '-';
@@ -39,8 +39,8 @@ function renderFacts(preview: Omit<SkillPreview, 'report'>, origin: SkillOrigin 
     ['source', origin?.source ?? NONE],
     ['SKILL.md', `sha256 ${preview.sha256}`],
   ];
-  if (origin?.package) rows.push(['package', `sha256 ${origin.package.sha256} (${describeSize(origin.package.bytes)})`]);
-  if (preview.files !== undefined) rows.push(['files', `${preview.files} (${describeSize(preview.bytes ?? 0)})`]);
+  if (origin?.package) rows.push(['package', `sha256 ${origin.package.sha256} (${formatBytes(origin.package.bytes)})`]);
+  if (preview.files !== undefined) rows.push(['files', `${preview.files} (${formatBytes(preview.bytes ?? 0)})`]);
   if (preview.existing) {
     const e = preview.existing;
     rows.push(['existing', `a skill "${preview.name}" from ${e.source} at ${e.path}: ${OUTCOME_WORDS[e.outcome]}`]);

@@ -1,5 +1,6 @@
 // pluginmgr's own failures (transfers, requests), each with its HTTP status and a code from protocol/pluginmgr.
 import { ErrorCodes, haError } from '../../protocol';
+import { formatBytes, formatDuration } from '../../protocol/format';
 import { PluginmgrHttpErrors } from '../../protocol/pluginmgr';
 
 /** A refusal of pluginmgr itself: what failed, why and what to do, with the status the HTTP API answers. */
@@ -21,7 +22,7 @@ export class PluginmgrError extends Error {
 export function tooLargeError(what: string, maxBytes: number): PluginmgrError {
   return new PluginmgrError(
     PluginmgrHttpErrors.TooLarge,
-    `${what} is larger than the ${formatMiB(maxBytes)} cap; if you trust it, raise pluginmgr:max_package_mb (and core.packages.max_archive_mb) with homectl config set`,
+    `${what} is larger than the ${formatBytes(maxBytes)} cap; if you trust it, raise pluginmgr:max_package_mb (and core.packages.max_archive_mb) with homectl config set`,
     413,
   );
 }
@@ -30,16 +31,9 @@ export function tooLargeError(what: string, maxBytes: number): PluginmgrError {
 export function timeoutError(what: string, timeoutMs: number): PluginmgrError {
   return new PluginmgrError(
     PluginmgrHttpErrors.Timeout,
-    `${what} did not finish within ${timeoutMs / 1000} s and was abandoned; try again, or raise pluginmgr:download_timeout with homectl config set`,
+    `${what} did not finish within ${formatDuration(timeoutMs)} and was abandoned; try again, or raise pluginmgr:download_timeout with homectl config set`,
     504,
   );
-}
-
-/** Sizes as people read them: `32 MiB`, `1.5 MiB`, `512 KiB`. */
-export function formatMiB(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  if (mib >= 1) return `${Number.isInteger(mib) ? mib : mib.toFixed(1)} MiB`;
-  return `${Math.ceil(bytes / 1024)} KiB`;
 }
 
 // The kernel's catalogue code closest to each HTTP status, for errors that travel as JSON-RPC (tool calls).

@@ -1,7 +1,7 @@
 // What the tools and the HTTP API share: fetch a package into a temporary file, have the kernel check
 // and install it, and list, describe and remove plugins, all through the kernel's admin methods.
 import type { Readable } from 'node:stream';
-import { reportSkillPackage, type PluginContext } from '../../plugin-host';
+import { reportSkillPackage, runWithDeadline, type PluginContext } from '../../plugin-host';
 import {
   ErrorCodes,
   ErrorNames,
@@ -15,7 +15,6 @@ import {
 } from '../../protocol';
 import { PluginmgrHttpErrors, type PluginmgrInstallAnswer, type PluginmgrPackageFacts, type PluginmgrRemoveAnswer } from '../../protocol/pluginmgr';
 import { copyCapped } from './capped-copy';
-import { runWithDeadline } from './deadline';
 import { fetchPackage, parseSource } from './download';
 import { PluginmgrError, timeoutError, tooLargeError } from './errors';
 import { readTransferLimits, type TransferLimits } from './settings';
@@ -105,7 +104,7 @@ export class PackageManager {
     try {
       const limits = await this.limits();
       return await this.staging.withFile(hint, async (file) => {
-        const fetched = await runWithDeadline(limits.timeoutMs, () => timeoutError(what, limits.timeoutMs), this.stopped.signal, (signal) => fetch(file, limits, signal));
+        const fetched = await runWithDeadline(limits.timeoutMs, this.stopped.signal, { timedOut: () => timeoutError(what, limits.timeoutMs) }, (signal) => fetch(file, limits, signal));
         if (options.sha256 !== undefined && fetched.sha256 !== options.sha256.toLowerCase()) {
           throw new PluginmgrError(
             PluginmgrHttpErrors.Changed,

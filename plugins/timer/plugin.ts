@@ -5,7 +5,7 @@
 //
 // Only types are imported from the SDK; from the protocol, the shared units (durations as people write them).
 import type { PluginContext, PluginDefinition } from '../../plugin-host';
-import { formatDurationBrief } from '../../protocol/units';
+import { formatDuration } from '../../protocol/format';
 import { TIMER_POLICY, type TimerPolicy } from './policy';
 import { TimerScheduler, systemClock, type Clock, type Firing, type TimerChange } from './scheduler';
 import type { TimerEventData } from '../../protocol/timer';
@@ -16,9 +16,9 @@ import { createTimerClientMethods } from './client-methods';
 /** The setting that holds the timers. */
 export const TIMERS_KEY = 'timers';
 
-/** The interrupt text of a firing: `[timer] msg`, or `[timer, late by 12m] msg` when it fired late. */
+/** The interrupt text of a firing: `[timer] msg`, or `[timer, late by 12 min] msg` when it fired late. */
 export function firingText(firing: Firing, policy: TimerPolicy = TIMER_POLICY): string {
-  const late = firing.lateMs >= policy.lateAfterMs ? `, late by ${formatDurationBrief(firing.lateMs)}` : '';
+  const late = firing.lateMs >= policy.lateAfterMs ? `, late by ${formatDuration(firing.lateMs)}` : '';
   return `[timer${late}] ${firing.timer.message}`;
 }
 

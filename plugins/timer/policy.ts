@@ -2,7 +2,7 @@
 
 /** How timers behave. */
 export interface TimerPolicy {
-  /** A timer that fires this much after its time is marked late (`[timer, late by 12m] …`). */
+  /** A timer that fires this much after its time is marked late (`[timer, late by 12 min] …`). */
   lateAfterMs: number;
   /** Shortest repeat: each firing is a turn of the agent. */
   minRepeatMs: number;

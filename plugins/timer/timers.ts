@@ -1,6 +1,6 @@
 // A timer as kept in the config table, made from timer_set's arguments or read back after a restart.
 import { randomBytes } from 'node:crypto';
-import { formatDurationBrief } from '../../protocol/units';
+import { formatDuration } from '../../protocol/format';
 import { AT_HINT, parseAt } from './at';
 import { DURATION_HINT, parseTimerDuration } from './duration';
 import type { TimerPolicy } from './policy';
@@ -55,22 +55,22 @@ function resolveFireTime(args: TimerSetArgs, now: number, policy: TimerPolicy): 
   if (hasDelay) {
     const ms = parseTimerDuration(args.delay);
     if (ms === null) throw new TimerArgumentError(`delay ${JSON.stringify(args.delay)} is not a duration; ${DURATION_HINT}`);
-    if (ms < policy.minDelayMs) throw new TimerArgumentError(`delay must be at least ${formatDurationBrief(policy.minDelayMs)}`);
-    if (ms > policy.maxAheadMs) throw new TimerArgumentError(`delay must be at most ${formatDurationBrief(policy.maxAheadMs)}`);
+    if (ms < policy.minDelayMs) throw new TimerArgumentError(`delay must be at least ${formatDuration(policy.minDelayMs)}`);
+    if (ms > policy.maxAheadMs) throw new TimerArgumentError(`delay must be at most ${formatDuration(policy.maxAheadMs)}`);
     return now + ms;
   }
   const at = parseAt(args.at);
   if (at === null) throw new TimerArgumentError(`at ${JSON.stringify(args.at)} is not a time; ${AT_HINT}`);
   if (at <= now) throw new TimerArgumentError(`at ${String(args.at)} is in the past (it is now ${iso(now)}); give a later time`);
-  if (at - now > policy.maxAheadMs) throw new TimerArgumentError(`at must be within ${formatDurationBrief(policy.maxAheadMs)} from now`);
+  if (at - now > policy.maxAheadMs) throw new TimerArgumentError(`at must be within ${formatDuration(policy.maxAheadMs)} from now`);
   return at;
 }
 
 function resolveRepeat(repeat: unknown, policy: TimerPolicy): number {
   const ms = parseTimerDuration(repeat);
   if (ms === null) throw new TimerArgumentError(`repeat ${JSON.stringify(repeat)} is not a duration; ${DURATION_HINT}`);
-  if (ms < policy.minRepeatMs) throw new TimerArgumentError(`repeat must be at least ${formatDurationBrief(policy.minRepeatMs)}: each firing is a turn of the agent`);
-  if (ms > policy.maxAheadMs) throw new TimerArgumentError(`repeat must be at most ${formatDurationBrief(policy.maxAheadMs)}`);
+  if (ms < policy.minRepeatMs) throw new TimerArgumentError(`repeat must be at least ${formatDuration(policy.minRepeatMs)}: each firing is a turn of the agent`);
+  if (ms > policy.maxAheadMs) throw new TimerArgumentError(`repeat must be at most ${formatDuration(policy.maxAheadMs)}`);
   return ms;
 }
 

@@ -1,9 +1,9 @@
 // timer_set, timer_list, timer_cancel: the tools the agent uses.
 import type { PluginContext, ToolDefinition } from '../../plugin-host';
 import type { ToolInvokeParams } from '../../protocol';
+import { formatDuration } from '../../protocol/format';
 import type { TimerView } from '../../protocol/timer';
 import { AT_HINT } from './at';
-import { formatDurationBrief } from '../../protocol/units';
 import { DURATION_HINT } from './duration';
 import type { TimerPolicy } from './policy';
 import type { TimerScheduler } from './scheduler';
@@ -27,7 +27,7 @@ export function createTimerTools(scheduler: () => TimerScheduler, policy: TimerP
         message: { type: 'string', minLength: 1, maxLength: 1000, description: 'What to remind of, e.g. "take the bread out"' },
         delay: { ...DURATION_SCHEMA, description: `How long from now; ${DURATION_HINT}` },
         at: { type: 'string', description: `When; ${AT_HINT}` },
-        repeat: { ...DURATION_SCHEMA, description: `Fire again every this long (at least ${formatDurationBrief(policy.minRepeatMs)}); ${DURATION_HINT}` },
+        repeat: { ...DURATION_SCHEMA, description: `Fire again every this long (at least ${formatDuration(policy.minRepeatMs)}); ${DURATION_HINT}` },
       },
     },
     run: async (args: TimerSetArgs, _ctx: PluginContext, call: ToolInvokeParams) => {
@@ -37,7 +37,7 @@ export function createTimerTools(scheduler: () => TimerScheduler, policy: TimerP
       }
       const timer = createTimer(args, call.session, now(), policy, (id) => timers.has(id));
       await timers.add(timer);
-      return { id: timer.id, fires_at: timer.fires_at, ...(timer.repeat_ms === undefined ? {} : { repeat: formatDurationBrief(timer.repeat_ms) }) };
+      return { id: timer.id, fires_at: timer.fires_at, ...(timer.repeat_ms === undefined ? {} : { repeat: formatDuration(timer.repeat_ms) }) };
     },
   };
   const list: ToolDefinition<Record<string, never>> = {
@@ -63,9 +63,9 @@ export function viewTimer(timer: Timer, now: number): TimerView {
     id: timer.id,
     message: timer.message,
     fires_at: timer.fires_at,
-    fires_in: formatDurationBrief(firesAt(timer) - now),
+    fires_in: formatDuration(Math.max(0, firesAt(timer) - now)),
     session: timer.session,
   };
-  if (timer.repeat_ms !== undefined) view.repeat = formatDurationBrief(timer.repeat_ms);
+  if (timer.repeat_ms !== undefined) view.repeat = formatDuration(timer.repeat_ms);
   return view;
 }

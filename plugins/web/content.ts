@@ -1,6 +1,6 @@
 // What web_fetch makes of a body by its content type: HTML becomes readable text, plain text, JSON and XML pass
 // as text, anything else (images, PDFs, archives, octet-stream) is refused with its type and size.
-import { describeSize } from '../../protocol/units';
+import { formatBytes } from '../../protocol/format';
 
 /** How a content type is read. */
 export type ContentKind = 'html' | 'text' | 'unknown' | 'binary';
@@ -39,7 +39,7 @@ export function looksBinary(data: Buffer): boolean {
 
 /** The refusal of a type web_fetch does not read, with its size when the server said it. */
 export function refuseType(url: string, mime: string, contentLength: string | undefined): Error {
-  const size = contentLength !== undefined && /^\d+$/.test(contentLength) ? describeSize(Number(contentLength)) : 'size not given';
+  const size = contentLength !== undefined && /^\d+$/.test(contentLength) ? formatBytes(Number(contentLength)) : 'size not given';
   const type = mime === '' ? 'no content type, and the body is binary' : `content type ${mime}`;
   return new Error(`web_fetch does not read ${url}: ${type} (${size}); it reads HTML, plain text, JSON and XML only`);
 }

@@ -2,12 +2,12 @@
 // at most WEB_POLICY.maxRedirects redirects are followed, and the body is read up to `web:max_bytes` within
 // `web:timeout` for the whole call.
 import type * as http from 'node:http';
+import { startDeadline } from '../../plugin-host';
 import { RefusedAddressError } from './address-policy';
 import { parseContentType, decodeText, looksBinary, refuseType } from './content';
-import { startDeadline } from './deadline';
 import { checkLiteralHost, guardedLookup } from './guarded-lookup';
 import { openHop } from './http-hop';
-import { WEB_POLICY, type WebPolicy } from './policy';
+import { deadlineReasons, WEB_POLICY, type WebPolicy } from './policy';
 import { readBody } from './read-body';
 import type { WebSettings } from './settings';
 
@@ -43,7 +43,7 @@ const ACCEPT = 'text/html,application/xhtml+xml,text/plain;q=0.9,application/jso
 export async function webFetch(args: FetchArgs, settings: WebSettings, cancel: AbortSignal, policy: WebPolicy = WEB_POLICY): Promise<FetchResult> {
   const started = performance.now();
   const start = parseHttpUrl(args.url, 'web_fetch needs');
-  const deadline = startDeadline(cancel, settings.timeoutMs, `web_fetch of ${start.href}`);
+  const deadline = startDeadline(settings.timeoutMs, cancel, deadlineReasons(`web_fetch of ${start.href}`, settings.timeoutMs));
   try {
     const { response, url } = await followRedirects(start, settings, deadline.signal, policy);
     const type = parseContentType(response.headers['content-type']);

@@ -1,4 +1,6 @@
 // The web plugin's fixed limits and names, in one place; what the owner may change is a setting (settings.ts).
+import type { DeadlineReasons } from '../../plugin-host';
+import { formatDuration } from '../../protocol/format';
 
 /** How web_fetch and web_search behave where no setting applies. */
 export interface WebPolicy {
@@ -31,3 +33,11 @@ export const SETTING = {
 
 /** Highest `timeout` the manifest allows: the tools' deadline in the kernel sits a little above it, so the plugin's own clear error comes first. */
 export const MAX_TIMEOUT_MS = 120_000;
+
+/** What a web tool's time limit says for `what` (`web_fetch of https://…`): cancelled, or out of time and which setting. */
+export function deadlineReasons(what: string, timeoutMs: number): DeadlineReasons {
+  return {
+    timedOut: () => new Error(`${what} did not finish within ${formatDuration(timeoutMs)} (the setting web:${SETTING.timeout})`),
+    cancelled: () => new Error(`${what} was cancelled`),
+  };
+}

@@ -1,10 +1,10 @@
 // web_search through the owner's SearXNG (`web:search_url`): its JSON API, `/search?q=…&format=json`. The endpoint
 // is the owner's own choice, so it is exempt from the private-address rule (a SearXNG on the LAN is the usual
 // case); the time limit and a size cap still apply.
-import { startDeadline } from './deadline';
+import { startDeadline } from '../../plugin-host';
 import { parseHttpUrl } from './fetch';
 import { openHop } from './http-hop';
-import { SETTING, WEB_POLICY, type WebPolicy } from './policy';
+import { deadlineReasons, SETTING, WEB_POLICY, type WebPolicy } from './policy';
 import { readBody } from './read-body';
 import type { WebSettings } from './settings';
 
@@ -45,7 +45,7 @@ export async function webSearch(args: SearchArgs, settings: WebSettings, cancel:
   const url = searchUrlFor(settings.searchUrl, args.query);
   const count = Math.min(args.count ?? policy.searchCount.default, policy.searchCount.max);
   const where = `the SearXNG at ${url.origin}${url.pathname}`;
-  const deadline = startDeadline(cancel, settings.timeoutMs, `web_search on ${where}`);
+  const deadline = startDeadline(settings.timeoutMs, cancel, deadlineReasons(`web_search on ${where}`, settings.timeoutMs));
   try {
     const response = await openHop({ url, signal: deadline.signal, userAgent: policy.userAgent, accept: 'application/json' }).catch((error: unknown) => {
       if (deadline.signal.aborted) throw error;

@@ -13,8 +13,8 @@ import {
   type WebuiPackageInstalled,
   type WebuiPackageSummary,
 } from '../../protocol';
-import { formatDurationBrief } from '../../protocol/units';
 import { reportSkillPackage, type KernelClient } from '../../plugin-host';
+import { formatBytes, formatDuration } from '../../protocol/format';
 
 /** How long an upload waits for Install, and how many may wait at once. */
 export const PACKAGE_UPLOAD_POLICY = { keepMs: 10 * 60_000, maxWaiting: 4 } as const;
@@ -142,7 +142,7 @@ export class PackageUploads {
   private take(owner: string, id: string): Waiting {
     const upload = this.waiting.get(id);
     if (!upload || upload.owner !== owner) {
-      throw new PackageUploadError(404, `this upload is gone: it was installed, cancelled or kept past ${formatDurationBrief(this.policy.keepMs)}; upload the file again`);
+      throw new PackageUploadError(404, `this upload is gone: it was installed, cancelled or kept past ${formatDuration(this.policy.keepMs)}; upload the file again`);
     }
     clearTimeout(upload.timer);
     this.waiting.delete(id);
@@ -206,7 +206,7 @@ async function copyHashed(source: Readable, file: string, maxBytes: number): Pro
 
 /** The refusal of a package past the installer's size cap. */
 export function tooLarge(maxBytes: number): string {
-  return `the package is larger than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB, the installer's limit; if you trust it, raise core.packages.max_archive_mb on the Settings page`;
+  return `the package is larger than ${formatBytes(maxBytes)}, the installer's limit; if you trust it, raise core.packages.max_archive_mb on the Settings page`;
 }
 
 /** The uploaded file's name as the kernel's messages show it: letters, digits, `._-`, ending in .hmap. */

@@ -3,6 +3,7 @@
 // session cookie.
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import { formatBytes, formatDuration } from '../../protocol/format';
 import type { Assets } from './assets';
 import type { OpenClientSession } from './client-session';
 import type { HostPolicy } from './hosts';
@@ -71,8 +72,8 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
   app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain; charset=utf-8').send('not found'));
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      const mib = ((options.maxUploadBytes ?? MAX_UPLOAD_BYTES) / 1024 / 1024).toFixed(1);
-      return reply.code(413).send({ error: `the file is larger than ${mib} MiB, the most the page uploads; copy it to the machine running homed and run homectl knowledge add <path>` });
+      const most = formatBytes(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
+      return reply.code(413).send({ error: `the file is larger than ${most}, the most the page uploads; copy it to the machine running homed and run homectl knowledge add <path>` });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     return reply.code(status).send({ error: error.message });
@@ -155,7 +156,7 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
           const waitMs = failures.fail(request.ip);
           if (waitMs === 0) return reply.code(401).send({ error: BAD_LINK });
           const seconds = Math.ceil(waitMs / 1000);
-          return reply.code(429).header('Retry-After', String(seconds)).send({ error: `too many wrong sign-in tries from this address; try again in ${seconds} s, or run homectl webui open for a new link` });
+          return reply.code(429).header('Retry-After', String(seconds)).send({ error: `too many wrong sign-in tries from this address; try again in ${formatDuration(seconds * 1000)}, or run homectl webui open for a new link` });
         }
         return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure, logins.sessionMs)).send({ id: signedIn.session.id });
       },

@@ -11,6 +11,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import { batchMessageDispatch } from './dispatch';
 import { ErrorCodes, haError } from '../errors';
+import { formatBytes } from '../format';
 
 /** Caps on one frame; a frame past them is a protocol violation that ends the connection. */
 export interface WireLimits {
@@ -305,20 +306,6 @@ function messageTooLarge(what: string, method: string | undefined, bytes: number
     `${what} is ${formatBytes(bytes)}, more than the ${formatBytes(cap)} one message between homed and a plugin may carry; it was not sent. To fix: ${todo}`,
     { ...(method === undefined ? {} : { method }), bytes, cap },
   );
-}
-
-/** Sizes for messages: `512 bytes`, `900.0 KiB`, `5.2 MiB`, `4 MiB`. */
-export function formatBytes(bytes: number): string {
-  const units: [number, string][] = [
-    [1024 * 1024, 'MiB'],
-    [1024, 'KiB'],
-  ];
-  for (const [size, unit] of units) {
-    if (bytes < size) continue;
-    const value = bytes / size;
-    return `${Number.isInteger(value) ? value : value.toFixed(1)} ${unit}`;
-  }
-  return `${bytes} bytes`;
 }
 
 /** A JSON-RPC connection over a duplex byte stream, with capped framing both ways. */

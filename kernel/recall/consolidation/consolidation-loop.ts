@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { OutputParams } from '../../../protocol';
+import { formatDuration } from '../../../protocol/format';
 import { CONSOLIDATION_SOURCE, type InputEvent, type IOManager } from '../../io/io-manager';
 import type { DuplicatePair, EntityView, Provenance } from '../../memory';
 import { LOOP_BACKOFF, LoopBackoff, type BackoffPolicy } from '../../files/loop-backoff';
@@ -128,7 +129,7 @@ export class ConsolidationLoop {
       // What was left undone is still there: the next run, after the wait, takes it up.
       this.dirty = true;
       const waitMs = this.backoff.failed();
-      this.deps.log.error({ failures: this.backoff.failuresInARow, waitMs }, `consolidation failed: ${(error as Error).message}; next try in ${Math.round(waitMs / 1000)} s at the earliest`);
+      this.deps.log.error({ failures: this.backoff.failuresInARow, waitMs }, `consolidation failed: ${(error as Error).message}; next try in ${formatDuration(waitMs)} at the earliest`);
     }
   }
 
@@ -187,7 +188,7 @@ export class ConsolidationLoop {
   private ask(text: string, timeoutMs: number): Promise<{ kind: 'answer'; text: string } | { kind: 'interrupted' }> {
     const inputId = randomUUID();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => finish({ kind: 'error', code: 'HA_ERR_TIMEOUT', error: `no answer within ${timeoutMs} ms` }), timeoutMs);
+      const timer = setTimeout(() => finish({ kind: 'error', code: 'HA_ERR_TIMEOUT', error: `no answer within ${formatDuration(timeoutMs)}` }), timeoutMs);
       const finish = (output: Omit<OutputParams, 'session' | 'inputId'>): void => {
         clearTimeout(timer);
         this.waiting.delete(inputId);

@@ -4,6 +4,7 @@
 // its model call (the work is retried later). Each message's facts are recorded under a job key,
 // so work retried after a crash or an abort never writes the same fact twice.
 import type { Logger } from 'pino';
+import { formatDuration } from '../../../protocol/format';
 import type { IOManager } from '../../io/io-manager';
 import { CONSOLIDATION_SOURCE } from '../../io/io-manager';
 import type { LlmRequest, LlmResult, StreamHooks } from '../../llm/types';
@@ -115,7 +116,7 @@ export class DistillLoop {
     if (outcome.kind === 'unreadable' || outcome.kind === 'failed') {
       const waitMs = this.backoff.failed();
       const why = outcome.kind === 'failed' && outcome.diskFull ? 'the disk is full' : 'the pass failed';
-      this.deps.log.warn({ failures: this.backoff.failuresInARow, waitMs }, `distill: ${why} (${outcome.error}); next try in ${Math.round(waitMs / 1000)} s at the earliest`);
+      this.deps.log.warn({ failures: this.backoff.failuresInARow, waitMs }, `distill: ${why} (${outcome.error}); next try in ${formatDuration(waitMs)} at the earliest`);
     }
   }
 

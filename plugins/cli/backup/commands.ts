@@ -1,6 +1,6 @@
 // homectl backup FILE and homectl restore FILE: done by homectl itself on the data dir (no request to homed).
 import * as path from 'node:path';
-import { formatBytes } from '../commands/format';
+import { formatBytes, formatDuration } from '../../../protocol/format';
 import { printJson, type Command } from '../commands/types';
 import { takeBackup, type BackupResult } from './take-backup';
 import { restoreBackup, type RestoreResult } from './restore-backup';
@@ -46,7 +46,7 @@ export const backupCommands: Command[] = [backupCommand, restoreCommand];
 
 function renderBackup(result: BackupResult): string {
   const lines = [
-    `backed up ${result.files} files (${formatBytes(result.dataBytes)}, ${result.databases.length} databases) into ${result.archive} (${formatBytes(result.archiveBytes)}) in ${(result.durationMs / 1000).toFixed(1)} s`,
+    `backed up ${result.files} files (${formatBytes(result.dataBytes)}, ${result.databases.length} databases) into ${result.archive} (${formatBytes(result.archiveBytes)}) in ${formatDuration(result.durationMs)}`,
   ];
   if (result.secretsLeftOut.length > 0) {
     lines.push(`secrets left out (set each again after a restore with: homectl config set KEY): ${result.secretsLeftOut.join(', ')}`);

@@ -2,7 +2,7 @@
 // of space midway would fill the disk under whatever else uses it (homed's own databases) before it cleaned up.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describeSize } from '../../../protocol/units';
+import { formatBytes } from '../../../protocol/format';
 import type { Manifest } from './manifest';
 
 /** The file system's block when it does not say; every file and folder takes whole blocks. */
@@ -24,7 +24,7 @@ export function roomProblem(manifest: Manifest, dataDir: string, archive: string
   const free = stat.bavail * stat.bsize;
   if (needed <= free) return undefined;
   return (
-    `restoring ${archive} needs about ${describeSize(needed)} but only ${describeSize(free)} ${free === 1 ? 'is' : 'are'} free on the disk holding ${disk}; ` +
+    `restoring ${archive} needs about ${formatBytes(needed)} but only ${formatBytes(free)} ${free === 1 ? 'is' : 'are'} free on the disk holding ${disk}; ` +
       'free some space there, or restore into a data dir on a larger disk with --data DIR; nothing was changed'
   );
 }

@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { formatDuration } from '../../../protocol/format';
 import { SERVICE_DATA_DIR, SERVICE_UNIT, SERVICE_UNIT_PATH, dataDirOfUnit } from '../../../protocol/service';
 import { probeDataDirLock, type HeldLock } from './data-dir-lock';
 
@@ -24,7 +25,7 @@ export async function stopHomed(dataDir: string, pid: number | null, unitPath: s
     if ('held' in probe) return { held: probe.held, by };
     if (Date.now() >= deadline) {
       const who = probe.pid === null ? 'homed' : `homed (pid ${probe.pid})`;
-      throw new Error(`${who} still serves ${dataDir} ${STOP_DEADLINE_MS / 1000} s after it was asked to stop; see homectl logs, stop it yourself, then restore again`);
+      throw new Error(`${who} still serves ${dataDir} ${formatDuration(STOP_DEADLINE_MS)} after it was asked to stop; see homectl logs, stop it yourself, then restore again`);
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

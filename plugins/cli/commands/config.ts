@@ -1,6 +1,7 @@
 // homectl config list|get|set|unset.
 import { ConfigUnsetRequest, SocketMethods, type ConfigEntry } from '../../../protocol';
-import { NONE, formatBytes, formatValue } from './format';
+import { formatBytes } from '../../../protocol/format';
+import { NONE, formatValue } from './format';
 import { renderTable } from './table';
 import { UsageError, printJson, type Command, type CommandContext } from './types';
 

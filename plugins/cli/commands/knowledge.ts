@@ -1,8 +1,9 @@
 // homectl knowledge list|search|add|remove|reindex: the documents the agent answers from.
 import * as path from 'node:path';
 import { SocketMethods, type KnowledgeFile, type KnowledgeHit } from '../../../protocol';
+import { formatBytes } from '../../../protocol/format';
 import { parseCountFlag } from './flags';
-import { formatBytes, formatTime } from './format';
+import { formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
 

@@ -2,7 +2,8 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SocketMethods, type PluginsInstallResult, type SkillOrigin } from '../../../protocol';
-import { NONE, formatBytes } from './format';
+import { formatBytes } from '../../../protocol/format';
+import { NONE } from './format';
 import { connectPluginmgr } from './pluginmgr-client';
 import { previewSkillPackage } from './skills-sources';
 import { renderTable } from './table';

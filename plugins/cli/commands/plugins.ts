@@ -7,8 +7,9 @@ import {
   type PluginInfo,
   type PluginStatus,
 } from '../../../protocol';
+import { formatBytes, formatDuration } from '../../../protocol/format';
 import { parseCountFlag } from './flags';
-import { NONE, formatBytes, formatLastExit, formatPercent, formatUptime } from './format';
+import { NONE, formatLastExit, formatPercent, formatUptime } from './format';
 import { renderLogLines } from './log-lines';
 import { renderTable } from './table';
 import { HomedUnreachableError } from '../client';
@@ -37,7 +38,7 @@ export function renderPluginTable(plugins: PluginStatus[], now: number = Date.no
     p.pid === null ? NONE : String(p.pid),
     formatUptime(p.uptime_ms, p.pid),
     String(p.restarts),
-    formatBytes(p.rss_bytes),
+    p.rss_bytes === null ? NONE : formatBytes(p.rss_bytes),
     formatPercent(p.cpu_percent),
     formatLastExit(p.last_exit, now),
   ]);
@@ -65,7 +66,7 @@ export function renderPluginInfo(p: PluginInfo, now: number = Date.now()): strin
     ['pid', p.pid === null ? NONE : String(p.pid)],
     ['uptime', formatUptime(p.uptime_ms, p.pid)],
     ['restarts', String(p.restarts)],
-    ['rss', formatBytes(p.rss_bytes)],
+    ['rss', p.rss_bytes === null ? NONE : formatBytes(p.rss_bytes)],
     ['cpu', formatPercent(p.cpu_percent)],
     ['last exit', formatLastExit(p.last_exit, now)],
     ['denied calls', String(p.denied_calls)],
@@ -166,7 +167,7 @@ async function restartSocketPlugin(ctx: CommandContext): Promise<PluginStatus> {
     } catch (error) {
       if (!(error instanceof HomedUnreachableError) || Date.now() > deadline) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`the ${CLI_PLUGIN_NAME} plugin did not come back within ${SOCKET_RESTART_WAIT_MS / 1000} s; see homectl status`);
+    if (Date.now() > deadline) throw new Error(`the ${CLI_PLUGIN_NAME} plugin did not come back within ${formatDuration(SOCKET_RESTART_WAIT_MS)}; see homectl status`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -1,6 +1,7 @@
 // How waiter shows tool calls on stderr: a running call's output as it comes, each line prefixed with the tool's
 // name (dimmed on a terminal), and one line when the call ends: `[tool] exec {"command":"ls"} → ok 12 ms`.
 import { toolCallLabel, type ToolOutputEvent } from '../../../protocol';
+import { formatDuration } from '../../../protocol/format';
 
 /** Characters of a call's arguments on its end line; the rest is cut with `…`. */
 const MAX_ARGS_ON_LINE = 120;
@@ -43,7 +44,7 @@ export class ToolLines {
  */
 export function renderToolEnd(event: ToolOutputEvent, args: string): string {
   const shown = args.length > MAX_ARGS_ON_LINE ? `${args.slice(0, MAX_ARGS_ON_LINE)}…` : args;
-  const waited = (event.waitMs ?? 0) >= WAIT_SHOWN_MS ? `after ${formatWait(event.waitMs as number)} waiting for approval` : undefined;
+  const waited = (event.waitMs ?? 0) >= WAIT_SHOWN_MS ? `after ${formatDuration(event.waitMs as number)} waiting for approval` : undefined;
   const ms = `${event.ms ?? 0} ms`;
   const how =
     event.outcome === 'denied'
@@ -54,10 +55,3 @@ export function renderToolEnd(event: ToolOutputEvent, args: string): string {
 
 /** Waits shorter than this are the guards' own work, not a person's: not worth a word on the line. */
 const WAIT_SHOWN_MS = 1000;
-
-/** `4.2 s`, `2 min 5 s`. */
-function formatWait(ms: number): string {
-  const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-}

@@ -1,5 +1,6 @@
 // Whether the kernel answers, how fast, and how late its event loop runs.
 import type { HealthFinding, HealthProbeResult, LoopLagFigures } from '../../../protocol';
+import { formatDuration } from '../../../protocol/format';
 
 /** Bounds of the kernel checks. */
 export const KERNEL_BOUNDS = {
@@ -21,11 +22,11 @@ export function probeFinding(roundTripMs: number | null, failure?: string): Heal
       check: 'kernel',
       severity: 'error',
       title: 'the kernel does not answer',
-      detail: failure ?? `health/probe got no answer within ${KERNEL_BOUNDS.probeDeadlineMs / 1000} s`,
+      detail: failure ?? `health/probe got no answer within ${formatDuration(KERNEL_BOUNDS.probeDeadlineMs)}`,
       fix: 'homectl logs --level warn',
     };
   }
-  const detail = `health/probe answered in ${roundTripMs.toFixed(1)} ms`;
+  const detail = `health/probe answered in ${formatDuration(roundTripMs)}`;
   if (roundTripMs > KERNEL_BOUNDS.slowProbeMs) return { check: 'kernel', severity: 'warning', title: 'the kernel answers slowly', detail, fix: 'homectl status' };
   return { check: 'kernel', severity: 'ok', title: 'the kernel answers', detail };
 }

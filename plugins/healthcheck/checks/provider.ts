@@ -1,6 +1,7 @@
 // Whether the provider answers: a real 1-token llm/complete through the kernel, timed.
 import type { KernelClient } from '../../../plugin-host';
 import { LlmCompleteRequest, type HealthFinding } from '../../../protocol';
+import { formatDuration } from '../../../protocol/format';
 
 /** Asks the default provider for one token within `timeoutMs`. */
 export async function providerFinding(kernel: KernelClient, timeoutMs: number): Promise<HealthFinding> {
@@ -13,7 +14,7 @@ export async function providerFinding(kernel: KernelClient, timeoutMs: number): 
     return { check: 'provider', severity: 'ok', title: 'the provider answers', detail: `a 1-token completion took ${ms} ms` };
   } catch (error) {
     const ms = Math.round(performance.now() - started);
-    const why = abort.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : (error as Error).message;
+    const why = abort.signal.aborted ? `no answer within ${formatDuration(timeoutMs)}` : (error as Error).message;
     if (!abort.signal.aborted && (error as { data?: { kind?: unknown } }).data?.kind === 'config') {
       // Nothing to reach: the kernel's message says how to set a provider up, so that is the fix.
       const [lead = why, ...setup] = why.split('\n');

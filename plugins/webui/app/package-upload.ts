@@ -4,8 +4,8 @@
 import { h } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import htm from 'htm';
+import { formatBytes } from '../../../protocol/format';
 import { WEBUI_PACKAGES_PATH, type WebuiPackageInstalled, type WebuiPackageSummary } from '../../../protocol/webui';
-import { describeSize } from '../../../protocol/units';
 import type { T } from './i18n';
 
 const html = htm.bind(h);
@@ -101,7 +101,7 @@ function PackageDialog({ summary: s, t, onDone, onClose }: DialogProps) {
     ['plugins.description', s.description ?? '—'],
     ['plugins.kind', s.kind],
     ['plugins.permissions', s.permissions.length ? s.permissions.join(', ') : t('plugins.none')],
-    ['plugins.files', t('plugins.filesCount', { files: s.files, size: describeSize(s.unpackedBytes), packed: describeSize(s.bytes) })],
+    ['plugins.files', t('plugins.filesCount', { files: s.files, size: formatBytes(s.unpackedBytes), packed: formatBytes(s.bytes) })],
     ['plugins.sha256', s.sha256],
   ];
   return html`

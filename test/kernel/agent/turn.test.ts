@@ -173,7 +173,7 @@ test('a sub-agent past its time limit is stopped and reported as timed out', asy
   t.mock.timers.tick(1);
   await child.finished;
   assert.equal(child.state, 'timeout');
-  assert.equal(child.error, 'did not finish within 5000 ms');
+  assert.equal(child.error, 'did not finish within 5 s');
   assert.ok(llm.calls[0]!.abortedAt !== undefined, 'its model call was aborted');
 });
 

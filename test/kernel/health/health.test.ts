@@ -8,6 +8,7 @@ import { statusLine } from '../../../kernel/service/status-line';
 import type { PluginSupervisor } from '../../../kernel/supervisor/plugin-supervisor';
 import { DEFAULT_POLICY } from '../../../kernel/supervisor/policy';
 import type { KernelStatus } from '../../../protocol';
+import { formatDuration } from '../../../protocol/format';
 
 /** Blocks the event loop for `ms` in each of `times` consecutive timer turns. */
 async function stall(ms: number, times: number): Promise<void> {
@@ -54,7 +55,7 @@ describe('the health the watchdog asks', () => {
     now += killAfterMs;
     assert.deepEqual(hook.check(), { healthy: true }, 'the supervisor kills it at this point');
     now += 2 * (intervalMs + timeoutMs) + 1;
-    assert.deepEqual(hook.check(), { healthy: false, reason: `plugin "weather" has not answered a heartbeat for ${Math.round((now - 1_000_000) / 1000)} s and was not restarted` });
+    assert.deepEqual(hook.check(), { healthy: false, reason: `plugin "weather" has not answered a heartbeat for ${formatDuration(now - 1_000_000)} and was not restarted` });
   });
 
   it('puts the state in one STATUS= line', () => {

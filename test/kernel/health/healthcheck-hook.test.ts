@@ -27,7 +27,7 @@ describe('the healthcheck watchdog hook', () => {
     clock.t += 1;
     const verdict = check();
     assert.equal(verdict.healthy, false);
-    assert.equal(verdict.reason, 'no report from the healthcheck plugin (ready) for 120 s (bound 120 s)');
+    assert.equal(verdict.reason, 'no report from the healthcheck plugin (ready) for 2 min (bound 2 min)');
     reports.accept(REPORT);
     assert.equal(check().healthy, true);
   });

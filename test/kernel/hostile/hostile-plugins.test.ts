@@ -338,7 +338,7 @@ describe('hostile plugins installed from .hmap packages', () => {
     assert.equal(hog.last_exit?.reason, 'rss-limit');
     assert.equal(hog.last_exit?.signal, 'SIGKILL');
     assert.equal(hog.restarts, 1);
-    assert.match(sup().get('hog').logs.tail(20).map((l) => l.msg).join('\n'), new RegExp(`over its ${HOG_CAP_MB} MB limit`));
+    assert.match(sup().get('hog').logs.tail(20).map((l) => l.msg).join('\n'), new RegExp(`over its ${HOG_CAP_MB} MiB limit`));
     await assertAllWell();
   });
 

@@ -26,7 +26,7 @@ test('a provider that never sends headers: each attempt ends at the timeout, wit
   assert.match(error.message, /^LLM provider "p" sent no response headers within 1 s \(llm\.provider\.p\.timeout\): it took the request but did not answer; if it is only slow, allow it more time: homectl config set llm\.provider\.p\.timeout 2s \(gave up after 2 attempts in \d(\.\d)? s\)$/);
   assert.ok(elapsed >= 1900 && elapsed < 8000, `two attempts of about 1 s each (${elapsed.toFixed(0)} ms)`);
   assert.equal(notices.length, 3, 'a first-token notice per attempt and one retry notice');
-  assert.match(notices[0]!, /^still waiting for LLM provider "p": it has not replied to the request yet after \d+(\.\d)? s \(attempt 1 of 2; gives up after 1 s without progress\)$/);
+  assert.match(notices[0]!, /^still waiting for LLM provider "p": it has not replied to the request yet after \d+(\.\d)? m?s \(attempt 1 of 2; gives up after 1 s without progress\)$/);
   assert.match(notices[1]!, /^LLM provider "p" sent no response headers within 1 s .*; trying again in 5 ms \(attempt 2 of 2\)$/);
   assert.match(notices[2]!, /^still waiting for LLM provider "p": .* \(attempt 2 of 2; /);
   assert.equal(fake.requests.length, 2);

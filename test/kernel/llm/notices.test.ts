@@ -43,7 +43,7 @@ test('a slow first token is told once per attempt, keep-alives or not; a prompt 
   assert.equal(result.text, 'slow but there');
   const slow = notices.filter((line) => line.startsWith('still waiting'));
   assert.equal(slow.length, 2, 'one notice per attempt, not one per keep-alive');
-  assert.match(slow[0]!, /^still waiting for LLM provider "p": it has the request and has not started answering after \d+(\.\d)? s \(attempt 1 of 3; gives up after 2 s without progress\)$/);
+  assert.match(slow[0]!, /^still waiting for LLM provider "p": it has the request and has not started answering after \d+(\.\d)? m?s \(attempt 1 of 3; gives up after 2 s without progress\)$/);
   assert.match(slow[1]!, /\(attempt 2 of 3; /);
   assert.equal(notices.length, 3, 'the two waits and the retry between them');
 

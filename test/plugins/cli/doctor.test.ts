@@ -90,7 +90,7 @@ describe('homectl doctor --json', () => {
       assert.match(provider.fix ?? '', /homectl config set llm\.provider\.NAME\.base_url/);
       const disk = find('disk');
       assert.equal(disk.severity, 'error');
-      assert.match(disk.detail, /free of 8\.0 MiB \(\d\.\d %\)/);
+      assert.match(disk.detail, /free of 8 MiB \(\d\.\d %\)/);
       assert.match(disk.fix ?? '', /du -sh/);
       const plugin = find('plugin:unsteady');
       assert.equal(plugin.severity, 'error');

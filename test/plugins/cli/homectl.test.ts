@@ -50,7 +50,7 @@ describe('homectl against a running homed', () => {
     assert.match(header ?? '', /^NAME\s+KIND\s+STATE\s+PID\s+UPTIME\s+RESTARTS\s+RSS\s+CPU\s+LAST EXIT$/);
     const cli = rows.find((row) => row.startsWith('cli '));
     assert.ok(cli, `no cli row in\n${stdout}`);
-    assert.match(cli, /^cli\s+builtin\s+ready\s+\d+\s+(\d+s|\d+m(\d\ds)?)\s+0\s+(\d+\.\d (KB|MB|GB)|-)\s+(\d+\.\d%|-)\s+-$/);
+    assert.match(cli, /^cli\s+builtin\s+ready\s+\d+\s+(\d+(\.\d)? m?s|\d+ min( \d+ s)?)\s+0\s+(\d+(\.\d)? (B|KiB|MiB|GiB)|-)\s+(\d+\.\d%|-)\s+-$/);
   });
 
   it('status shows pid, data dir and plugins ready; --json gives KernelStatus', async () => {

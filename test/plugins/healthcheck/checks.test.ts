@@ -17,7 +17,7 @@ describe('disk space', () => {
     assert.equal(judgeDiskSpace('/d', { freeBytes: 100 * MIB, totalBytes: 10 * GIB }).severity, 'error');
     const full = judgeDiskSpace('/data', { freeBytes: 80 * 1024, totalBytes: 8 * MIB });
     assert.equal(full.severity, 'error');
-    assert.match(full.detail, /80\.0 KiB free of 8\.0 MiB \(1\.0 %\) on the file system of \/data/);
+    assert.match(full.detail, /80 KiB free of 8 MiB \(1\.0 %\) on the file system of \/data/);
     assert.match(full.fix ?? '', /du -sh \/data/);
   });
 

@@ -90,11 +90,11 @@ describe('the timer plugin', () => {
     const firesAt = Date.parse(set.fires_at);
     assert.ok(firesAt >= before + 10 * MINUTE && firesAt <= Date.now() + 10 * MINUTE, set.fires_at);
     const daily = await tool<{ id: string; repeat: string }>(k, 'timer_set', { message: 'water the plants', delay: 3600, repeat: '1d' });
-    assert.equal(daily.repeat, '1d');
+    assert.equal(daily.repeat, '1 d');
     const timers = await list(k);
     assert.deepEqual(timers.map((x) => [x.id, x.message, x.session, x.repeat]), [
       [set.id, 'take the bread out', 'cli:alice', undefined],
-      [daily.id, 'water the plants', 'cli:tester', '1d'],
+      [daily.id, 'water the plants', 'cli:tester', '1 d'],
     ]);
     const cancelled = await tool<{ cancelled: { id: string } }>(k, 'timer_cancel', { id: set.id });
     assert.equal(cancelled.cancelled.id, set.id);
@@ -159,7 +159,7 @@ describe('the timer plugin', () => {
     const third = await startKernel(t, dataDir);
     await waitFor(() => interrupts.filter((i) => i.source === 'timer').length >= 2 || undefined, { what: 'both missed timers to fire', timeoutMs: 10_000 });
     // How late each reads is checked against how late it was, not against one clock reading: on a loaded machine
-    // the bread can read `late by 12m01s`, which is as true as `late by 12m`.
+    // the bread can read `late by 12 min 1 s`, which is as true as `late by 12 min`.
     const elapsed = Date.now() - now;
     const fired = interrupts.filter((i) => i.source === 'timer').map((i) => ({ session: i.session, ...splitLateText(i.text ?? '') }));
     assert.deepEqual(fired.map((f) => [f.session, f.message]).sort(), [['cli:bob', 'water the plants'], ['cli:tester', 'take the bread out']]);
@@ -180,15 +180,15 @@ describe('the timer plugin', () => {
   });
 });
 
-/** A late timer's text split into its message and the range of lateness its `late by 3d` / `12m01s` stands for. */
+/** A late timer's text split into its message and the range of lateness its `late by 3 d` / `12 min 1 s` stands for. */
 function splitLateText(text: string): { message: string; late: string; fromMs: number; toMs: number } {
-  const match = /^\[timer, late by ((\d+)([dhms])(?:(\d\d)([hms]))?)\] (.*)$/.exec(text);
+  const match = /^\[timer, late by ((\d+) (d|h|min|s)(?: (\d+) (h|min|s))?)\] (.*)$/.exec(text);
   assert.ok(match, `not a late timer's text: ${text}`);
-  const unitMs: Record<string, number> = { d: DAY, h: 60 * MINUTE, m: MINUTE, s: 1000 };
-  const next: Record<string, string> = { d: 'h', h: 'm', m: 's', s: 's' };
+  const unitMs: Record<string, number> = { d: DAY, h: 60 * MINUTE, min: MINUTE, s: 1000 };
+  const next: Record<string, string> = { d: 'h', h: 'min', min: 's', s: 's' };
   const [, late, first, firstUnit, second, secondUnit, message] = match as unknown as string[];
   const fromMs = Number(first) * unitMs[firstUnit!]! + (second === undefined ? 0 : Number(second) * unitMs[secondUnit!]!);
-  // The text shows two units at most and rounds to the second: what it leaves out is less than one of the next unit.
+  // The text shows two units at most and cuts the smaller: what it leaves out is less than one of the next unit.
   const precision = unitMs[next[secondUnit ?? firstUnit!]!]!;
   return { message: message!, late: late!, fromMs: fromMs - 1000, toMs: fromMs + precision + 1000 };
 }

@@ -166,7 +166,7 @@ describe('web_fetch', () => {
     const started = performance.now();
     await assert.rejects(
       webFetch({ url: `${server.origin}/slow` }, allowOnly(server.port, { timeout: 1000 }), NEVER),
-      new RegExp(`^Error: web_fetch of ${server.origin}/slow did not finish within 1s \\(the setting web:timeout\\)$`),
+      new RegExp(`^Error: web_fetch of ${server.origin}/slow did not finish within 1 s \\(the setting web:timeout\\)$`),
     );
     const ms = performance.now() - started;
     assert.ok(ms >= 990 && ms < 4000, `gave up after ${Math.round(ms)} ms`);

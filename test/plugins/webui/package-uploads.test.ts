@@ -50,7 +50,7 @@ describe('package uploads of the web page', () => {
     assert.equal(kernel.kernel.supervisor.plugins.has('weather'), false, 'nothing is installed');
     assert.equal(filesIn(made).length, 1);
     await waitFor(() => made.size === 0 && filesIn(made).length === 0, { what: 'the upload to be deleted at its deadline', timeoutMs: 10_000 });
-    await assert.rejects(made.install('s1', summary.id), refusal(404, /kept past 1s; upload the file again/));
+    await assert.rejects(made.install('s1', summary.id), refusal(404, /kept past 1 s; upload the file again/));
   });
 
   it('refuses a body past the cap, a third waiting upload, and another browser’s upload; keeps no file of a refusal', async () => {

@@ -47,8 +47,8 @@ describe('the Timers page in chromium', { skip }, () => {
     const bread = rowOf(page, 'take the bread out');
     const plants = rowOf(page, 'water the plants');
     await bread.getByText('once', { exact: true }).waitFor();
-    await plants.getByText('every 1d', { exact: true }).waitFor();
-    await bread.getByText(/^in (59m|1h)/).waitFor();
+    await plants.getByText('every 1 d', { exact: true }).waitFor();
+    await bread.getByText(/^in (59 min|1 h)/).waitFor();
     assert.equal(await table(page).getByRole('row').count(), 3, 'a header row and a row per timer');
 
     const status = await call<KernelStatus>(SocketMethods.KernelStatus);

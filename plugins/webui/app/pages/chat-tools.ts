@@ -2,6 +2,7 @@
 // output as it came and result inside, always as text), built from live `tool` stream items or from stored turns.
 import { h } from 'preact';
 import htm from 'htm';
+import { formatDuration } from '../../../../protocol/format';
 import { toolCallLabel, type ToolCallOutcome, type ToolOutputEvent } from '../../../../protocol/io';
 import type { SessionEntry } from '../../../../protocol/sessions';
 import type { T } from '../i18n';
@@ -95,7 +96,7 @@ export function ToolCardView({ card, live, t }: { card: ToolCard; live: boolean;
         <code class="tool-name">${card.name}</code>
         <span class="tool-state">${stateOf(t, card, live)}</span>
         ${card.ms !== undefined && html`<span class="tool-time">${t('chat.tool.ms', { ms: card.ms })}</span>`}
-        ${(card.waitMs ?? 0) >= 1000 && html`<span class="tool-time">${t('chat.tool.waited', { seconds: ((card.waitMs ?? 0) / 1000).toFixed(1) })}</span>`}
+        ${(card.waitMs ?? 0) >= 1000 && html`<span class="tool-time">${t('chat.tool.waited', { wait: formatDuration(card.waitMs ?? 0) })}</span>`}
         ${lastLine && html`<span class="tool-tail">${lastLine}</span>`}
       </summary>
       <p class="tool-label">${t('chat.tool.args')}</p>

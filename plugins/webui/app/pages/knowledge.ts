@@ -6,6 +6,7 @@ import { h } from 'preact';
 import { useState } from 'preact/hooks';
 import htm from 'htm';
 import { KernelEvents } from '../../../../protocol/events';
+import { formatBytes } from '../../../../protocol/format';
 import type { KnowledgeFile, KnowledgeHit } from '../../../../protocol/knowledge';
 import { SocketApi } from '../../../../protocol/socket-api';
 import { coalesced } from '../coalesced';
@@ -86,7 +87,7 @@ function FileItem({ file: f, client, t, onDone }: FileProps) {
   return html`<li class="hit knowledge-file" aria-label=${f.file}>
     <p class="text"><strong>${f.file}</strong> ${f.error ? html`<span class="badge error">${t('knowledge.notIndexed')}</span>` : html`<span class="badge">${t('knowledge.indexed')}</span>`}</p>
     <p class="facts">
-      ${f.error ? t('knowledge.why', { error: f.error }) : t('knowledge.chunks', { chunks: f.chunks })} · ${size(f.bytes)} ·
+      ${f.error ? t('knowledge.why', { error: f.error }) : t('knowledge.chunks', { chunks: f.chunks })} · ${formatBytes(f.bytes)} ·
       ${t('knowledge.indexedAt', { when: new Date(f.indexedAt).toLocaleString() })}
     </p>
     ${asking
@@ -169,10 +170,4 @@ function KnowledgeSearch({ client, t }: PageProps) {
           </ul>`)}
     </section>
   `;
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -7,10 +7,10 @@ import htm from 'htm';
 import type { LastExit, LogLine, PluginAction, PluginInfo, PluginStatus } from '../../../../protocol/admin';
 import type { PluginStateEvent } from '../../../../protocol/events';
 import { SocketApi } from '../../../../protocol/socket-api';
+import { formatBytes, formatDuration } from '../../../../protocol/format';
 import type { Client } from '../connection';
 import type { T } from '../i18n';
 import type { PageProps } from '../router';
-import { describeSize } from '../../../../protocol/units';
 import { coalesced } from '../coalesced';
 import { useLiveEvents, type LiveEvent } from '../live-events';
 import { PackageUpload } from '../package-upload';
@@ -117,7 +117,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
   };
   const button = (action: PluginAction, label: string, disabled: boolean) =>
     html`<button type="button" class="action ${action}" disabled=${disabled || busy !== null} onClick=${() => act(action)}>${label}</button>`;
-  const uptime = running && p.uptime_ms > 0 ? formatAge(p.uptime_ms + (Date.now() - readAt)) : '—';
+  const uptime = running && p.uptime_ms > 0 ? formatDuration(p.uptime_ms + (Date.now() - readAt)) : '—';
   const detailsId = `plugin-details-${p.name}`;
   return html`
     <tr role="row" class="plugin state-${p.state}">
@@ -126,7 +126,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
       <td role="cell" class="pid" data-label=${t('plugins.pid')}>${p.pid ?? '—'}</td>
       <td role="cell" data-label=${t('plugins.uptime')}>${uptime}</td>
       <td role="cell" data-label=${t('plugins.restarts')}>${p.restarts}</td>
-      <td role="cell" data-label=${t('plugins.rss')}>${p.rss_bytes === null ? '—' : describeSize(p.rss_bytes)}</td>
+      <td role="cell" data-label=${t('plugins.rss')}>${p.rss_bytes === null ? '—' : formatBytes(p.rss_bytes)}</td>
       <td role="cell" data-label=${t('plugins.cpu')}>${p.cpu_percent === null ? '—' : `${p.cpu_percent.toFixed(1)} %`}</td>
       <td role="cell" data-label=${t('plugins.lastExit')}>${describeExit(p.last_exit, t)}</td>
       <td role="cell" class="actions">
@@ -212,7 +212,7 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
       ${info &&
       html`
         <p class="figures">
-          ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : describeSize(info.rss_bytes)} · ${t('plugins.cpu')}:
+          ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : formatBytes(info.rss_bytes)} · ${t('plugins.cpu')}:
           ${info.cpu_percent === null ? '—' : `${info.cpu_percent.toFixed(1)} %`} · ${t('plugins.permissions')}:
           ${info.permissions.length ? info.permissions.join(', ') : t('plugins.none')}
         </p>
@@ -242,17 +242,5 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
 function describeExit(exit: LastExit | null, t: T): string {
   if (!exit) return '—';
   const how = exit.signal ? t('plugins.exitSignal', { signal: exit.signal }) : exit.code === null ? '' : t('plugins.exitCode', { code: exit.code });
-  return [exit.reason, how, t('plugins.ago', { age: formatAge(Date.now() - exit.at) })].filter(Boolean).join(', ');
+  return [exit.reason, how, t('plugins.ago', { age: formatDuration(Math.max(0, Date.now() - exit.at)) })].filter(Boolean).join(', ');
 }
-
-/** 3 s, 4 min, 2 h 5 min, 3 d 4 h. */
-function formatAge(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m} min`;
-  const hours = Math.floor(m / 60);
-  if (hours < 24) return `${hours} h ${m % 60} min`;
-  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
-}
-

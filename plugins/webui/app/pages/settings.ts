@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { ConfigDef, ConfigEntry } from '../../../../protocol/config';
 import { SocketApi } from '../../../../protocol/socket-api';
-import { formatDuration, formatSize } from '../../../../protocol/units';
+import { formatBytesExact, formatDurationExact } from '../../../../protocol/format';
 import type { Client } from '../connection';
 import type { T } from '../i18n';
 import type { PageProps } from '../router';
@@ -97,8 +97,8 @@ function textOf(entry: ConfigEntry): string {
 /** The default as people write it: a duration or a size in its units (`2m`, `8MiB`), like the value above it. */
 function shownDefault(def: ConfigDef): string {
   if (def.default === undefined) return '';
-  if (typeof def.default === 'number' && def.type === 'duration') return formatDuration(def.default);
-  if (typeof def.default === 'number' && def.type === 'size') return formatSize(def.default);
+  if (typeof def.default === 'number' && def.type === 'duration') return formatDurationExact(def.default);
+  if (typeof def.default === 'number' && def.type === 'size') return formatBytesExact(def.default);
   return typeof def.default === 'string' ? def.default : JSON.stringify(def.default);
 }
 

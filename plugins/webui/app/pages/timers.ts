@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import htm from 'htm';
 import type { KernelStatus } from '../../../../protocol/admin';
 import { SocketApi } from '../../../../protocol/socket-api';
+import { formatBytes, formatDuration } from '../../../../protocol/format';
 import { TimerApi, TimerEvents, type TimerView } from '../../../../protocol/timer';
 import type { PageProps } from '../router';
 import { coalesced } from '../coalesced';
@@ -154,33 +155,16 @@ interface StatusProps {
 function StatusList({ status: s, readAt, t }: StatusProps) {
   const rows: [string, string][] = [
     ['version', `${s.version} (Node.js ${s.node})`],
-    ['uptime', spanOf(s.uptime_ms + (Date.now() - readAt))],
+    ['uptime', formatDuration(s.uptime_ms + (Date.now() - readAt))],
     ['pid', String(s.pid)],
     ['dataDir', s.dataDir],
     ['plugins', t('timers.pluginCounts', { ready: s.plugins.ready, enabled: s.plugins.enabled, total: s.plugins.total })],
     ['turns', t('timers.turnCounts', { running: s.turns.running, waiting: s.turns.waiting })],
-    ['rss', `${(s.rss_bytes / 2 ** 20).toFixed(1)} MiB`],
+    ['rss', formatBytes(s.rss_bytes)],
   ];
   return html`
     <dl class="kernel-status" aria-labelledby="status-title">
       ${rows.map(([key, value]) => html`<div class="status-row"><dt>${t(`timers.${key}`)}</dt><dd data-key=${key}>${value}</dd></div>`)}
     </dl>
   `;
-}
-
-/** The two largest units of a span: `2 d 3 h`, `4 min 5 s`, `12 s`. */
-function spanOf(ms: number): string {
-  const units: [string, number][] = [
-    ['d', 86_400],
-    ['h', 3600],
-    ['min', 60],
-    ['s', 1],
-  ];
-  const secs = Math.max(0, Math.floor(ms / 1000));
-  const at = units.findIndex(([, size]) => secs >= size);
-  if (at < 0) return '0 s';
-  const [name, size] = units[at] as [string, number];
-  const next = units[at + 1];
-  const rest = next ? Math.floor((secs % size) / next[1]) : 0;
-  return next && rest > 0 ? `${Math.floor(secs / size)} ${name} ${rest} ${next[0]}` : `${Math.floor(secs / size)} ${name}`;
 }

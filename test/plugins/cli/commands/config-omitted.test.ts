@@ -4,6 +4,6 @@ import { displayValue, renderConfigTable } from '../../../../plugins/cli/command
 
 test('a value left out of a list answer shows its size and the command that reads it whole', () => {
   const entry = { scope: 'weather', key: 'cache', value: null, isSet: true, omittedBytes: 921_600 };
-  assert.equal(displayValue(entry), '(900.0 KB, not listed: homectl config get weather:cache)');
-  assert.match(renderConfigTable([entry]).split('\n')[1] ?? '', /^weather:cache\s+\?\s+\(900\.0 KB, not listed: homectl config get weather:cache\)\s+set/);
+  assert.equal(displayValue(entry), '(900 KiB, not listed: homectl config get weather:cache)');
+  assert.match(renderConfigTable([entry]).split('\n')[1] ?? '', /^weather:cache\s+\?\s+\(900 KiB, not listed: homectl config get weather:cache\)\s+set/);
 });

@@ -74,7 +74,7 @@ describe('waiter limits', () => {
     const run = await runWaiter(['--socket', chat.socket, '--session', 'slow', '--timeout', '0.5', '-say', 'hi']);
     assert.equal(run.code, 3, run.stderr);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /^waiter: homed did not answer chat\/say within 0\.5 s; is it busy or stuck\? see homed's log/);
+    assert.match(run.stderr, /^waiter: homed did not answer chat\/say within 500 ms; is it busy or stuck\? see homed's log/);
     // waiter left: the cli plugin stops the turn once it starts answering.
     await waitFor(() => chat.agent.interrupts.some((i) => i.session === 'slow'), { what: 'the abandoned turn to be interrupted' });
   });

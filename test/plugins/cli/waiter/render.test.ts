@@ -70,7 +70,7 @@ test("tool lines: a sub-agent's call is named with the sub-agent", () => {
 test('tool lines: the wait for approval is said apart from the run time, when it is worth a word', () => {
   const lines = new ToolLines(false);
   lines.take({ id: 'a', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
-  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 4_250 }), ['[tool] exec {"command":"ls"} → ok 12 ms, after 4.3 s waiting for approval']);
+  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 4_250 }), ['[tool] exec {"command":"ls"} → ok 12 ms, after 4.2 s waiting for approval']);
   lines.take({ id: 'b', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
   assert.deepEqual(lines.take({ id: 'b', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 3 }), ['[tool] exec {"command":"ls"} → ok 12 ms'], "a guard's own milliseconds are not a wait");
   lines.take({ id: 'c', name: 'exec', phase: 'start', args: '{}' });
