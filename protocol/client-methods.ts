@@ -7,7 +7,7 @@ import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 
 /** A client method as a plugin declares it at its handshake. */
 export interface ClientMethodDecl {
-  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of SocketMethods, which the kernel's table serves. */
+  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of SocketApi's, which the kernel's table serves. */
   method: string;
   /** JSON Schema of its params, checked by the kernel before the plugin is called. */
   params: JsonSchema;

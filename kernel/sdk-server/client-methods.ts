@@ -9,7 +9,7 @@ import {
   ClientInvokeRequest,
   ErrorCodes,
   haError,
-  SocketMethods,
+  SocketApi,
   type ClientCallParams,
   type ClientMethodDecl,
   type InitializeResult,
@@ -26,7 +26,7 @@ export interface ClientMethodHosts {
 }
 
 /** Methods of the kernel's own table: no plugin may serve one. */
-const KERNEL_CLIENT_METHODS: ReadonlySet<string> = new Set(Object.values(SocketMethods));
+const KERNEL_CLIENT_METHODS: ReadonlySet<string> = new Set(Object.values(SocketApi).map((d) => d.method));
 const NAME = new RegExp(CLIENT_METHOD_PATTERN);
 
 /** Binds client/call for a plugin granted `admin` (a client protocol server). */
