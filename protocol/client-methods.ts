@@ -11,7 +11,7 @@ import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
  * not cross the wire, so a served method has none.
  */
 export interface ClientMethodDecl {
-  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of the socket's own, which the kernel's table serves. */
+  /** Wire name, `noun/verb` (e.g. `webui/open`); never one of SocketApi's, which the kernel's table serves. */
   method: string;
   /** JSON Schema of its params, checked by the kernel before the plugin is called. */
   params: JsonSchema;

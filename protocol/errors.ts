@@ -1,6 +1,10 @@
 import type { ResponseError } from 'vscode-jsonrpc';
 
-/** One catalogue of the errors that cross the wire, each with the facts a person needs. */
+/**
+ * One catalogue of the errors that cross the wire (the kernel's and plugins' SDK wire, the client sockets), each with
+ * the facts a person needs. The numbers and names are stable: scripts and people read them. Where a JSON-RPC code fits
+ * (a line that is not JSON, no such method) it is reused.
+ */
 export const ErrorCodes = {
   /** The plugin process exited while a call to it was pending. */
   PluginCrashed: -33001,
@@ -34,6 +38,18 @@ export const ErrorCodes = {
   MessageTooLarge: -33015,
   /** The cli socket closed a connection that had nothing running and sent nothing for cli:idle_timeout. */
   ClientIdle: -33016,
+  /** A client line is not JSON. */
+  ParseError: -32700,
+  /** A client line is JSON but not a request (fails socketRequestSchema, or its params the method's schema). */
+  InvalidRequest: -32600,
+  /** The socket serves no such method, and no plugin does. */
+  MethodNotFound: -32601,
+  /** Something unexpected failed inside the serving plugin (the cli socket, the web page). */
+  Internal: -32603,
+  /** A client line is longer than SOCKET_MAX_LINE_BYTES; the connection is closed after this answer. */
+  LineTooLong: -33101,
+  /** The cli socket already serves its `max_clients`; the connection is closed after this answer. */
+  TooManyClients: -33102,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCodes;
@@ -56,6 +72,12 @@ export const ErrorNames: Record<number, string> = {
   [ErrorCodes.AnswerTooLong]: 'HA_ERR_ANSWER_TOO_LONG',
   [ErrorCodes.MessageTooLarge]: 'HA_ERR_MESSAGE_TOO_LARGE',
   [ErrorCodes.ClientIdle]: 'HA_ERR_CLIENT_IDLE',
+  [ErrorCodes.ParseError]: 'HA_ERR_PARSE',
+  [ErrorCodes.InvalidRequest]: 'HA_ERR_INVALID_REQUEST',
+  [ErrorCodes.MethodNotFound]: 'HA_ERR_METHOD_NOT_FOUND',
+  [ErrorCodes.Internal]: 'HA_ERR_INTERNAL',
+  [ErrorCodes.LineTooLong]: 'HA_ERR_LINE_TOO_LONG',
+  [ErrorCodes.TooManyClients]: 'HA_ERR_TOO_MANY_CLIENTS',
 };
 
 /** Facts attached to an error: which plugin, which method, how it ended. */

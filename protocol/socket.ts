@@ -7,50 +7,11 @@
  *                  error         {"id": 1, "error": {"code": -33004, "name": "HA_ERR_NOT_FOUND", "message": "…"}}
  *                  stream item   {"id": 1, "stream": {...}}   (zero or more before the result; chat uses it)
  *
- * Every request gets exactly one result or one error.
+ * Every request gets exactly one result or one error; any request may be sent as a notification instead (no id: it
+ * runs, and nothing it streams or returns is sent). The methods are SocketApi's (socket-api.ts), the error codes
+ * errors.ts's; this file is the line itself and what streams on it.
  */
 import type { OutputAsk, ToolOutputEvent } from './io';
-
-/** Methods the socket serves; admin ones map one to one onto kernel admin requests. */
-export const SocketMethods = {
-  PluginsList: 'plugins/list',
-  PluginsInfo: 'plugins/info',
-  PluginsControl: 'plugins/control',
-  PluginsLogs: 'plugins/logs',
-  /** The kernel's recent log lines (its own and every plugin's). */
-  LogsRead: 'logs/read',
-  /** Token usage per provider and model per day. */
-  UsageRead: 'usage/read',
-  PluginsInstall: 'plugins/install',
-  PluginsRemove: 'plugins/remove',
-  ConfigList: 'config/list',
-  ConfigGet: 'config/get',
-  ConfigSet: 'config/set',
-  ConfigUnset: 'config/unset',
-  KernelStatus: 'kernel/status',
-  MemorySearch: 'memory/search',
-  MemoryForget: 'memory/forget',
-  GraphQuery: 'graph/query',
-  KnowledgeList: 'knowledge/list',
-  KnowledgeSearch: 'knowledge/search',
-  KnowledgeAdd: 'knowledge/add',
-  KnowledgeRemove: 'knowledge/remove',
-  KnowledgeReindex: 'knowledge/reindex',
-  SessionsList: 'sessions/list',
-  SessionsShow: 'sessions/show',
-  /** Request: one message for the agent; streams ChatStreamItems, then a ChatSayResult. */
-  ChatSay: 'chat/say',
-  /** Notification: stop the running turn of a session, or hand it text. */
-  ChatInterrupt: 'chat/interrupt',
-  /** Request that lasts until the client disconnects: streams a session's outputs no chat/say waits for. */
-  ChatSubscribe: 'chat/subscribe',
-  /** Request that lasts until the client disconnects: streams the kernel's events (plugin states, config changes…). */
-  EventsSubscribe: 'events/subscribe',
-  /** Request: answers a question the kernel put to a session's person (any client may answer). */
-  ApprovalAnswer: 'approval/answer',
-  /** Request: the questions waiting for an answer. */
-  ApprovalPending: 'approval/pending',
-} as const;
 
 /**
  * Notification `{"method":"$/cancel","params":{"id":ID}}`: the client no longer wants request ID (a chat/subscribe of a
@@ -62,7 +23,7 @@ export const SOCKET_CANCEL_METHOD = '$/cancel';
 export interface SocketRequest {
   /** Present on requests, absent on notifications. */
   id?: number | string;
-  /** One of SocketMethods. */
+  /** A method of SocketApi (socket-api.ts), or one a plugin serves. */
   method: string;
   /** Method parameters. */
   params?: Record<string, unknown>;
@@ -92,36 +53,6 @@ export interface SocketResponse {
   stream?: unknown;
 }
 
-/** chat/say: a person's message for the agent. */
-export interface ChatSayParams {
-  /** Conversation id, e.g. `cli:alice`; history is kept per session. */
-  session: string;
-  /** The message. */
-  text: string;
-}
-
-/** chat/say's result once the answer is complete (a failed turn answers with an error instead). */
-export interface ChatSayResult {
-  /** The whole answer. */
-  text: string;
-  /** Whether an interrupt cut it short. */
-  interrupted: boolean;
-}
-
-/** chat/interrupt: like io/interrupt, for a session. */
-export interface ChatInterruptParams {
-  /** Conversation to interrupt. */
-  session: string;
-  /** Text handed to the running turn (or that starts one when idle); none means "stop". */
-  text?: string;
-}
-
-/** chat/subscribe: which session to follow. */
-export interface ChatSubscribeParams {
-  /** Conversation to follow. */
-  session: string;
-}
-
 /**
  * A `stream` item of chat/say and chat/subscribe.
  * - `missed`: a turn that finished while nobody listened (kept in the server's mailbox), sent first;
@@ -146,12 +77,6 @@ export interface ChatStreamItem {
   tool?: ToolOutputEvent;
   /** A question put to the person, on a `notice` (OutputParams.ask). */
   ask?: OutputAsk;
-}
-
-/** events/subscribe: which events to follow. */
-export interface EventsSubscribeParams {
-  /** Exact event names or `prefix.*` patterns (`*` is every event), e.g. `plugin.state`, `config.*`. */
-  names: string[];
 }
 
 /**
@@ -188,32 +113,3 @@ export const socketRequestSchema = {
     params: { type: 'object' },
   },
 } as const;
-
-/**
- * Errors the socket itself answers with (the line never reached the kernel). Kernel errors keep
- * their codes and names from errors.ts; the JSON-RPC codes are reused where one fits.
- */
-export const SocketErrorCodes = {
-  /** The line is not JSON. */
-  ParseError: -32700,
-  /** The line is JSON but not a request (fails socketRequestSchema, or its params the method's schema). */
-  InvalidRequest: -32600,
-  /** The socket serves no such method. */
-  MethodNotFound: -32601,
-  /** Something unexpected failed inside the cli plugin. */
-  Internal: -32603,
-  /** The line is longer than SOCKET_MAX_LINE_BYTES; the connection is closed after this answer. */
-  LineTooLong: -33101,
-  /** The server already serves its `max_clients`; the connection is closed after this answer. */
-  TooManyClients: -33102,
-} as const;
-
-/** Stable names of the socket's own error codes, as shown to people and scripts. */
-export const SocketErrorNames: Record<number, string> = {
-  [SocketErrorCodes.ParseError]: 'HA_ERR_PARSE',
-  [SocketErrorCodes.InvalidRequest]: 'HA_ERR_INVALID_REQUEST',
-  [SocketErrorCodes.MethodNotFound]: 'HA_ERR_METHOD_NOT_FOUND',
-  [SocketErrorCodes.Internal]: 'HA_ERR_INTERNAL',
-  [SocketErrorCodes.LineTooLong]: 'HA_ERR_LINE_TOO_LONG',
-  [SocketErrorCodes.TooManyClients]: 'HA_ERR_TOO_MANY_CLIENTS',
-};

@@ -1,7 +1,7 @@
 // Turns whatever a handler threw into the error object the socket sends.
-import { ErrorNames, SocketErrorCodes, SocketErrorNames, type SocketError } from '../../protocol';
+import { ErrorCodes, ErrorNames, type SocketError } from '../../protocol';
 
-/** A socket error with a code from the catalogues; thrown by handlers, sent as `{id, error}`. */
+/** A socket error with a code from the catalogue; thrown by handlers, sent as `{id, error}`. */
 export class SocketFailure extends Error {
   constructor(
     readonly code: number,
@@ -13,9 +13,9 @@ export class SocketFailure extends Error {
   }
 }
 
-/** Names a code from the kernel's catalogue or the socket's own, in that order. */
+/** Names a code from the catalogue. */
 export function nameErrorCode(code: number): string {
-  return ErrorNames[code] ?? SocketErrorNames[code] ?? 'HA_ERR_UNKNOWN';
+  return ErrorNames[code] ?? 'HA_ERR_UNKNOWN';
 }
 
 /**
@@ -31,7 +31,7 @@ export function toSocketError(error: unknown, server = 'the client protocol serv
     return out;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: SocketErrorCodes.Internal, name: nameErrorCode(SocketErrorCodes.Internal), message: `${server} failed: ${message}` };
+  return { code: ErrorCodes.Internal, name: nameErrorCode(ErrorCodes.Internal), message: `${server} failed: ${message}` };
 }
 
 function isCodedError(error: unknown): error is { code: number; message: string; data?: unknown } {

@@ -1,5 +1,6 @@
-// The socket's dispatch table: one row per method, each a descriptor from protocol/socket-api.ts and its handler.
-// Adding a method is adding a row; the admin rows are here, the memory rows in memory-methods.ts, the chat rows in chat/methods.ts.
+// The socket's dispatch table: one row per method, each a descriptor of SocketApi (protocol/socket-api.ts) and its
+// handler, whose params and result the descriptor types. Adding a method is its descriptor there and a row here (admin),
+// in memory-methods.ts, chat/methods.ts, event-methods.ts or approval-methods.ts; a test holds every descriptor to a row.
 import type { KernelClient } from '../sdk';
 import {
   ConfigGetRequest,
@@ -21,7 +22,7 @@ import {
   SocketApi,
   type JsonSchema,
   type PluginAction,
-  type SocketDescriptor,
+  type RequestDescriptor,
 } from '../../protocol';
 import { SocketFailure } from './errors';
 
@@ -60,7 +61,7 @@ export interface SocketRow extends SocketMethod {
 export type MethodTable = Readonly<Record<string, SocketMethod>>;
 
 /** Declares a row: the descriptor's schema is what makes its params type true at run time. */
-export function row<P, R>(descriptor: SocketDescriptor<P, R>, run: (params: P, call: SocketCall) => Promise<R>): SocketRow {
+export function row<P, R>(descriptor: RequestDescriptor<P, R>, run: (params: P, call: SocketCall) => Promise<R>): SocketRow {
   return { method: descriptor.method, params: descriptor.params, run: run as SocketMethod['run'] };
 }
 

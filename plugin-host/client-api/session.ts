@@ -1,6 +1,6 @@
 // One client of the client protocol, whatever carries its lines: takes request lines, runs them from the
 // method table with a cap on how many run at once, and writes one answer per request through its transport.
-import { ErrorCodes, SOCKET_CANCEL_METHOD, SocketErrorCodes, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
+import { ErrorCodes, SOCKET_CANCEL_METHOD, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
 import type { PluginLogger } from '../sdk';
 import { SocketFailure, toSocketError } from './errors';
 import type { MethodTable, SocketCall } from './methods';
@@ -173,7 +173,7 @@ function cancelNow(text: string, ctx: LineContext): boolean {
 function cancelRequest(request: SocketRequest, ctx: LineContext): void {
   const id = request.params?.['id'];
   if (typeof id !== 'number' && typeof id !== 'string') {
-    if (request.id !== undefined) ctx.send({ id: request.id, error: toSocketError(new SocketFailure(SocketErrorCodes.InvalidRequest, `${SOCKET_CANCEL_METHOD} needs params.id, the id of a request of yours that is running`)) });
+    if (request.id !== undefined) ctx.send({ id: request.id, error: toSocketError(new SocketFailure(ErrorCodes.InvalidRequest, `${SOCKET_CANCEL_METHOD} needs params.id, the id of a request of yours that is running`)) });
     return;
   }
   ctx.running.get(id)?.abort();
@@ -236,7 +236,7 @@ function isUnserved(error: unknown, method: string): boolean {
 function unknownMethod(method: string, methods: MethodTable, served: readonly string[] = []): SocketFailure {
   const plugins = served.length > 0 ? `; plugins serve ${served.join(', ')}` : '';
   return new SocketFailure(
-    SocketErrorCodes.MethodNotFound,
+    ErrorCodes.MethodNotFound,
     `unknown method "${method}"; the socket serves ${Object.keys(methods).join(', ')}${plugins}`,
     { method },
   );

@@ -1,5 +1,5 @@
 // Checks client lines with ajv: the envelope against socketRequestSchema, params against each method's descriptor.
-import { MAX_CLIENT_LINE_DEPTH, SocketErrorCodes, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
+import { ErrorCodes, MAX_CLIENT_LINE_DEPTH, socketRequestSchema, type JsonSchema, type SocketRequest } from '../../protocol';
 import { compiledCheck, describeSchemaErrors, schemaProblem } from '../../protocol/runtime/schema-check';
 import { SocketFailure } from './errors';
 
@@ -11,20 +11,20 @@ export function parseRequestLine(line: string): SocketRequest {
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new SocketFailure(
-      SocketErrorCodes.ParseError,
+      ErrorCodes.ParseError,
       `line is not JSON (${why}); send one JSON object per line, e.g. {"id":1,"method":"kernel/status"}`,
     );
   }
   if (nestsDeeperThan(value, MAX_CLIENT_LINE_DEPTH)) {
     throw new SocketFailure(
-      SocketErrorCodes.InvalidRequest,
+      ErrorCodes.InvalidRequest,
       `invalid request: the line nests values more than ${MAX_CLIENT_LINE_DEPTH} levels deep; send flatter params`,
       { maxDepth: MAX_CLIENT_LINE_DEPTH },
     );
   }
   const checkEnvelope = compiledCheck(socketRequestSchema);
   if (!checkEnvelope(value)) {
-    throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid request: ${describeSchemaErrors(checkEnvelope.errors, 'request')}`);
+    throw new SocketFailure(ErrorCodes.InvalidRequest, `invalid request: ${describeSchemaErrors(checkEnvelope.errors, 'request')}`);
   }
   return value as SocketRequest;
 }
@@ -44,7 +44,7 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 /** Checks a method's params against its descriptor's schema (compiled once per schema). */
 export function checkParams(method: string, schema: JsonSchema, params: unknown): void {
   const problem = schemaProblem(schema, params, 'params');
-  if (problem !== undefined) throw new SocketFailure(SocketErrorCodes.InvalidRequest, `invalid params for ${method}: ${problem}`);
+  if (problem !== undefined) throw new SocketFailure(ErrorCodes.InvalidRequest, `invalid params for ${method}: ${problem}`);
 }
 
 /** Recovers a usable id from a line that failed validation, so the error can still be matched. */

@@ -1,6 +1,7 @@
-// A client of homed's Unix socket: connects, sends requests with ids, matches answers and stream items.
+// A client of homed's Unix socket: connects, sends requests with ids, matches answers and stream items. A caller calls
+// through a descriptor (`client.call(SocketApi.ConfigSet, params)`), so its params and result are the descriptor's.
 import { connect, type Socket } from 'node:net';
-import type { SocketResponse } from '../../protocol';
+import type { RequestDescriptor, SocketResponse } from '../../protocol';
 import { formatDuration } from '../../protocol/format';
 import {
   HomedAnswerError,
@@ -105,14 +106,35 @@ export class HomedClient {
   }
 
   /**
-   * Sends a request and resolves with its result; stream items go to `options.onStream`. Without an
-   * answer (or, while it streams, a next item) within the method's timeout it rejects with HomedTimeoutError.
+   * Calls the method `descriptor` declares and resolves with its result; stream items go to `options.onStream`.
+   * Without an answer (or, while it streams, a next item) within the method's timeout it rejects with HomedTimeoutError.
+   */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>, options: RequestOptions = {}): Promise<R> {
+    // The answer to this method is the descriptor's result: the one place the line's JSON is taken as that type.
+    return this.send(descriptor.method, params, options) as Promise<R>;
+  }
+
+  /**
+   * Sends the method `descriptor` declares as a notification: no id, no answer. Any socket method may go this way; the
+   * server runs it and drops what it streams or returns (chat/interrupt's fast path).
+   */
+  notify<P>(descriptor: RequestDescriptor<P, unknown>, params: NoInfer<P>): void {
+    if (!this.closed) this.socket.write(`${JSON.stringify({ method: descriptor.method, params })}\n`);
+  }
+
+  /**
+   * Calls a method by its name: for a method a plugin serves that protocol/ declares no descriptor for (its caller then
+   * writes the result type), or a name a test tries. A method protocol/ declares is called with `call`.
    */
   request<R = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
+    return this.send(method, params, options) as Promise<R>;
+  }
+
+  private send(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? requestTimeoutMs(method);
-    return new Promise<R>((resolve, reject) => {
+    return new Promise<unknown>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
       let streamed = false;
       let waitMs = timeoutMs;
@@ -121,7 +143,7 @@ export class HomedClient {
         reject(new HomedTimeoutError(describeTimeout(method, waitMs, streamed), this.path, method, waitMs));
       };
       const pending: Pending = {
-        resolve: resolve as (value: unknown) => void,
+        resolve,
         reject,
         onStream: options.onStream,
         silenceAfter: (item) => options.silenceAfter?.(item) ?? timeoutMs,
@@ -137,11 +159,6 @@ export class HomedClient {
       this.pending.set(id, pending);
       this.socket.write(`${JSON.stringify({ id, method, params })}\n`);
     });
-  }
-
-  /** Sends a notification: no id, no answer. */
-  notify(method: string, params: Record<string, unknown> = {}): void {
-    if (!this.closed) this.socket.write(`${JSON.stringify({ method, params })}\n`);
   }
 
   /** Closes the connection; pending requests are rejected. */
@@ -205,11 +222,20 @@ export class HomedClient {
   }
 }
 
-/** Connects, sends one request, closes: the common case for homectl. */
+/** Connects, calls one method through its descriptor, closes: the common case for homectl. */
+export async function callOnce<P, R>(path: string, descriptor: RequestDescriptor<P, R>, params: NoInfer<P>, options: RequestOptions = {}): Promise<R> {
+  return once(path, options, (client) => client.call(descriptor, params, options));
+}
+
+/** Like callOnce, by the method's name (see HomedClient.request). */
 export async function requestOnce<R = unknown>(path: string, method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
+  return once(path, options, (client) => client.request<R>(method, params, options));
+}
+
+async function once<T>(path: string, options: RequestOptions, run: (client: HomedClient) => Promise<T>): Promise<T> {
   const client = await HomedClient.connect(path, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   try {
-    return await client.request<R>(method, params, options);
+    return await run(client);
   } finally {
     client.close();
   }

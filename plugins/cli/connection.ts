@@ -5,7 +5,7 @@ import type { PluginLogger } from '../../plugin-host';
 import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
 import type { MethodTable } from '../../plugin-host/client-api/methods';
 import { openClientSession, type ForwardCall, type SessionState } from '../../plugin-host/client-api/session';
-import { ErrorCodes, SocketErrorCodes, type SocketError } from '../../protocol';
+import { ErrorCodes, type SocketError } from '../../protocol';
 import { formatDuration } from '../../protocol/format';
 import { closeGently, farewellLine } from './farewell';
 import { watchHalfOpen } from './half-open';
@@ -130,7 +130,7 @@ export function serveConnection(socket: Socket, deps: ConnectionDeps): void {
 
 function lineTooLong(maxLineBytes: number): SocketFailure {
   return new SocketFailure(
-    SocketErrorCodes.LineTooLong,
+    ErrorCodes.LineTooLong,
     `line longer than ${maxLineBytes} bytes; the connection is closed (send one JSON object per line, each under the limit)`,
     { maxLineBytes },
   );

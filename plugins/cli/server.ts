@@ -2,7 +2,7 @@
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { PluginLogger } from '../../plugin-host';
-import { SOCKET_MAX_LINE_BYTES, SocketErrorCodes, SocketMethods } from '../../protocol';
+import { ErrorCodes, SOCKET_MAX_LINE_BYTES, SocketApi } from '../../protocol';
 import { claimSocketPath } from './claim';
 import { serveConnection } from './connection';
 import { SocketFailure, toSocketError } from '../../plugin-host/client-api/errors';
@@ -47,7 +47,7 @@ export interface SocketServer {
  * lasts as long as its client (chat, events/subscribe) would hold the spare slot, so it is not one.
  */
 export function isAdminMethod(method: string): boolean {
-  return !method.startsWith('chat/') && method !== SocketMethods.EventsSubscribe;
+  return !method.startsWith('chat/') && method !== SocketApi.EventsSubscribe.method;
 }
 
 /**
@@ -119,7 +119,7 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
 
 function fullRefusal(maxClients: number): SocketFailure {
   return new SocketFailure(
-    SocketErrorCodes.TooManyClients,
+    ErrorCodes.TooManyClients,
     `homed already serves ${maxClients} clients (cli:max_clients) and the slot kept for homectl is taken; try again later, close idle clients, or raise cli:max_clients`,
     { maxClients },
   );
@@ -127,7 +127,7 @@ function fullRefusal(maxClients: number): SocketFailure {
 
 function spareSlotRefusal(maxClients: number, method: string): SocketFailure {
   return new SocketFailure(
-    SocketErrorCodes.TooManyClients,
+    ErrorCodes.TooManyClients,
     `homed already serves ${maxClients} clients (cli:max_clients); this connection got the slot kept for homectl, ` +
       `which serves admin methods only, not ${method}; try again later or raise cli:max_clients`,
     { maxClients, method },

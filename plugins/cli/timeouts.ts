@@ -1,5 +1,5 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
-import { HealthcheckMethods, SkillsMethods, SocketMethods } from '../../protocol';
+import { HealthcheckMethods, SkillsMethods, SocketApi } from '../../protocol';
 import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
@@ -17,12 +17,12 @@ export const REQUEST_TIMEOUTS = {
   /** Methods that do real work, or wait on something that does. */
   byMethod: {
     // Unpacks and starts the plugin (a handshake may take 30 s).
-    [SocketMethods.PluginsInstall]: 5 * MINUTE,
+    [SocketApi.PluginsInstall.method]: 5 * MINUTE,
     // A restart waits for the shutdown (up to 8 s) and the new process's handshake (up to 30 s).
-    [SocketMethods.PluginsControl]: 2 * MINUTE,
-    [SocketMethods.PluginsRemove]: 2 * MINUTE,
-    [SocketMethods.KnowledgeAdd]: 2 * MINUTE,
-    [SocketMethods.KnowledgeReindex]: 10 * MINUTE,
+    [SocketApi.PluginsControl.method]: 2 * MINUTE,
+    [SocketApi.PluginsRemove.method]: 2 * MINUTE,
+    [SocketApi.KnowledgeAdd.method]: 2 * MINUTE,
+    [SocketApi.KnowledgeReindex.method]: 10 * MINUTE,
     // Runs a skill's install spec (brew, npm, go, uv, a download); openclaw stops it at 10 min and answers within 11.
     [SkillsMethods.Setup]: 12 * MINUTE,
     // Copies a skill folder into the skills folder; openclaw gives up at 2 min, so its answer comes first.
@@ -30,10 +30,10 @@ export const REQUEST_TIMEOUTS = {
     // A fresh health round: the provider check stops at healthcheck:provider_timeout (20 s), a quick_check of big databases takes longer.
     [HealthcheckMethods.Report]: 10 * MINUTE,
     // Silence between two items: longer than a provider may go without data (120 s), so only a stuck homed trips it.
-    [SocketMethods.ChatSay]: 3 * MINUTE,
+    [SocketApi.ChatSay.method]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.
-    [SocketMethods.ChatSubscribe]: 0,
-    [SocketMethods.EventsSubscribe]: 0,
+    [SocketApi.ChatSubscribe.method]: 0,
+    [SocketApi.EventsSubscribe.method]: 0,
   } as Readonly<Record<string, number>>,
 };
 

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { STAGE_NAMES } from '../../protocol';
+import { SocketApi, STAGE_NAMES } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../test/fake-llm/server';
 import { SocketClient, startHomed } from './homed-process';
 import { makeRow, type BenchRow } from './results';
@@ -34,14 +34,14 @@ export async function benchAgent(): Promise<BenchRow[]> {
       makeRow(SECTION, 'interrupt → provider socket closed p50, idle', quantile(idle, 0.5), 'ms', 'in-process abort p50', quantile(baseline, 0.5), INTERRUPTS),
       makeRow(SECTION, 'interrupt → provider socket closed p99, idle', quantile(idle, 0.99), 'ms', 'in-process abort p99', quantile(baseline, 0.99), INTERRUPTS, { kind: 'value-at-most', max: 5 }),
     );
-    await client.request('config/set', { scope: 'flood', key: 'on', value: true });
+    await client.call(SocketApi.ConfigSet, { scope: 'flood', key: 'on', value: true });
     await sleep(500);
-    const countBefore = Number((await client.request('config/get', { scope: 'flood', key: 'count' }) as { entry: { value: unknown } }).entry.value);
+    const countBefore = Number((await client.call(SocketApi.ConfigGet, { scope: 'flood', key: 'count' })).entry.value);
     const floodStart = performance.now();
     const flooded = await measureInterrupts(client, llm);
-    const countAfter = Number((await client.request('config/get', { scope: 'flood', key: 'count' }) as { entry: { value: unknown } }).entry.value);
+    const countAfter = Number((await client.call(SocketApi.ConfigGet, { scope: 'flood', key: 'count' })).entry.value);
     const rate = ((countAfter - countBefore) / (performance.now() - floodStart)) * 1000;
-    await client.request('config/set', { scope: 'flood', key: 'on', value: false });
+    await client.call(SocketApi.ConfigSet, { scope: 'flood', key: 'on', value: false });
     rows.push(
       makeRow(SECTION, `interrupt → socket closed p50, while a plugin floods (${Math.round(rate)} req/s)`, quantile(flooded, 0.5), 'ms', 'in-process abort p50', quantile(baseline, 0.5), INTERRUPTS),
       makeRow(SECTION, 'interrupt → socket closed p99, while a plugin floods', quantile(flooded, 0.99), 'ms', 'in-process abort p99', quantile(baseline, 0.99), INTERRUPTS, { kind: 'value-at-most', max: 20 }),
@@ -64,7 +64,7 @@ async function measureTurnOverhead(client: SocketClient, llm: FakeLlm): Promise<
     llm.enqueue({ text: 'Hello there, this is an answer.', tokenDelayMs: 5 });
     const sent = performance.now();
     let first = 0;
-    await client.request('chat/say', { session: `bench-turn-${i % 3}`, text: `question ${i}` }, (item) => {
+    await client.call(SocketApi.ChatSay, { session: `bench-turn-${i % 3}`, text: `question ${i}` }, (item) => {
       if (first === 0 && (item as { kind?: string }).kind === 'delta') first = performance.now();
     });
     const request = llm.requests[llm.requests.length - 1]!;
@@ -86,14 +86,14 @@ async function measureInterrupts(client: SocketClient, llm: FakeLlm): Promise<nu
     let interruptedAt = 0;
     let request: Promise<unknown> | undefined;
     const streaming = new Promise<void>((resolve) => {
-      request = client.request('chat/say', { session, text: 'talk for a long time' }, (item) => {
+      request = client.call(SocketApi.ChatSay, { session, text: 'talk for a long time' }, (item) => {
         if ((item as { kind?: string }).kind === 'delta') resolve();
       });
     });
     await withDeadline(streaming, 10_000, 'the stream to start');
     const fake = llm.requests[llm.requests.length - 1]!;
     interruptedAt = performance.now();
-    client.notify('chat/interrupt', { session });
+    client.notify(SocketApi.ChatInterrupt, { session });
     await withDeadline(fake.connection.closed, 10_000, 'the provider socket to close');
     await request;
     if (i >= 3) delays.push(fake.connection.closedAt! - interruptedAt);

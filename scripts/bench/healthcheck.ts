@@ -8,15 +8,20 @@ import * as path from 'node:path';
 import { LoopDelay } from '../../kernel/health/loop-delay';
 import { checkInWorker } from '../../kernel/health/quick-check';
 import { quickCheck } from '../../kernel/health/quick-check-worker';
-import type { PluginStatus } from '../../protocol';
 import { startFakeLlm } from '../../test/fake-llm/server';
 import { SocketClient, startHomed } from './homed-process';
 import { FIXTURE_PLUGINS } from './paths';
 import { readRss } from './procfs';
 import { makeRow, type BenchRow } from './results';
 import { median, quantile, sleep } from './stats';
+import { objectSchema, request, SocketApi } from '../../protocol';
 
 const SECTION = 'healthcheck';
+/** The health-prober fixture's own client method: times `rounds` of health/probe and kernel/status, in ms each. */
+const ProberTime = request<{ rounds: number }, Record<'health/probe' | 'kernel/status', number[]>>('prober/time', {
+  params: objectSchema({ rounds: { type: 'integer', minimum: 1, maximum: 10000 } }, ['rounds']),
+  permission: null,
+});
 export const HEALTHCHECK_PLAN = { probeRounds: 300, databaseMb: 50, checks: 3 };
 
 export async function benchHealthcheck(plan = HEALTHCHECK_PLAN): Promise<BenchRow[]> {
@@ -31,11 +36,11 @@ async function benchInHomed(plan: typeof HEALTHCHECK_PLAN): Promise<BenchRow[]> 
   const homed = await startHomed(dataDir, llm);
   const client = await SocketClient.connect(path.join(dataDir, 'run', 'homed.sock'));
   try {
-    await client.request('prober/time', { rounds: 20 });
-    const times = (await client.request('prober/time', { rounds: plan.probeRounds })) as Record<'health/probe' | 'kernel/status', number[]>;
+    await client.call(ProberTime, { rounds: 20 });
+    const times = await client.call(ProberTime, { rounds: plan.probeRounds });
     // Both have run a while: their heaps have settled past the start.
     await sleep(2000);
-    const { plugins } = (await client.request('plugins/list', {})) as { plugins: PluginStatus[] };
+    const { plugins } = await client.call(SocketApi.PluginsList, {});
     const rssOf = (name: string): number => readRss(plugins.find((p) => p.name === name)?.pid ?? -1).rssMb;
     const anonOf = (name: string): number => readRss(plugins.find((p) => p.name === name)?.pid ?? -1).anonMb;
     return [

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as net from 'node:net';
 import type { FakeLlm } from '../../test/fake-llm/server';
+import type { RequestDescriptor } from '../../protocol';
 import { cleanEnv } from './clean-env';
 import { HOMED_MAIN } from './paths';
 import { sleep } from './stats';
@@ -49,16 +50,18 @@ export class SocketClient {
     });
   }
 
-  request(method: string, params: object, onItem?: (item: unknown) => void): Promise<unknown> {
+  /** Calls the method `descriptor` declares; stream items go to `onItem`, the result is the descriptor's. */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>, onItem?: (item: unknown) => void): Promise<R> {
     const id = ++this.next;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, ...(onItem ? { onItem } : {}) });
-      this.socket.write(`${JSON.stringify({ id, method, params })}\n`);
+    return new Promise<R>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, ...(onItem ? { onItem } : {}) });
+      this.socket.write(`${JSON.stringify({ id, method: descriptor.method, params })}\n`);
     });
   }
 
-  notify(method: string, params: object): void {
-    this.socket.write(`${JSON.stringify({ method, params })}\n`);
+  /** Sends the method `descriptor` declares as a notification: no answer. */
+  notify<P>(descriptor: RequestDescriptor<P, unknown>, params: NoInfer<P>): void {
+    this.socket.write(`${JSON.stringify({ method: descriptor.method, params })}\n`);
   }
 
   close(): void {

@@ -10,6 +10,7 @@ import { startFakeLlm, type FakeLlm } from '../../test/fake-llm/server';
 import { SocketClient, startHomed } from './homed-process';
 import { makeRow, type BenchRow } from './results';
 import { quantile, sleep } from './stats';
+import { SocketApi } from '../../protocol';
 
 const SECTION = '9 lanes';
 const TTFT_MS = 200;
@@ -60,7 +61,7 @@ async function turnsPerSecond(clients: SocketClient[], turnsEach: number, prefix
   const started = performance.now();
   await Promise.all(
     clients.map(async (client, s) => {
-      for (let i = 0; i < turnsEach; i++) await client.request('chat/say', { session: `${prefix}-${s}`, text: `question ${i}` });
+      for (let i = 0; i < turnsEach; i++) await client.call(SocketApi.ChatSay, { session: `${prefix}-${s}`, text: `question ${i}` });
     }),
   );
   return (clients.length * turnsEach) / ((performance.now() - started) / 1000);
@@ -73,7 +74,7 @@ async function delayBesideHungProvider(client: SocketClient, hungClient: SocketC
     const times: number[] = [];
     for (let i = 0; i < OTHER_TURNS + 3; i++) {
       const sent = performance.now();
-      await client.request('chat/say', { session, text: `question ${i}` });
+      await client.call(SocketApi.ChatSay, { session, text: `question ${i}` });
       if (i >= 3) times.push(performance.now() - sent);
     }
     return times;
@@ -82,10 +83,10 @@ async function delayBesideHungProvider(client: SocketClient, hungClient: SocketC
   // The next request to reach the fake hangs (headers, then nothing for ten minutes); the rest answer at once.
   const before = llm.requests.length;
   llm.enqueue({ text: 'never', firstTokenDelayMs: 600_000 });
-  const hanging = hungClient.request('chat/say', { session: 'hung', text: 'hang' }).catch(() => undefined);
+  const hanging = hungClient.call(SocketApi.ChatSay, { session: 'hung', text: 'hang' }).catch(() => undefined);
   while (llm.requests.length === before) await sleep(5);
   const hung = await timeTurns('beside-hung');
-  hungClient.notify('chat/interrupt', { session: 'hung' });
+  hungClient.notify(SocketApi.ChatInterrupt, { session: 'hung' });
   await hanging;
   return [calm, hung];
 }

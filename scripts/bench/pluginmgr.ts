@@ -9,8 +9,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, type KernelStatus } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
+import { SocketApi } from '../../protocol';
 import { PluginmgrFiles } from '../../protocol/pluginmgr';
 import { packPlugin } from '../pack/pack';
 import { cleanEnv } from './clean-env';
@@ -41,7 +41,7 @@ export async function benchPluginmgr(plan = PLUGINMGR_PLAN): Promise<BenchRow[]>
       times.upload.push(await timed(() => post(api, body, 'application/octet-stream')));
       times.url.push(await timed(() => post(api, Buffer.from(JSON.stringify({ url: server.url })), 'application/json')));
       times.homectl.push(await timed(() => homectl(homed.dataDir, ['plugins', 'install', file, '--yes'])));
-      times.socket.push(await timed(() => requestOnce(socket, SocketMethods.PluginsInstall, { file })));
+      times.socket.push(await timed(() => callOnce(socket, SocketApi.PluginsInstall, { file })));
     }
     const figure = (what: string) => `install of a ${(body.length / MIB).toFixed(1)} MiB package, ${what}`;
     const homectlMs = median(times.homectl);
@@ -83,7 +83,7 @@ async function startHomed(dataDir: string): Promise<Homed> {
   const socket = path.join(dataDir, 'run', 'homed.sock');
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const status = await requestOnce<KernelStatus>(socket, SocketMethods.KernelStatus).catch(() => undefined);
+    const status = await callOnce(socket, SocketApi.KernelStatus, {}).catch(() => undefined);
     if (status && status.plugins.ready === status.plugins.enabled && fs.existsSync(path.join(dataDir, 'run', PluginmgrFiles.port))) break;
     if (Date.now() > deadline || proc.exitCode !== null) throw new Error('homed did not get ready within 60 s');
     await sleep(100);

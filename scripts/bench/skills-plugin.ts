@@ -7,7 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { buildPromptBlock, type BlockSkill } from '../../plugins/openclaw/prompt-block';
-import { SkillsMethods, SocketMethods, type PluginInfo, type SkillsListResult } from '../../protocol';
+import { SkillsMethods, SocketApi, type SkillsListResult } from '../../protocol';
+import { byName } from '../../test/harness/by-name';
 import { startFakeLlm } from '../../test/fake-llm/server';
 import { SocketClient, startHomed } from './homed-process';
 import { readRss } from './procfs';
@@ -77,7 +78,7 @@ async function stopRig(rig: Rig): Promise<void> {
 }
 
 async function openclawPid(rig: Rig): Promise<number> {
-  const { plugin } = (await rig.client.request(SocketMethods.PluginsInfo, { name: 'openclaw' })) as { plugin: PluginInfo };
+  const { plugin } = await rig.client.call(SocketApi.PluginsInfo, { name: 'openclaw' });
   if (plugin.pid === null) throw new Error('the openclaw plugin is not running');
   return plugin.pid;
 }
@@ -87,7 +88,7 @@ async function waitListed(rig: Rig, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const listed = (await rig.client.request(SkillsMethods.List, {})) as SkillsListResult;
+      const listed = await rig.client.call(byName<SkillsListResult>(SkillsMethods.List), {});
       if (listed.total === rig.count) return;
     } catch {
       // not serving yet (restarting)
@@ -100,7 +101,7 @@ async function waitListed(rig: Rig, timeoutMs = 60_000): Promise<void> {
 /** From asking for a restart to the plugin listing its set again. */
 async function timeRestart(rig: Rig): Promise<number> {
   const start = performance.now();
-  await rig.client.request(SocketMethods.PluginsControl, { name: 'openclaw', action: 'restart' });
+  await rig.client.call(SocketApi.PluginsControl, { name: 'openclaw', action: 'restart' });
   await waitListed(rig);
   return msSince(start);
 }

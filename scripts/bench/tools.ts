@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import type { PluginContext, PluginDefinition } from '../../plugin-host';
 import { toolCall } from '../../plugin-host/tool-call';
 import { createFilesPlugin } from '../../plugins/files/plugin';
-import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, type PluginStatus } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
+import { SocketApi } from '../../protocol';
 import { startHomed } from '../../test/harness/homed';
 import { readCpuUs } from './procfs';
 import { makeRow, type BenchRow } from './results';
@@ -40,7 +40,7 @@ function readMemory(pid: number): { rssMb: number; pssMb: number } {
 async function idle(plan: Plan): Promise<BenchRow[]> {
   const homed = await startHomed();
   try {
-    const { plugins } = await requestOnce<{ plugins: PluginStatus[] }>(homed.socket, SocketMethods.PluginsList);
+    const { plugins } = await callOnce(homed.socket, SocketApi.PluginsList, {});
     const pidOf = (name: string): number | null => plugins.find((p) => p.name === name)?.pid ?? null;
     const timer = pidOf('timer');
     if (timer === null) throw new Error('the timer plugin must be running to measure beside it');

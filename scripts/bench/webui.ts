@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { SocketMethods, type ChatSayResult, type ChatStreamItem, type PluginInfo } from '../../protocol';
-import { HomedClient, requestOnce } from '../../plugins/cli/client';
+import { SocketApi, type ChatStreamItem, type PluginInfo } from '../../protocol';
+import { HomedClient, callOnce } from '../../plugins/cli/client';
 import type { FakeLlm } from '../../test/fake-llm/server';
 import { CHROMIUM, startBrowserHarness, type BrowserHarness, type GuardedPage } from '../../test/plugins/webui/browser-harness';
 import { readCpuUs, readRss } from './procfs';
@@ -93,7 +93,7 @@ async function timed(guarded: GuardedPage, run: (page: Page) => Promise<void>): 
 
 /** The webui plugin's RSS with no page and with `plan.pages` connected; CPU of homed + webui over the idle window. */
 async function idle(harness: BrowserHarness, plan: typeof WEBUI_PLAN): Promise<BenchRow[]> {
-  const info = async (name: string): Promise<PluginInfo> => (await requestOnce<{ plugin: PluginInfo }>(harness.live.homed.socket, SocketMethods.PluginsInfo, { name })).plugin;
+  const info = async (name: string): Promise<PluginInfo> => (await callOnce(harness.live.homed.socket, SocketApi.PluginsInfo, { name })).plugin;
   const webuiPid = (await info('webui')).pid;
   const timerPid = (await info('timer')).pid;
   if (webuiPid === null || timerPid === null) throw new Error('the webui and timer plugins must be running to measure them');
@@ -199,7 +199,7 @@ async function firstTokens(harness: BrowserHarness, llm: FakeLlm, page: Page, cl
     let firstAt = Number.NaN;
     const start = performance.now();
     await withDeadline(
-      client.request<ChatSayResult>(SocketMethods.ChatSay, { session: 'bench-socket', text: `first token ${round}` }, {
+      client.call(SocketApi.ChatSay, { session: 'bench-socket', text: `first token ${round}` }, {
         onStream: (item) => {
           if ((item as ChatStreamItem).kind === 'delta' && Number.isNaN(firstAt)) firstAt = msSince(start);
         },
@@ -282,14 +282,14 @@ async function stops(llm: FakeLlm, page: Page, client: HomedClient, rounds: numb
     llm.enqueue(stalled());
     let firstDelta: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (firstDelta = resolve));
-    const turn = client.request<ChatSayResult>(SocketMethods.ChatSay, { session: 'bench-socket', text: `long story ${round}` }, {
+    const turn = client.call(SocketApi.ChatSay, { session: 'bench-socket', text: `long story ${round}` }, {
       onStream: (item) => {
         if ((item as ChatStreamItem).kind === 'delta') firstDelta();
       },
     });
     await withDeadline(started, TURN_DEADLINE_MS, 'the first delta of a stalled answer');
     const sentAt = performance.timeOrigin + performance.now();
-    client.notify(SocketMethods.ChatInterrupt, { session: 'bench-socket' });
+    client.notify(SocketApi.ChatInterrupt, { session: 'bench-socket' });
     fromSocket.push((await closedAtWall(asked)) - sentAt);
     const result = await withDeadline(turn, TURN_DEADLINE_MS, 'the interrupted chat/say');
     if (!result.interrupted) throw new Error('chat/interrupt did not interrupt the turn');

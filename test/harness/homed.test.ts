@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
-import type { PluginStatus } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
 import { makeTempDir, pidAlive, startHomed, waitFor } from './homed';
+import { SocketApi } from '../../protocol';
 
 describe('startHomed', () => {
   it('rejects at once with homed\'s output when homed exits before it is ready', async (t) => {
@@ -25,7 +25,7 @@ describe('startHomed', () => {
   it('stop() ends homed and its plugins, kill9() too', async () => {
     const homed = await startHomed();
     try {
-      const { plugins } = await requestOnce<{ plugins: PluginStatus[] }>(homed.socket, 'plugins/list');
+      const { plugins } = await callOnce(homed.socket, SocketApi.PluginsList, {});
       const pluginPids = plugins.map((p) => p.pid).filter((pid): pid is number => pid !== null);
       assert.ok(pluginPids.length > 0 && pluginPids.every(pidAlive));
       assert.equal(await homed.stop(), 0);

@@ -4,9 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { requestOnce } from '../../plugins/cli/client';
+import { callOnce } from '../../plugins/cli/client';
 import { socketInDataDir } from '../../plugins/cli/locate';
-import { SocketMethods, type KernelStatus } from '../../protocol';
+import { SocketApi } from '../../protocol';
 import type { FakeLlm } from '../fake-llm/server';
 import { waitFor } from './wait';
 import { makeTrackedTempDir } from './temp-dirs';
@@ -154,7 +154,7 @@ async function waitUntilReady(handle: HomedHandle, exited: Promise<number | null
   void exited.then((code) => died.abort(new Error(`homed exited with code ${code} before it was ready`)));
   await waitFor(
     async () => {
-      const status = await requestOnce<KernelStatus>(handle.socket, SocketMethods.KernelStatus);
+      const status = await callOnce(handle.socket, SocketApi.KernelStatus, {});
       return status.plugins.enabled > 0 && status.plugins.ready === status.plugins.enabled;
     },
     { timeoutMs, intervalMs: 100, what: 'every enabled plugin to be ready', signal: died.signal },

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
+import { callOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { SocketMethods } from '../../protocol';
+import { SocketApi } from '../../protocol';
 import { connectRaw, runHomectl, startHomed, waitFor, type HomedHandle } from '../harness/homed';
 import { checkoutUnreadableBy } from '../harness/other-uid';
 
@@ -72,7 +72,7 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
   async function sharedSocketIsFull(): Promise<boolean> {
     const probe = await connectRaw(homed.socket);
     try {
-      probe.write(`${JSON.stringify({ id: 1, method: SocketMethods.KernelStatus, params: {} })}\n`);
+      probe.write(`${JSON.stringify({ id: 1, method: SocketApi.KernelStatus.method, params: {} })}\n`);
       const answer = await probe.nextAnswer(10_000).catch(() => undefined);
       return (answer?.['error'] as { name?: string } | undefined)?.name === 'HA_ERR_TOO_MANY_CLIENTS';
     } finally {
@@ -97,8 +97,8 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
   it(`homectl status is answered while ${RECONNECTING_CLIENTS} clients reconnect ${RECONNECT_DELAY_MS} ms after each close`, async () => {
     // Settings go through the admin socket too: the shared one may still be full of the churn when they are put back.
     const admin = adminSocketInDataDir(homed.dataDir);
-    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'idle_timeout', value: 200 });
-    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'max_clients', value: 8 });
+    await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'idle_timeout', value: 200 });
+    await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value: 8 });
     const churn = crowd(homed.socket, RECONNECTING_CLIENTS, RECONNECT_DELAY_MS);
     try {
       await waitFor(() => churn.reconnects() > RECONNECTING_CLIENTS, { what: 'the clients to reconnect after closes', timeoutMs: 30_000 });
@@ -109,14 +109,14 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
       assert.ok(churn.reconnects() > RECONNECTING_CLIENTS, `the churn went on (${churn.reconnects()} reconnects)`);
     } finally {
       await churn.stop();
-      await requestOnce(admin, SocketMethods.ConfigUnset, { scope: 'cli', key: 'max_clients' });
-      await requestOnce(admin, SocketMethods.ConfigUnset, { scope: 'cli', key: 'idle_timeout' });
+      await callOnce(admin, SocketApi.ConfigUnset, { scope: 'cli', key: 'max_clients' });
+      await callOnce(admin, SocketApi.ConfigUnset, { scope: 'cli', key: 'idle_timeout' });
     }
   });
 
   it('the admin socket is 0600 in a 0700 folder, also when the shared socket is open to the group', async () => {
     const admin = adminSocketInDataDir(homed.dataDir);
-    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
+    await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
     try {
       await waitFor(() => (fs.statSync(homed.socket).mode & 0o777) === 0o660, { what: 'the shared socket to be 0660' });
       assert.ok(fs.statSync(admin).isSocket());
@@ -124,7 +124,7 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
       assert.equal(fs.statSync(path.dirname(admin)).mode & 0o777, 0o700);
       assert.equal(fs.statSync(admin).uid, process.geteuid?.());
     } finally {
-      await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
+      await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
     }
   });
 

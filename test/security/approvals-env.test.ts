@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, type ApprovalsListResult, type PendingAsk, type PendingResult } from '../../protocol';
+import { HomedClient, callOnce, requestOnce } from '../../plugins/cli/client';
+import { SocketApi, type ApprovalsListResult, type PendingAsk } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { adminSocketBeside } from '../harness/approvals';
 import { fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle } from '../harness/homed';
@@ -24,7 +24,7 @@ describe('approval rules and the env and cwd of a call', () => {
   before(async () => {
     llm = await startFakeLlm();
     homed = await startHomed({ env: fakeProviderEnv(llm) });
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
+    await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
     workspace = path.join(homed.dataDir, 'workspace');
     fs.mkdirSync(workspace, { recursive: true });
     // A repository with an index: `git status` there runs core.fsmonitor when it is set.
@@ -48,14 +48,14 @@ describe('approval rules and the env and cwd of a call', () => {
     const questions: PendingAsk[] = [];
     const client = await HomedClient.connect(homed.socket);
     let saying = true;
-    const said = client.request(SocketMethods.ChatSay, { session, text: 'run it' }, { timeoutMs: 120_000 }).finally(() => (saying = false));
+    const said = client.call(SocketApi.ChatSay, { session, text: 'run it' }, { timeoutMs: 120_000 }).finally(() => (saying = false));
     try {
       await waitFor(
         async () => {
-          const { pending } = await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, { session });
+          const { pending } = await callOnce(homed.socket, SocketApi.ApprovalPending, { session });
           for (const question of pending) {
             questions.push(question);
-            await requestOnce(homed.socket, SocketMethods.ApprovalAnswer, { id: question.id, choice: 'no' });
+            await callOnce(homed.socket, SocketApi.ApprovalAnswer, { id: question.id, choice: 'no' });
           }
           return !saying;
         },
@@ -99,20 +99,20 @@ describe('approval rules and the env and cwd of a call', () => {
   }
 
   it('exec allowed outright by approvals:policy still asks about LD_PRELOAD', async () => {
-    await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigSet, { scope: 'approvals', key: 'policy', value: { exec: 'allow' } });
+    await callOnce(adminSocketBeside(homed.socket), SocketApi.ConfigSet, { scope: 'approvals', key: 'policy', value: { exec: 'allow' } });
     try {
       const { questions, decisions } = await callExec('cli:env-policy', { command: 'ls', env: { LD_PRELOAD: '/tmp/evil.so' } });
       assert.equal(questions.length, 1);
       assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
     } finally {
-      await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigUnset, { scope: 'approvals', key: 'policy' });
+      await callOnce(adminSocketBeside(homed.socket), SocketApi.ConfigUnset, { scope: 'approvals', key: 'policy' });
     }
   });
 
   it('where nobody can be asked, a call setting GIT_SSH_COMMAND is refused, not allowed by the rule', async () => {
     const first = llm.requests.length;
     llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'git status', env: { GIT_SSH_COMMAND: 'sh -c "id > PWNED.txt"' } } }] }, { text: 'ok' });
-    await requestOnce(homed.socket, SocketMethods.ChatInterrupt, { session: 'cli:env-nobody', text: 'run it' });
+    await callOnce(homed.socket, SocketApi.ChatInterrupt, { session: 'cli:env-nobody', text: 'run it' });
     await llm.waitForRequests(first + 2, 30_000);
     const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', { session: 'cli:env-nobody', limit: 10 });
     assert.deepEqual(listed.decisions.map((d) => [d.decision, d.by]), [['deny', 'no-client']]);

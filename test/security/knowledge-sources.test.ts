@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, type KnowledgeHit } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
+import { SocketApi, type KnowledgeHit } from '../../protocol';
 import { makeTempDir, runHomectl } from '../harness/homed';
 import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket } from '../plugins/webui/live';
 
@@ -31,11 +31,11 @@ describe('knowledge/add takes sources only from the allowed roots and the knowle
     if (outside) fs.rmSync(outside, { recursive: true, force: true });
   });
 
-  const search = async (query: string): Promise<KnowledgeHit[]> => (await requestOnce<{ hits: KnowledgeHit[] }>(live.homed.socket, SocketMethods.KnowledgeSearch, { query, limit: 20 })).hits;
+  const search = async (query: string): Promise<KnowledgeHit[]> => (await callOnce(live.homed.socket, SocketApi.KnowledgeSearch, { query, limit: 20 })).hits;
 
   it('refuses /etc/shadow and a file outside the roots over the WebSocket, naming files:roots', async () => {
     for (const params of [{ path: '/etc/shadow' }, { path: '/etc/shadow', name: 'shadow.txt' }, { path: secret }]) {
-      const answer = await page.call(SocketMethods.KnowledgeAdd, params);
+      const answer = await page.call(SocketApi.KnowledgeAdd, params);
       assert.ok(answer.error, `knowledge/add ${JSON.stringify(params)} over the WebSocket was refused, not ${JSON.stringify(answer.result)}`);
       assert.match(answer.error.message, /outside the folders.*files:roots/, answer.error.message);
     }
@@ -44,7 +44,7 @@ describe('knowledge/add takes sources only from the allowed roots and the knowle
   });
 
   it('refuses them over the socket and through homectl too', async () => {
-    await assert.rejects(requestOnce(live.homed.socket, SocketMethods.KnowledgeAdd, { path: '/etc/shadow', name: 'shadow.txt' }), /outside the folders.*files:roots/);
+    await assert.rejects(callOnce(live.homed.socket, SocketApi.KnowledgeAdd, { path: '/etc/shadow', name: 'shadow.txt' }), /outside the folders.*files:roots/);
     const ctl = await runHomectl(['knowledge', 'add', secret], { socket: live.homed.socket });
     assert.notEqual(ctl.code, 0);
     assert.match(ctl.stderr, /outside the folders.*files:roots/);
@@ -56,7 +56,7 @@ describe('knowledge/add takes sources only from the allowed roots and the knowle
     const workspace = path.join(live.homed.dataDir, 'workspace');
     fs.mkdirSync(workspace, { recursive: true });
     fs.symlinkSync(secret, path.join(workspace, 'link.md'));
-    const answer = await page.call(SocketMethods.KnowledgeAdd, { path: path.join(workspace, 'link.md') });
+    const answer = await page.call(SocketApi.KnowledgeAdd, { path: path.join(workspace, 'link.md') });
     assert.match(answer.error?.message ?? 'accepted', /outside the folders/);
     assert.deepEqual(await search(SECRET_WORDS), []);
   });
@@ -64,7 +64,7 @@ describe('knowledge/add takes sources only from the allowed roots and the knowle
   it('takes a file inside the roots, and one inside a folder the owner added to files:roots', async () => {
     const workspace = path.join(live.homed.dataDir, 'workspace');
     fs.writeFileSync(path.join(workspace, 'boiler.md'), '# Boiler\n\nThe pressure belongs between 1.2 and 1.8 bar.\n');
-    const inRoot = await page.call(SocketMethods.KnowledgeAdd, { path: path.join(workspace, 'boiler.md') });
+    const inRoot = await page.call(SocketApi.KnowledgeAdd, { path: path.join(workspace, 'boiler.md') });
     assert.equal(inRoot.error, undefined, inRoot.error?.message);
     assert.equal((await search('boiler pressure'))[0]?.file, 'boiler.md');
     const set = await runHomectl(['config', 'set', 'files:roots', JSON.stringify([workspace, outside])], { socket: live.homed.socket });

@@ -4,13 +4,13 @@
 // owner had kept out, or removing a third-party guard so that every tool ran unasked.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
+import { callOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { SocketMethods, type PluginInfo } from '../../protocol';
+import { SocketApi, type RequestDescriptor } from '../../protocol';
 import { runHomectl, waitFor } from '../harness/homed';
-import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket } from '../plugins/webui/live';
+import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageAnswer, type PageSocket } from '../plugins/webui/live';
 
-type Answer = { result?: unknown; error?: { message: string; name?: string } };
+type Answer<R = unknown> = PageAnswer<R>;
 
 describe("a plugin's life, where it widens what the agent may do, is the owner's", () => {
   let live: LiveWebui;
@@ -28,25 +28,25 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
   });
 
   /** One request over the shared socket, as homed's own user: the shared socket is not the owner's, whoever connects. */
-  const shared = async (method: string, params: Record<string, unknown>): Promise<Answer> => {
+  const shared = async <P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<Answer<R>> => {
     try {
-      return { result: await requestOnce(live.homed.socket, method, params) };
+      return { result: await callOnce(live.homed.socket, descriptor, params) };
     } catch (error) {
       const answer = (error as { error?: { message: string; name?: string } }).error;
       return { error: answer ?? { message: (error as Error).message } };
     }
   };
-  const state = async (name: string): Promise<string> => (await requestOnce<{ plugin: PluginInfo }>(admin, SocketMethods.PluginsInfo, { name })).plugin.state;
+  const state = async (name: string): Promise<string> => (await callOnce(admin, SocketApi.PluginsInfo, { name })).plugin.state;
   const installed = async (name: string): Promise<boolean> =>
-    (await requestOnce<{ plugins: { name: string }[] }>(admin, SocketMethods.PluginsList)).plugins.some((p) => p.name === name);
+    (await callOnce(admin, SocketApi.PluginsList, {})).plugins.some((p) => p.name === name);
 
   it('a plugin the owner disabled is enabled again by homectl only, not by the page or the shared socket', async () => {
     const disabled = await runHomectl(['plugins', 'disable', 'calculator'], { socket: live.homed.socket });
     assert.equal(disabled.code, 0, disabled.stderr);
     assert.equal(await state('calculator'), 'disabled');
     for (const [who, answer] of [
-      ['the page', await page.call(SocketMethods.PluginsControl, { name: 'calculator', action: 'enable' })],
-      ['the shared socket', await shared(SocketMethods.PluginsControl, { name: 'calculator', action: 'enable' })],
+      ['the page', await page.call(SocketApi.PluginsControl, { name: 'calculator', action: 'enable' })],
+      ['the shared socket', await shared(SocketApi.PluginsControl, { name: 'calculator', action: 'enable' })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `enable from ${who}: ${JSON.stringify(answer)}`);
       assert.match(answer.error.message, /plugin "calculator" is disabled, and enabling it gives the agent what it brings, so only the owner does it, .*homectl plugins enable calculator/);
@@ -57,15 +57,15 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
     assert.equal(enabled.code, 0, enabled.stderr);
     await waitFor(async () => (await state('calculator')) === 'ready', { what: 'calculator to be ready again', timeoutMs: 30_000 });
     // Enabling what is already enabled widens nothing: the page may (it answers the plugin's state).
-    const again = await page.call(SocketMethods.PluginsControl, { name: 'calculator', action: 'enable' });
+    const again = await page.call(SocketApi.PluginsControl, { name: 'calculator', action: 'enable' });
     assert.equal(again.error, undefined, JSON.stringify(again));
   });
 
   it('a plugin that guards tool calls is removed by homectl only; the page may remove one that does not', async () => {
     await waitFor(async () => (await state('stage-guard')) === 'ready', { what: 'stage-guard to be ready', timeoutMs: 30_000 });
     for (const [who, answer] of [
-      ['the page', await page.call(SocketMethods.PluginsRemove, { name: 'stage-guard' })],
-      ['the shared socket', await shared(SocketMethods.PluginsRemove, { name: 'stage-guard' })],
+      ['the page', await page.call(SocketApi.PluginsRemove, { name: 'stage-guard' })],
+      ['the shared socket', await shared(SocketApi.PluginsRemove, { name: 'stage-guard' })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `remove from ${who}: ${JSON.stringify(answer)}`);
       assert.match(answer.error.message, /plugin "stage-guard" guards every tool call \(before_toolcall\): .*only the owner removes it, .*homectl plugins remove stage-guard/);
@@ -73,7 +73,7 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
     assert.equal(await installed('stage-guard'), true, 'the guard is still installed');
     assert.equal(await state('stage-guard'), 'ready', 'and still guards');
 
-    const byPage = await page.call(SocketMethods.PluginsRemove, { name: 'calculator' });
+    const byPage = await page.call(SocketApi.PluginsRemove, { name: 'calculator' });
     assert.equal(byPage.error, undefined, `removing a plugin that guards nothing narrows what the agent may do: ${JSON.stringify(byPage)}`);
     assert.equal(await installed('calculator'), false);
 

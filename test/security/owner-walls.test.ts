@@ -10,14 +10,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
-import { HomedClient, requestOnce } from '../../plugins/cli/client';
+import { HomedClient, callOnce, requestOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { ApprovalsMethods, SocketMethods, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingResult, type PluginInfo, type PluginsInstallResult } from '../../protocol';
+import { ApprovalsMethods, SocketApi, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingParams, type PendingResult, type RequestDescriptor } from '../../protocol';
 import { packPlugin } from '../../scripts/pack/pack';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, REPO_ROOT, runHomectl, waitFor } from '../harness/homed';
 import { checkoutUnreadableBy } from '../harness/other-uid';
-import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket } from '../plugins/webui/live';
+import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageAnswer, type PageSocket } from '../plugins/webui/live';
+import { byName } from '../harness/by-name';
 
 /** A uid that is not homed's (nobody), made a member of homed's group for the attack. */
 const MEMBER_UID = 65_534;
@@ -25,7 +26,7 @@ const MEMBER_UID = 65_534;
 const QUESTION_TIMEOUT_MS = 60_000;
 const CLIENT_JS = path.join(REPO_ROOT, 'dist', 'plugins', 'cli', 'client.js');
 
-type Answer = { result?: unknown; error?: { message: string; name?: string } };
+type Answer<R = unknown> = PageAnswer<R>;
 /** A question as a client sees it, with the command that makes it last when "always" is not offered. */
 type Offered = PendingAsk & { ownerCommand?: string };
 
@@ -43,7 +44,7 @@ describe('only the owner at the machine widens what the agent may do', () => {
     cookie = await signInLive(live);
     page = await openPageSocket(live, cookie);
     admin = adminSocketInDataDir(live.homed.dataDir);
-    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
+    await callOnce(admin, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
     work = makeTempDir('owner-');
   });
   after(async () => {
@@ -53,11 +54,11 @@ describe('only the owner at the machine widens what the agent may do', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  const read = async (scope: string, key: string): Promise<ConfigEntry> => (await requestOnce<{ entry: ConfigEntry }>(admin, SocketMethods.ConfigGet, { scope, key })).entry;
+  const read = async (scope: string, key: string): Promise<ConfigEntry> => (await callOnce(admin, SocketApi.ConfigGet, { scope, key })).entry;
   /** One request over the shared socket as homed's own user: the shared socket is not the owner's, whoever connects. */
-  const shared = async (method: string, params: Record<string, unknown>): Promise<Answer> => {
+  const shared = async <P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<Answer<R>> => {
     try {
-      return { result: await requestOnce(live.homed.socket, method, params) };
+      return { result: await callOnce(live.homed.socket, descriptor, params) };
     } catch (error) {
       const answer = (error as { error?: { message: string; name?: string } }).error;
       return { error: answer ?? { message: (error as Error).message } };
@@ -74,35 +75,36 @@ describe('only the owner at the machine widens what the agent may do', () => {
   async function openToGroup(t: TestContext): Promise<void> {
     const dataMode = fs.statSync(live.homed.dataDir).mode & 0o777;
     fs.chmodSync(live.homed.dataDir, dataMode | 0o010);
-    await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
+    await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'group' });
     await waitFor(() => (fs.statSync(live.homed.socket).mode & 0o777) === 0o660, { what: 'the shared socket to be 0660' });
     t.after(async () => {
-      await requestOnce(admin, SocketMethods.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
+      await callOnce(admin, SocketApi.ConfigSet, { scope: 'cli', key: 'socket_access', value: 'owner' });
       fs.chmodSync(live.homed.dataDir, dataMode);
     });
   }
 
   /** One request over the shared socket from a process of another uid that is a member of homed's group. */
-  async function asMember(method: string, params: Record<string, unknown>): Promise<Answer> {
+  async function asMember<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<Answer<R>> {
+    // The call crosses into a process of another uid as a script, so the descriptor goes there as its plain data.
     const script =
-      `require(${JSON.stringify(CLIENT_JS)}).requestOnce(${JSON.stringify(live.homed.socket)}, ${JSON.stringify(method)}, ${JSON.stringify(params)})` +
+      `require(${JSON.stringify(CLIENT_JS)}).callOnce(${JSON.stringify(live.homed.socket)}, ${JSON.stringify(descriptor)}, ${JSON.stringify(params)})` +
       '.then((result) => console.log(JSON.stringify({ result })), (e) => console.log(JSON.stringify({ error: e.error ?? { message: e.message, name: e.name } })))';
     const gid = process.getegid?.() ?? 0;
     const { stdout } = await promisify(execFile)('setpriv', [`--reuid=${MEMBER_UID}`, `--regid=${MEMBER_UID}`, `--groups=${gid}`, '--', process.execPath, '-e', script], { timeout: 30_000 });
-    return JSON.parse(stdout) as Answer;
+    return JSON.parse(stdout) as Answer<R>;
   }
 
   it('a member of the group on the shared socket cannot change a guarded setting; homectl can', async (t) => {
     const skip = memberSkip();
     if (skip) return t.skip(skip);
     await openToGroup(t);
-    const status = await asMember(SocketMethods.KernelStatus, {});
+    const status = await asMember(SocketApi.KernelStatus, {});
     assert.equal(status.error, undefined, `the member reaches the shared socket: ${JSON.stringify(status)}`);
 
-    const set = await asMember(SocketMethods.ConfigSet, { scope: 'web', key: 'allow_private', value: ['0.0.0.0/0'] });
+    const set = await asMember(SocketApi.ConfigSet, { scope: 'web', key: 'allow_private', value: ['0.0.0.0/0'] });
     assert.equal(set.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(set));
     assert.ok(set.error.message.includes('homectl config set web:allow_private'), set.error.message);
-    const unset = await asMember(SocketMethods.ConfigUnset, { scope: 'approvals', key: 'policy' });
+    const unset = await asMember(SocketApi.ConfigUnset, { scope: 'approvals', key: 'policy' });
     assert.equal(unset.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(unset));
     assert.deepEqual((await read('web', 'allow_private')).isSet, false);
 
@@ -114,13 +116,14 @@ describe('only the owner at the machine widens what the agent may do', () => {
 
   it('approvals/allow and approvals/revoke are refused to the shared socket, a member of the group and the page; homectl does both', async (t) => {
     const rule = { tool: 'exec', prefix: 'curl' };
+    // By name: approvals/allow and approvals/revoke are the approvals plugin's, and protocol/ declares no descriptor for them.
     const refusals: [string, Answer][] = [
-      ['the shared socket', await shared(ApprovalsMethods.Allow, rule)],
-      ['the page', await page.call(ApprovalsMethods.Allow, rule)],
+      ['the shared socket', await shared(byName(ApprovalsMethods.Allow), rule)],
+      ['the page', await page.call(byName(ApprovalsMethods.Allow), rule)],
     ];
     if (!memberSkip()) {
       await openToGroup(t);
-      refusals.push(['a member of the group', await asMember(ApprovalsMethods.Allow, rule)]);
+      refusals.push(['a member of the group', await asMember(byName(ApprovalsMethods.Allow), rule)]);
     }
     for (const [who, answer] of refusals) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
@@ -133,9 +136,9 @@ describe('only the owner at the machine widens what the agent may do', () => {
     const [kept] = (await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules;
     assert.ok(kept, 'homectl added the rule');
     for (const [who, answer] of [
-      ['the shared socket', await shared(ApprovalsMethods.Revoke, { id: kept.id })],
-      ['the page', await page.call(ApprovalsMethods.Revoke, { id: kept.id })],
-      ...(memberSkip() ? [] : [['a member of the group', await asMember(ApprovalsMethods.Revoke, { id: kept.id })] as const]),
+      ['the shared socket', await shared(byName(ApprovalsMethods.Revoke), { id: kept.id })],
+      ['the page', await page.call(byName(ApprovalsMethods.Revoke), { id: kept.id })],
+      ...(memberSkip() ? [] : [['a member of the group', await asMember(byName(ApprovalsMethods.Revoke), { id: kept.id })] as const]),
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
     }
@@ -149,26 +152,27 @@ describe('only the owner at the machine widens what the agent may do', () => {
     llm.enqueue({ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] }, { text: 'It is 5.' });
     const asker = await HomedClient.connect(live.homed.socket);
     try {
-      const saying = asker.request<{ text: string }>(SocketMethods.ChatSay, { session, text: 'what is 2 + 3?' }, { timeoutMs: 90_000 });
-      const pendingOn = async (call: (method: string, params: Record<string, unknown>) => Promise<Answer>): Promise<Offered | undefined> =>
-        ((await call(SocketMethods.ApprovalPending, { session })).result as PendingResult | undefined)?.pending[0];
-      const onPage = await waitFor(() => pendingOn((m, p) => page.call(m, p)), { what: 'the question on the page', timeoutMs: 30_000 });
+      const saying = asker.call(SocketApi.ChatSay, { session, text: 'what is 2 + 3?' }, { timeoutMs: 90_000 });
+      const pendingOn = async (call: (descriptor: typeof SocketApi.ApprovalPending, params: PendingParams) => Promise<Answer<PendingResult>>): Promise<Offered | undefined> =>
+        (await call(SocketApi.ApprovalPending, { session })).result?.pending[0];
+      const onPage = await waitFor(() => pendingOn((d, p) => page.call(d, p)), { what: 'the question on the page', timeoutMs: 30_000 });
       assert.deepEqual(onPage.choices, ['yes', 'no'], 'the page is not offered "always"');
       assert.equal(onPage.ownerCommand, 'homectl approvals allow add', 'the page is told the command that makes it last');
       assert.deepEqual((await pendingOn(shared))?.choices, ['yes', 'no'], 'nor is the shared socket');
-      const ownView = (await requestOnce<PendingResult>(admin, SocketMethods.ApprovalPending, { session })).pending[0];
+      const ownView = (await callOnce(admin, SocketApi.ApprovalPending, { session })).pending[0];
       assert.deepEqual(ownView?.choices, ['yes', 'no', 'always'], 'the owner is offered "always"');
 
-      const fromPage = await page.call(SocketMethods.ApprovalAnswer, { id: onPage.id, choice: 'always' });
+      const fromPage = await page.call(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal(fromPage.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(fromPage));
       assert.match(fromPage.error.message, /"always" widens what the agent may do, so only the owner gives it, on the machine running homed.*answer yes or no here, and make it last with: homectl approvals allow add/);
-      const claimed = await page.call(SocketMethods.ApprovalAnswer, { id: onPage.id, choice: 'always', owner: true });
+      // By name: `owner` is no param of the socket's approval/answer; a page that sends it anyway is refused.
+      const claimed = await page.call(byName(SocketApi.ApprovalAnswer.method), { id: onPage.id, choice: 'always', owner: true });
       assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
-      const fromShared = await shared(SocketMethods.ApprovalAnswer, { id: onPage.id, choice: 'always' });
+      const fromShared = await shared(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal(fromShared.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(fromShared));
       assert.deepEqual((await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules, [], 'no rule was added');
 
-      await requestOnce(admin, SocketMethods.ApprovalAnswer, { id: onPage.id, choice: 'always' });
+      await callOnce(admin, SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal((await saying).text, 'It is 5.');
       const rules = (await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules;
       assert.deepEqual(rules.map((r) => [r.tool, r.added_by]), [['add', 'always']], "the owner's always added the rule");
@@ -179,18 +183,18 @@ describe('only the owner at the machine widens what the agent may do', () => {
   });
 
   it('the approvals guard is not stopped or disabled from the page or the shared socket; homectl can', async () => {
-    for (const action of ['stop', 'disable']) {
+    for (const action of ['stop', 'disable'] as const) {
       for (const [who, answer] of [
-        ['the page', await page.call(SocketMethods.PluginsControl, { name: 'approvals', action })],
-        ['the shared socket', await shared(SocketMethods.PluginsControl, { name: 'approvals', action })],
+        ['the page', await page.call(SocketApi.PluginsControl, { name: 'approvals', action })],
+        ['the shared socket', await shared(SocketApi.PluginsControl, { name: 'approvals', action })],
       ] as const) {
         assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${action} from ${who}: ${JSON.stringify(answer)}`);
         assert.match(answer.error.message, new RegExp(`plugin "approvals" guards every tool call \\(before_toolcall\\): .*tools would run unasked, so only the owner does it, .*homectl plugins ${action} approvals`));
       }
     }
-    const state = async (): Promise<string> => (await requestOnce<{ plugin: PluginInfo }>(admin, SocketMethods.PluginsInfo, { name: 'approvals' })).plugin.state;
+    const state = async (): Promise<string> => (await callOnce(admin, SocketApi.PluginsInfo, { name: 'approvals' })).plugin.state;
     assert.equal(await state(), 'ready', 'the guard still stands');
-    const page2 = await page.call(SocketMethods.PluginsControl, { name: 'approvals', action: 'restart' });
+    const page2 = await page.call(SocketApi.PluginsControl, { name: 'approvals', action: 'restart' });
     assert.equal(page2.error, undefined, `a restart brings it back at once, so the page may: ${JSON.stringify(page2)}`);
 
     const stopped = await runHomectl(['plugins', 'stop', 'approvals'], { socket: live.homed.socket });
@@ -207,17 +211,18 @@ describe('only the owner at the machine widens what the agent may do', () => {
     fs.writeFileSync(path.join(src, 'plugin.json'), JSON.stringify({ ...manifest, name: 'boss', author: 'HomeAgent tests', permissions: ['events', 'admin'] }));
     const file = (await packPlugin(src, work)).file;
 
-    const inspected = await page.call(SocketMethods.PluginsInstall, { file, inspectOnly: true });
+    const inspected = await page.call(SocketApi.PluginsInstall, { file, inspectOnly: true });
     assert.equal(inspected.error, undefined, `the page may look at it: ${JSON.stringify(inspected)}`);
-    const { sha256 } = inspected.result as PluginsInstallResult;
+    const { sha256 } = inspected.result!;
     for (const [who, answer] of [
-      ['the page', await page.call(SocketMethods.PluginsInstall, { file, sha256 })],
-      ['the shared socket', await shared(SocketMethods.PluginsInstall, { file, sha256 })],
+      ['the page', await page.call(SocketApi.PluginsInstall, { file, sha256 })],
+      ['the shared socket', await shared(SocketApi.PluginsInstall, { file, sha256 })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
       assert.match(answer.error.message, /package "boss" asks for "admin", which only the owner grants, on the machine running homed; nothing was installed.*homectl plugins install /, who);
     }
-    const claimed = await page.call(SocketMethods.PluginsInstall, { file, sha256, owner: true });
+    // By name: `owner` is no param of the socket's plugins/install; a page that sends it anyway is refused.
+    const claimed = await page.call(byName(SocketApi.PluginsInstall.method), { file, sha256, owner: true });
     assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
 
     // The Plugins page's own way: upload the .hmap, then Install.

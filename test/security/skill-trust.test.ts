@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, WEBUI_PACKAGES_PATH, type PluginStatus, type WebuiPackageSummary } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
+import { SocketApi, WEBUI_PACKAGES_PATH, type PluginStatus, type WebuiPackageSummary } from '../../protocol';
 import { allowTools } from '../harness/approvals';
 import { fakeProviderEnv, makeTempDir, runHomectl } from '../harness/homed';
 import { runWaiter } from '../harness/waiter';
@@ -25,7 +25,7 @@ describe('a hostile skill is flagged on every path that installs it', () => {
   let work: string;
   let folder: string;
   let hmap: string;
-  const plugins = async (): Promise<PluginStatus[]> => (await requestOnce<{ plugins: PluginStatus[] }>(live.homed.socket, SocketMethods.PluginsList, {})).plugins;
+  const plugins = async (): Promise<PluginStatus[]> => (await callOnce(live.homed.socket, SocketApi.PluginsList, {})).plugins;
 
   before(async () => {
     work = makeTempDir('skill-trust-');

@@ -77,7 +77,7 @@ export function listSocketTargets(served: readonly ServedMethod[]): Target[] {
 }
 
 /** Socket methods that stream until the client cancels them ($/cancel): a first item (or an error) is their answer. */
-export const STREAMING_METHODS: ReadonlySet<string> = new Set([protocol.SocketMethods.ChatSubscribe, protocol.SocketMethods.EventsSubscribe]);
+export const STREAMING_METHODS: ReadonlySet<string> = new Set([protocol.SocketApi.ChatSubscribe.method, protocol.SocketApi.EventsSubscribe.method]);
 
 /**
  * SDK methods that wait for a person (a question to a session whose client does not answer): the relay withdraws

@@ -14,17 +14,16 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import {
+  ErrorCodes,
   ErrorNames,
   SOCKET_CANCEL_METHOD,
-  SocketErrorCodes,
-  SocketErrorNames,
-  SocketMethods,
-  type ConfigEntry,
+  SocketApi,
   type JsonSchema,
   type PluginStatus,
+  type RequestDescriptor,
 } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
-import { requestOnce } from '../../plugins/cli/client';
+import { callOnce } from '../../plugins/cli/client';
 import { adminSocketBeside } from '../harness/approvals';
 import { fakeProviderEnv, makeTempDir, startHomed, waitFor, type HomedHandle } from '../harness/homed';
 import { arbitraryFromSchema, type Hints } from './surface-arbitrary';
@@ -65,9 +64,9 @@ const LANES = 3;
 const MAX_PROBLEMS = 20;
 /** States a plugin may not be found in while the calls run (a crash or a hang). */
 const BROKEN_STATES = new Set(['failed', 'backoff', 'unresponsive']);
-/** Error codes an answer may carry: the catalogue's and the socket's own, less "internal". */
+/** Error codes an answer may carry: the catalogue's, less "internal". */
 const CATALOGUE_NAMES: ReadonlyMap<number, string> = new Map(
-  [...Object.entries(ErrorNames), ...Object.entries(SocketErrorNames)].map(([code, name]) => [Number(code), name]).filter(([code]) => code !== SocketErrorCodes.Internal) as [number, string][],
+  Object.entries(ErrorNames).map(([code, name]) => [Number(code), name]).filter(([code]) => code !== ErrorCodes.Internal) as [number, string][],
 );
 /** vscode-jsonrpc's answer to a withdrawn request ($/cancelRequest), for the calls that wait for a person. */
 const REQUEST_CANCELLED = -32800;
@@ -99,13 +98,15 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   const outcomes = new Map<string, number>();
 
   /** A request on the socket that must succeed (setup and checks, not the calls under test). */
-  const ask = async <T>(method: string, params: Record<string, unknown> = {}): Promise<T> => {
+  const ask = async <P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R> => {
+    const { method } = descriptor;
     const outcome = await socket.send((id) => encodeLine({ id, method, params }), ANSWER_TIMEOUT_MS);
     if (outcome.kind !== 'answer' || !('result' in outcome.answer)) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(outcome).slice(0, 2000)}`);
-    return outcome.answer['result'] as T;
+    // The server answered this descriptor's method: its result is the descriptor's.
+    return outcome.answer['result'] as R;
   };
   const pluginStates = async (): Promise<Map<string, PluginStatus>> =>
-    new Map((await ask<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList)).plugins.map((p) => [p.name, p]));
+    new Map((await ask(SocketApi.PluginsList, {})).plugins.map((p) => [p.name, p]));
 
   before(async () => {
     root = makeTempDir('surface-');
@@ -124,14 +125,14 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     lanes = Array.from({ length: LANES }, () => new SurfaceSocket(homed?.socket ?? ''));
     // The file tools' roots inside the data dir, and the web page's plugin on, so its client methods are served too;
     // both are the owner's to do, through homectl's admin socket.
-    await requestOnce(adminSocketBeside(homed.socket), SocketMethods.ConfigSet, { scope: 'files', key: 'roots', value: [path.join(dataDir, 'workspace')] });
-    await requestOnce(adminSocketBeside(homed.socket), SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
+    await callOnce(adminSocketBeside(homed.socket), SocketApi.ConfigSet, { scope: 'files', key: 'roots', value: [path.join(dataDir, 'workspace')] });
+    await callOnce(adminSocketBeside(homed.socket), SocketApi.PluginsControl, { name: 'webui', action: 'enable' });
     await waitFor(async () => (await pluginStates()).get('webui')?.state === 'ready', { timeoutMs: 60_000, what: 'the webui plugin to be ready' });
 
     const served = await listServedMethods();
     // A target prints as its name in fast-check's report, not as its whole schema.
     targets = [...listSdkTargets(), ...listSocketTargets(served)].map((target) => Object.assign(target, { [fc.toStringMethod]: () => describeTarget(target) }));
-    const settings = (await ask<{ entries: ConfigEntry[] }>(SocketMethods.ConfigList, { all: true })).entries;
+    const settings = (await ask(SocketApi.ConfigList, { all: true })).entries;
     baseline = await pluginStates();
     world = { relay: RELAY, victim: VICTIM, plugins: new Set(baseline.keys()), settings };
     // The served methods read from the definitions are those homed routes (the relay's aside): none is missed.
@@ -208,7 +209,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
       lines += 1;
       const { lines: answers, probe } = await lineSocket.sendRaw(
         Buffer.from(`${text.replace(/[\r\n]/g, ' ')}\n`, 'utf8'),
-        (id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }),
+        (id) => encodeLine({ id, method: SocketApi.KernelStatus.method, params: {} }),
         ANSWER_TIMEOUT_MS,
       );
       const wrong = [judgeSocket(probe), ...answers.map((answer) => ('stream' in answer ? undefined : judgeSocket({ kind: 'answer', answer, streamed: 0 })))].find((p) => p);
@@ -224,8 +225,8 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     const states = await pluginStates();
     if (states.has(VICTIM)) {
       // Enabling a disabled plugin is the owner's (homectl's admin socket).
-      if (homed) await requestOnce(adminSocketBeside(homed.socket), SocketMethods.PluginsControl, { name: VICTIM, action: 'enable' });
-      await ask(SocketMethods.PluginsControl, { name: VICTIM, action: 'start' });
+      if (homed) await callOnce(adminSocketBeside(homed.socket), SocketApi.PluginsControl, { name: VICTIM, action: 'enable' });
+      await ask(SocketApi.PluginsControl, { name: VICTIM, action: 'start' });
     }
     await waitFor(
       async () => {
@@ -283,7 +284,7 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     if (outcome.kind === 'silent') return `no answer within ${outcome.afterMs} ms`;
     if (outcome.kind === 'closed') {
       const error = outcome.farewell?.['error'] as { code?: number } | undefined;
-      if (error?.code === SocketErrorCodes.LineTooLong) {
+      if (error?.code === ErrorCodes.LineTooLong) {
         count(outcomes, 'socket HA_ERR_LINE_TOO_LONG (connection closed)');
         return undefined;
       }
@@ -316,10 +317,10 @@ describe('the whole SDK and socket surface under generated and mutated params', 
 
   /** Homed still answers after a notification (which has no answer of its own). */
   async function judgeAlive(lane: SurfaceSocket): Promise<string | undefined> {
-    let outcome = await lane.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
+    let outcome = await lane.send((id) => encodeLine({ id, method: SocketApi.KernelStatus.method, params: {} }), ANSWER_TIMEOUT_MS);
     // An overlong notification ends its connection, with a farewell line saying so: ask again on a new one.
     if (outcome.kind === 'closed' && judgeSocket(outcome) === undefined) {
-      outcome = await lane.send((id) => encodeLine({ id, method: SocketMethods.KernelStatus, params: {} }), ANSWER_TIMEOUT_MS);
+      outcome = await lane.send((id) => encodeLine({ id, method: SocketApi.KernelStatus.method, params: {} }), ANSWER_TIMEOUT_MS);
     }
     return outcome.kind === 'answer' && 'result' in outcome.answer ? undefined : `kernel/status right after it: ${JSON.stringify(outcome).slice(0, 500)}`;
   }
@@ -391,7 +392,7 @@ function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
       repeat: parsable,
       at: parsable,
       since: parsable,
-      method: fc.constantFrom(...Object.values(SocketMethods), 'relay/request', 'timer/set', 'skills/install', 'webui/open', 'no/such'),
+      method: fc.constantFrom(...Object.values(SocketApi).map((d) => d.method), 'relay/request', 'timer/set', 'skills/install', 'webui/open', 'no/such'),
     },
   };
 }
@@ -417,7 +418,7 @@ function sampleOne(schema: JsonSchema, hints: Hints, salt: number, name = ''): u
 
 /** Lines a broken or hostile client writes: any text, any JSON, and requests with odd ids, methods and params. */
 function rawLineArbitrary(): fc.Arbitrary<string> {
-  const methods = fc.constantFrom(...Object.values(SocketMethods), SOCKET_CANCEL_METHOD, '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'timer/set', 'relay/request', 'client/call', 'plugin/shutdown');
+  const methods = fc.constantFrom(...Object.values(SocketApi).map((d) => d.method), SOCKET_CANCEL_METHOD, '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'timer/set', 'relay/request', 'client/call', 'plugin/shutdown');
   const envelope = fc.record(
     { id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), ANY_KIND), method: fc.oneof(methods, fc.string({ maxLength: 20 }), ANY_KIND), params: fc.oneof(ANY_KIND, fc.jsonValue({ maxDepth: 3 })), extra: ANY_KIND },
     { requiredKeys: [] },

@@ -3,8 +3,8 @@
 // opened with the cookie kept running config/set after the revoke, and after the cookie's expiry).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
-import { SocketMethods, WEBUI_SIGNED_OUT_CLOSE, WebuiMethods, type ConfigEntry, type WebuiSessionsResult } from '../../protocol';
+import { callOnce, requestOnce } from '../../plugins/cli/client';
+import { SocketApi, WEBUI_SIGNED_OUT_CLOSE, WebuiMethods, type WebuiSessionsResult } from '../../protocol';
 import { runHomectl } from '../harness/homed';
 import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket, type SocketEnd } from '../plugins/webui/live';
 
@@ -25,13 +25,13 @@ async function endedWithin(socket: PageSocket, ms: number): Promise<SocketEnd | 
 }
 
 async function logLevel(live: LiveWebui): Promise<unknown> {
-  return (await requestOnce<{ entry: ConfigEntry }>(live.homed.socket, SocketMethods.ConfigGet, { scope: 'core', key: 'core.log.level' })).entry.value;
+  return (await callOnce(live.homed.socket, SocketApi.ConfigGet, { scope: 'core', key: 'core.log.level' })).entry.value;
 }
 
 /** The page's socket is refused or closed: a config/set over it cannot run, and the setting is unchanged. */
 async function assertCannotSet(live: LiveWebui, socket: PageSocket): Promise<void> {
   const before = await logLevel(live);
-  await assert.rejects(socket.call(SocketMethods.ConfigSet, { scope: 'core', key: 'core.log.level', value: before === 'debug' ? 'warn' : 'debug' }), /not open|closed/);
+  await assert.rejects(socket.call(SocketApi.ConfigSet, { scope: 'core', key: 'core.log.level', value: before === 'debug' ? 'warn' : 'debug' }), /not open|closed/);
   assert.equal(await logLevel(live), before);
 }
 
@@ -47,7 +47,7 @@ describe('signing the page out closes its open sockets', () => {
   it('homectl webui revoke --all closes an open WebSocket within a second; its cookie opens no new one', async (t) => {
     const cookie = await signInLive(live);
     const socket = await openPageSocket(live, cookie);
-    const set = await socket.call(SocketMethods.ConfigSet, { scope: 'core', key: 'core.log.level', value: 'debug' });
+    const set = await socket.call(SocketApi.ConfigSet, { scope: 'core', key: 'core.log.level', value: 'debug' });
     assert.equal(set.error, undefined, 'the signed-in socket works before the revoke');
     const startedAt = performance.now();
     const revoked = await runHomectl(['webui', 'revoke', '--all'], { socket: live.homed.socket });
@@ -73,7 +73,7 @@ describe('signing the page out closes its open sockets', () => {
     assert.equal(revoked.code, 0, revoked.stderr);
     assert.ok(await endedWithin(socket, CLOSE_WITHIN_MS), `the revoked browser's socket is still open ${CLOSE_WITHIN_MS} ms after the revoke answered`);
     assert.equal(kept.open(), true, 'the other browser’s socket stays open');
-    assert.equal((await kept.call(SocketMethods.KernelStatus)).error, undefined);
+    assert.equal((await kept.call(SocketApi.KernelStatus, {})).error, undefined);
     await assertCannotSet(live, socket);
     kept.close();
   });
@@ -101,7 +101,7 @@ describe('a session that expires closes its open socket at expiry', () => {
     const cookie = await signInLive(live);
     const signedAt = performance.now();
     const socket = await openPageSocket(live, cookie);
-    assert.equal((await socket.call(SocketMethods.KernelStatus)).error, undefined, 'the socket works while the session lives');
+    assert.equal((await socket.call(SocketApi.KernelStatus, {})).error, undefined, 'the socket works while the session lives');
     const end = await endedWithin(socket, SHORT_SESSION_MS + 10_000);
     assert.ok(end, `the socket is still open ${(SHORT_SESSION_MS + 10_000) / 1000} s after sign-in, past the session's ${SHORT_SESSION_MS / 1000} s`);
     assert.ok(end.at - signedAt < SHORT_SESSION_MS + 2 * CLOSE_WITHIN_MS, `closed ${Math.round(end.at - signedAt)} ms after sign-in`);

@@ -2,14 +2,12 @@
 // approvals plugin), and the questions waiting for a person (served by the kernel; any client may answer them).
 import {
   ApprovalsMethods,
-  SocketMethods,
-  type AnswerResult,
+  SocketApi,
   type ApprovalRule,
   type ApprovalsAllowParams,
   type ApprovalsAllowResult,
   type ApprovalsListResult,
   type ApprovalsRevokeResult,
-  type PendingResult,
 } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
@@ -107,7 +105,7 @@ export const approvalsCommands: Command[] = [
     summary: 'the questions waiting for a person to answer',
     async run(_args, values, ctx) {
       const session = typeof values['session'] === 'string' ? values['session'] : undefined;
-      const { pending } = await ctx.request<PendingResult>(SocketMethods.ApprovalPending, session ? { session } : {});
+      const { pending } = await ctx.call(SocketApi.ApprovalPending, session ? { session } : {});
       if (values['json']) return printJson(ctx, pending);
       if (pending.length === 0) return ctx.print('no question is waiting');
       ctx.print(renderTable(pending.map((q) => [q.id, q.session, q.question, q.choices.join('|'), formatTime(Date.parse(q.expiresAt))]), ['ID', 'SESSION', 'QUESTION', 'ANSWERS', 'DENIED AT']));
@@ -120,7 +118,7 @@ export const approvalsCommands: Command[] = [
     flags: '[--json]',
     summary: 'answers a waiting question (yes, no or always), as the person of its session',
     async run([id, choice], values, ctx) {
-      const { answered } = await ctx.request<AnswerResult>(SocketMethods.ApprovalAnswer, { id, choice });
+      const { answered } = await ctx.call(SocketApi.ApprovalAnswer, { id: id!, choice: choice! });
       if (values['json']) return printJson(ctx, answered);
       ctx.print(`answered ${choice} to ${answered.id}: ${answered.question}`);
     },

@@ -1,5 +1,5 @@
 // homectl config list|get|set|unset.
-import { ConfigUnsetRequest, SocketMethods, type ConfigEntry } from '../../../protocol';
+import { SocketApi, type ConfigEntry } from '../../../protocol';
 import { formatBytes } from '../../../protocol/format';
 import { NONE, formatValue } from './format';
 import { renderTable } from './table';
@@ -93,7 +93,7 @@ const list: Command = {
   async run(_args, values, ctx) {
     if (values['all'] && values['plugin'] !== undefined) throw new UsageError('--plugin and --all exclude each other');
     const params = values['all'] ? { all: true } : { scope: typeof values['plugin'] === 'string' ? values['plugin'] : 'core' };
-    const { entries } = await ctx.request<{ entries: ConfigEntry[] }>(SocketMethods.ConfigList, params);
+    const { entries } = await ctx.call(SocketApi.ConfigList, params);
     if (values['json']) printJson(ctx, entries.map(maskForJson));
     else ctx.print(renderConfigTable(entries));
   },
@@ -106,7 +106,7 @@ const get: Command = {
   flags: '[--json]',
   summary: 'the value of one setting (--json: with its metadata)',
   async run([key], values, ctx) {
-    const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigGet, { ...parseConfigKey(key as string) });
+    const { entry } = await ctx.call(SocketApi.ConfigGet, { ...parseConfigKey(key as string) });
     if (values['json']) printJson(ctx, maskForJson(entry));
     else ctx.print(displayValue(entry));
   },
@@ -120,7 +120,7 @@ const set: Command = {
   summary: 'change a declared setting, checked against its type; with no VALUE (or -) it is read without echo, or from stdin',
   async run([key, given], values, ctx) {
     const value = given === undefined || given === '-' ? await readValue(key as string, ctx) : given;
-    const { entry } = await ctx.request<{ entry: ConfigEntry }>(SocketMethods.ConfigSet, { ...parseConfigKey(key as string), value });
+    const { entry } = await ctx.call(SocketApi.ConfigSet, { ...parseConfigKey(key as string), value });
     if (values['json']) printJson(ctx, maskForJson(entry));
     else ctx.print(`${displayKey(entry)} = ${displayValue(entry)}${restartNote(entry)}`);
   },
@@ -140,7 +140,7 @@ const unset: Command = {
   flags: '[--json]',
   summary: 'return a setting to its default (or remove a key no longer declared)',
   async run([key], values, ctx) {
-    const { entry, removed } = await ctx.request<{ entry: ConfigEntry; removed: boolean }>(ConfigUnsetRequest.method, { ...parseConfigKey(key as string) });
+    const { entry, removed } = await ctx.call(SocketApi.ConfigUnset, { ...parseConfigKey(key as string) });
     if (values['json']) printJson(ctx, { entry: maskForJson(entry), removed });
     else if (!entry.def) ctx.print(`${displayKey(entry)} removed`);
     else ctx.print(`${displayKey(entry)} = ${displayValue(entry) || NONE} (default${removed ? '' : ', was not set'})${removed ? restartNote(entry) : ''}`);

@@ -2,7 +2,7 @@
 // skills that lack something, and what doctor checks itself (modes, the unit, Node.js; free space and databases
 // too when homed is down). With homed unreachable, that is a finding, and the local checks still run.
 import { dirname, basename } from 'node:path';
-import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketMethods, type HealthFinding, type HealthReport, type KernelStatus, type PluginStatus, type SkillsListResult } from '../../../protocol';
+import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketApi, type HealthFinding, type HealthReport, type KernelStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
 import { sqliteBinding } from '../../../protocol/runtime/internals/sqlite';
@@ -43,7 +43,7 @@ type Asked<T> = { ok: true; value: T } | { ok: false; finding: HealthFinding };
 
 async function askStatus(ctx: CommandContext): Promise<Asked<KernelStatus>> {
   try {
-    return { ok: true, value: await ctx.request<KernelStatus>(SocketMethods.KernelStatus) };
+    return { ok: true, value: await ctx.call(SocketApi.KernelStatus, {}) };
   } catch (error) {
     if (!(error instanceof HomedUnreachableError)) throw error;
     if (error.reason === 'denied') {
@@ -75,7 +75,7 @@ async function healthFindings(ctx: CommandContext): Promise<HealthFinding[]> {
 
 /** Without the healthcheck plugin: each enabled plugin that is not ready, from plugins/list. */
 async function notReadyPlugins(ctx: CommandContext): Promise<HealthFinding[]> {
-  const { plugins } = await ctx.request<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList);
+  const { plugins } = await ctx.call(SocketApi.PluginsList, {});
   return plugins
     .filter((p) => p.state !== 'ready' && p.state !== 'disabled' && p.name !== 'healthcheck')
     .map((p) => ({

@@ -1,6 +1,6 @@
 // homectl knowledge list|search|add|remove|reindex: the documents the agent answers from.
 import * as path from 'node:path';
-import { SocketMethods, type KnowledgeFile, type KnowledgeHit } from '../../../protocol';
+import { SocketApi, type KnowledgeHit } from '../../../protocol';
 import { formatBytes } from '../../../protocol/format';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
@@ -24,7 +24,7 @@ export const knowledgeCommands: Command[] = [
     flags: '[--json]',
     summary: 'the documents in the knowledge folder, with their chunks and any that could not be indexed',
     async run(_args, values, ctx) {
-      const { files } = await ctx.request<{ files: KnowledgeFile[] }>(SocketMethods.KnowledgeList);
+      const { files } = await ctx.call(SocketApi.KnowledgeList, {});
       if (values['json']) return printJson(ctx, files);
       if (files.length === 0) return ctx.print('the knowledge folder is empty; add documents with: homectl knowledge add FILE…');
       ctx.print(
@@ -43,7 +43,7 @@ export const knowledgeCommands: Command[] = [
     summary: 'the chunks that best match QUERY (English, Chinese, …), with file, line and heading',
     async run([query], values, ctx) {
       const limit = parseCountFlag('limit', values['limit'], 50) ?? 5;
-      const { hits } = await ctx.request<{ hits: KnowledgeHit[] }>(SocketMethods.KnowledgeSearch, { query, limit });
+      const { hits } = await ctx.call(SocketApi.KnowledgeSearch, { query: query!, limit });
       if (values['json']) return printJson(ctx, hits);
       if (hits.length === 0) return ctx.print(`no document matches "${query}"`);
       ctx.print(hits.map((h) => `${cite(h)}  (score ${h.score.toFixed(2)})\n  ${excerpt(h.text)}`).join('\n'));
@@ -57,7 +57,7 @@ export const knowledgeCommands: Command[] = [
     summary: 'copy files into the knowledge folder and index them now (--replace: overwrite a different file of the same name)',
     async run(files, values, ctx) {
       for (const file of files) {
-        const added = await ctx.request<{ file: KnowledgeFile }>(SocketMethods.KnowledgeAdd, { path: path.resolve(ctx.cwd, file), replace: values['replace'] === true });
+        const added = await ctx.call(SocketApi.KnowledgeAdd, { path: path.resolve(ctx.cwd, file), replace: values['replace'] === true });
         const f = added.file;
         ctx.print(f.error ? `${f.file}: copied, but not indexed: ${f.error}` : `${f.file}: ${f.chunks} chunks indexed`);
       }
@@ -70,7 +70,7 @@ export const knowledgeCommands: Command[] = [
     flags: '',
     summary: 'delete a document from the knowledge folder and the index',
     async run([file], _values, ctx) {
-      const { removed } = await ctx.request<{ removed: boolean }>(SocketMethods.KnowledgeRemove, { file });
+      const { removed } = await ctx.call(SocketApi.KnowledgeRemove, { file: file! });
       if (!removed) throw new UsageError(`no document "${file}" in the knowledge folder; see homectl knowledge list`);
       ctx.print(`removed ${file}`);
     },
@@ -82,7 +82,7 @@ export const knowledgeCommands: Command[] = [
     flags: '',
     summary: 'rebuild the knowledge index from the folder',
     async run(_args, _values, ctx) {
-      const r = await ctx.request<{ files: number; chunks: number; ms: number }>(SocketMethods.KnowledgeReindex);
+      const r = await ctx.call(SocketApi.KnowledgeReindex, {});
       ctx.print(`reindexed ${r.files} files, ${r.chunks} chunks in ${Math.round(r.ms)} ms`);
     },
   },

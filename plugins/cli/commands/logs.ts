@@ -1,5 +1,5 @@
 // homectl logs: the kernel's recent lines (its own and every plugin's), filtered, printed as they come with -f.
-import { LOG_LEVELS, MAX_LOGS_READ, SocketMethods, type KernelLogLine, type LogLevel, type LogsReadParams, type LogsReadResult } from '../../../protocol';
+import { LOG_LEVELS, MAX_LOGS_READ, SocketApi, type KernelLogLine, type LogLevel, type LogsReadParams } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { renderKernelLine } from './log-lines';
 import { parseSince } from './since';
@@ -28,7 +28,7 @@ const logs: Command = {
     const since = parseSince(values['since']);
     const limit = parseCountFlag('lines', values['lines'], MAX_LOGS_READ);
     const print = (line: KernelLogLine): void => ctx.print(values['json'] ? JSON.stringify(line) : renderKernelLine(line));
-    const first = await ctx.request<LogsReadResult>(SocketMethods.LogsRead, { ...filter, ...(since !== undefined ? { since } : {}), ...(limit !== undefined ? { limit } : {}) });
+    const first = await ctx.call(SocketApi.LogsRead, { ...filter, ...(since !== undefined ? { since } : {}), ...(limit !== undefined ? { limit } : {}) });
     first.lines.forEach(print);
     if (values['follow']) await follow(ctx, filter, first.next, print);
   },
@@ -39,7 +39,7 @@ async function follow(ctx: CommandContext, filter: LogsReadParams, after: number
   let next = after;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
-    const read = await ctx.request<LogsReadResult>(SocketMethods.LogsRead, { ...filter, after: next, limit: MAX_LOGS_READ });
+    const read = await ctx.call(SocketApi.LogsRead, { ...filter, after: next, limit: MAX_LOGS_READ });
     read.lines.forEach(print);
     next = read.next;
   }

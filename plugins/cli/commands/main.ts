@@ -1,7 +1,7 @@
 // homectl's body: finds the socket, picks the command, runs it, maps the outcome to an exit code.
 import { parseArgs } from 'node:util';
 import { backupCommands } from '../backup/commands';
-import { HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
+import { callOnce, HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
 import { LocateUsageError, locateSocket, preferAdminSocket } from '../locate';
 import { silentProgress, type ProgressReporter } from '../progress-bar';
 import { approvalsCommands } from './approvals';
@@ -58,6 +58,7 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
       return ExitCodes.Ok;
     }
     const ctx: CommandContext = {
+      call: (descriptor, params) => callOnce(socket, descriptor, params),
       request: (method, params = {}) => requestOnce(socket, method, params),
       print: (text) => io.out(text),
       cwd: io.cwd,

@@ -1,5 +1,5 @@
 // homectl memory search|graph|forget: what homed remembers, where each fact came from, and a way to correct it.
-import { SocketMethods, type GraphFact, type GraphQueryResult, type MemoryHit } from '../../../protocol';
+import { SocketApi, type GraphFact, type GraphQueryParams, type GraphQueryResult } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
@@ -52,7 +52,7 @@ export const memoryCommands: Command[] = [
     summary: 'what homed remembers that matches QUERY, with where each fact came from (--all: superseded and forgotten too)',
     async run([query], values, ctx) {
       const limit = parseCountFlag('limit', values['limit'], 50) ?? 20;
-      const { hits } = await ctx.request<{ hits: MemoryHit[] }>(SocketMethods.MemorySearch, { query, limit, includeInvalid: values['all'] === true });
+      const { hits } = await ctx.call(SocketApi.MemorySearch, { query: query!, limit, includeInvalid: values['all'] === true });
       if (values['json']) return printJson(ctx, hits);
       if (hits.length === 0) return ctx.print(`nothing remembered matches "${query}"`);
       ctx.print(renderTable(hits.map((h) => [h.id, h.text, day(h.learnedAt), h.validity, h.source]), ['ID', 'MEMORY', 'LEARNED', 'STATE', 'FROM']));
@@ -65,17 +65,17 @@ export const memoryCommands: Command[] = [
     flags: '[--as-of DATE] [--to NAME [--hops N]] [--json]',
     summary: 'an entity, its relations, and when each fact was learned or superseded',
     async run([name], values, ctx) {
-      const params: Record<string, unknown> = { entity: name };
+      const params: GraphQueryParams = { entity: name! };
       if (typeof values['as-of'] === 'string') {
         const at = Date.parse(values['as-of']);
         if (Number.isNaN(at)) throw new UsageError(`--as-of takes a date such as 2026-05-03, got "${values['as-of']}"`);
-        params['asOf'] = at;
+        params.asOf = at;
       }
-      if (typeof values['to'] === 'string') params['to'] = values['to'];
-      if (typeof values['hops'] === 'string') params['hops'] = Number(values['hops']);
-      const result = await ctx.request<GraphQueryResult>(SocketMethods.GraphQuery, params);
+      if (typeof values['to'] === 'string') params.to = values['to'];
+      if (typeof values['hops'] === 'string') params.hops = Number(values['hops']);
+      const result = await ctx.call(SocketApi.GraphQuery, params);
       if (values['json']) return printJson(ctx, result);
-      ctx.print(renderGraph(result, name!));
+      ctx.print(renderGraph(result, params.entity));
     },
   },
   {
@@ -85,7 +85,7 @@ export const memoryCommands: Command[] = [
     flags: '',
     summary: 'forget a memory (it leaves search and context; its history is kept)',
     async run([id], _values, ctx) {
-      const { forgotten } = await ctx.request<{ forgotten: boolean }>(SocketMethods.MemoryForget, { id });
+      const { forgotten } = await ctx.call(SocketApi.MemoryForget, { id: id! });
       ctx.print(forgotten ? `forgot ${id}` : `${id} was already forgotten or superseded`);
     },
   },

@@ -1,7 +1,7 @@
 // homectl plugins install|remove: .hmap packages, checked and installed by the kernel; URLs downloaded by pluginmgr.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SocketMethods, type PluginsInstallResult, type SkillOrigin } from '../../../protocol';
+import { SocketApi, type PluginsInstallResult, type SkillOrigin } from '../../../protocol';
 import { formatBytes } from '../../../protocol/format';
 import { NONE } from './format';
 import { connectPluginmgr } from './pluginmgr-client';
@@ -54,11 +54,11 @@ const install: Command = {
  * SHA-256 of what was shown, so a file changed in between is refused, not installed unseen.
  */
 async function installFromFile(absolute: string, values: OptionValues, ctx: CommandContext): Promise<void> {
-  const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, inspectOnly: true });
+  const inspected = await ctx.call(SocketApi.PluginsInstall, { file: absolute, inspectOnly: true });
   if (!values['json']) ctx.print(`${renderPackage(inspected)}\n${absolute} (${formatBytes(inspected.bytes)}, sha256 ${inspected.sha256})`);
   const flagged = await showSkillReport(inspected, absolute, { source: absolute, package: { sha256: inspected.sha256, bytes: inspected.bytes } }, values, ctx);
   if (!(await confirmInstall(values, ctx, flagged))) return;
-  reportInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file: absolute, sha256: inspected.sha256 }), values, ctx);
+  reportInstall(await ctx.call(SocketApi.PluginsInstall, { file: absolute, sha256: inspected.sha256 }), values, ctx);
 }
 
 /**
@@ -121,7 +121,7 @@ const remove: Command = {
   summary: 'stop and remove an installed plugin; --purge also deletes its data folder and config',
   async run([name], values, ctx) {
     const purge = values['purge'] === true;
-    const { removed } = await ctx.request<{ removed: boolean }>(SocketMethods.PluginsRemove, { name, purge });
+    const { removed } = await ctx.call(SocketApi.PluginsRemove, { name: name!, purge });
     ctx.print(removed ? `plugin "${name}" removed${purge ? ', with its data and config' : ''}` : `plugin "${name}" was not installed`);
   },
 };

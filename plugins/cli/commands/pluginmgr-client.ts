@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { SocketMethods, type KernelStatus, type PluginInfo } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import {
   PLUGINMGR_PLUGINS_PATH,
   PluginmgrFiles,
@@ -37,14 +37,14 @@ export interface PluginmgrClient {
 
 /** Finds the running pluginmgr of the homed behind the socket; says what to do when it is not running. */
 export async function connectPluginmgr(ctx: CommandContext): Promise<PluginmgrClient> {
-  const { plugin } = await ctx.request<{ plugin: PluginInfo }>(SocketMethods.PluginsInfo, { name: PLUGINMGR_NAME });
+  const { plugin } = await ctx.call(SocketApi.PluginsInfo, { name: PLUGINMGR_NAME });
   if (plugin.state !== 'ready') {
     throw new Error(
       `the ${PLUGINMGR_NAME} plugin, which downloads packages, is ${plugin.state}; start it with: homectl plugins start ${PLUGINMGR_NAME} ` +
         '(or download the .hmap yourself and run: homectl plugins install FILE)',
     );
   }
-  const status = await ctx.request<KernelStatus>(SocketMethods.KernelStatus);
+  const status = await ctx.call(SocketApi.KernelStatus, {});
   const run = path.join(status.dataDir, 'run');
   const port = Number(readRunFile(run, PluginmgrFiles.port));
   const token = readRunFile(run, PluginmgrFiles.token);

@@ -1,8 +1,7 @@
 // homectl plugins list|info|start|stop|restart|enable|disable|logs.
 import {
   PLUGIN_ACTIONS,
-  SocketMethods,
-  type LogLine,
+  SocketApi,
   type PluginAction,
   type PluginInfo,
   type PluginStatus,
@@ -95,7 +94,7 @@ const list: Command = {
   flags: '[--json]',
   summary: 'every plugin with its state, pid, uptime, restarts, memory and cpu',
   async run(_args, values, ctx) {
-    const { plugins } = await ctx.request<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList);
+    const { plugins } = await ctx.call(SocketApi.PluginsList, {});
     if (values['json']) printJson(ctx, plugins);
     else ctx.print(renderPluginTable(plugins));
   },
@@ -108,7 +107,7 @@ const info: Command = {
   flags: '[--json]',
   summary: 'one plugin in detail: manifest, permissions, tools, sandbox',
   async run([name], values, ctx) {
-    const { plugin } = await ctx.request<{ plugin: PluginInfo }>(SocketMethods.PluginsInfo, { name });
+    const { plugin } = await ctx.call(SocketApi.PluginsInfo, { name: name! });
     if (values['json']) printJson(ctx, plugin);
     else ctx.print(renderPluginInfo(plugin));
   },
@@ -121,10 +120,8 @@ const logs: Command = {
   flags: '[--lines N] [--json]',
   summary: "a plugin's recent log lines (default 100)",
   async run([name], values, ctx) {
-    const params: Record<string, unknown> = { name };
     const count = parseCountFlag('lines', values['lines'], 10000);
-    if (count !== undefined) params['lines'] = count;
-    const { lines } = await ctx.request<{ lines: LogLine[] }>(SocketMethods.PluginsLogs, params);
+    const { lines } = await ctx.call(SocketApi.PluginsLogs, { name: name!, ...(count === undefined ? {} : { lines: count }) });
     if (values['json']) printJson(ctx, lines);
     else if (lines.length) ctx.print(renderLogLines(lines));
   },
@@ -142,7 +139,7 @@ function controlCommand(action: PluginAction): Command {
       const plugin =
         name === CLI_PLUGIN_NAME && action === 'restart'
           ? await restartSocketPlugin(ctx)
-          : (await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name, action })).plugin;
+          : (await ctx.call(SocketApi.PluginsControl, { name: name!, action })).plugin;
       if (values['json']) printJson(ctx, plugin);
       else ctx.print(describeControl(action, plugin));
     },
@@ -155,14 +152,14 @@ function controlCommand(action: PluginAction): Command {
  */
 async function restartSocketPlugin(ctx: CommandContext): Promise<PluginStatus> {
   try {
-    return (await ctx.request<{ plugin: PluginStatus }>(SocketMethods.PluginsControl, { name: CLI_PLUGIN_NAME, action: 'restart' })).plugin;
+    return (await ctx.call(SocketApi.PluginsControl, { name: CLI_PLUGIN_NAME, action: 'restart' })).plugin;
   } catch (error) {
     if (!(error instanceof HomedUnreachableError) || error.reason !== 'lost') throw error;
   }
   const deadline = Date.now() + SOCKET_RESTART_WAIT_MS;
   for (;;) {
     try {
-      const { plugin } = await ctx.request<{ plugin: PluginInfo }>(SocketMethods.PluginsInfo, { name: CLI_PLUGIN_NAME });
+      const { plugin } = await ctx.call(SocketApi.PluginsInfo, { name: CLI_PLUGIN_NAME });
       if (plugin.state === 'ready') return plugin;
     } catch (error) {
       if (!(error instanceof HomedUnreachableError) || Date.now() > deadline) throw error;

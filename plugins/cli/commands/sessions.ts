@@ -1,6 +1,6 @@
 // homectl sessions list|show: every conversation, and one conversation with cut-off, interrupted and
 // unanswered turns marked, so a person can see that nothing they sent was lost.
-import { SocketMethods, toolCallLabel, type SessionEntry, type SessionsListResult, type SessionsShowResult, type SessionSummary } from '../../../protocol';
+import { SocketApi, toolCallLabel, type SessionEntry, type SessionSummary } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
@@ -54,7 +54,7 @@ export const sessionCommands: Command[] = [
     flags: '[--all] [--json]',
     summary: "every conversation: its owner, turns and last activity, and turns that were cut off or got no answer (--all: the kernel's own too)",
     async run(_args, values, ctx) {
-      const { sessions } = await ctx.request<SessionsListResult>(SocketMethods.SessionsList, values['all'] ? { all: true } : {});
+      const { sessions } = await ctx.call(SocketApi.SessionsList, values['all'] ? { all: true } : {});
       if (values['json']) return printJson(ctx, sessions);
       if (sessions.length === 0) return ctx.print('no conversations yet');
       ctx.print(renderTable(sessions.map((s) => [s.session, s.owner ?? '-', String(s.turns), formatTime(s.last_activity), notes(s)]), ['SESSION', 'OWNER', 'TURNS', 'LAST ACTIVITY', 'NOTES']));
@@ -68,7 +68,7 @@ export const sessionCommands: Command[] = [
     summary: 'a conversation as stored, with cut-off, interrupted and unanswered turns marked',
     async run([session], values, ctx) {
       const limit = parseCountFlag('limit', values['limit'], 10000) ?? 200;
-      const shown = await ctx.request<SessionsShowResult>(SocketMethods.SessionsShow, { session, limit });
+      const shown = await ctx.call(SocketApi.SessionsShow, { session: session!, limit });
       if (values['json']) return printJson(ctx, shown);
       const header = `${shown.summary.session}: ${shown.summary.turns} turns, owner ${shown.summary.owner ?? '-'}${notes(shown.summary) ? `, ${notes(shown.summary)}` : ''}`;
       const older = shown.omitted > 0 ? [`(${shown.omitted} older entries not shown; --limit shows more)`] : [];

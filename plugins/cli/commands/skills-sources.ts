@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   SkillsMethods,
-  SocketMethods,
+  SocketApi,
   type PluginsInstallResult,
   type SkillOrigin,
   type SkillPreview,
@@ -59,14 +59,14 @@ async function prepareFolder(dir: string, ctx: CommandContext): Promise<Prepared
 }
 
 async function preparePackageFile(file: string, ctx: CommandContext): Promise<PreparedSkill> {
-  const inspected = await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file, inspectOnly: true });
+  const inspected = await ctx.call(SocketApi.PluginsInstall, { file, inspectOnly: true });
   const facts = hashFile(file);
   const origin: SkillOrigin = { source: file, ...(facts ? { package: facts } : {}) };
   const preview = await previewPackage(inspected, file, origin, ctx);
   return {
     preview,
     origin,
-    install: async () => describePackageInstall(await ctx.request<PluginsInstallResult>(SocketMethods.PluginsInstall, { file }), preview),
+    install: async () => describePackageInstall(await ctx.call(SocketApi.PluginsInstall, { file }), preview),
   };
 }
 

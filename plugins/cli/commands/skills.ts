@@ -2,7 +2,7 @@
 // served; install and setup live in skills-install.ts and skills-setup.ts.
 import {
   SkillsMethods,
-  SocketMethods,
+  SocketApi,
   type SkillInfo,
   type SkillsCheckResult,
   type SkillsListResult,
@@ -79,7 +79,7 @@ const remove = onOneSkill('remove', 'deletes a skill from the skills folder, or 
     if (values['json']) return printJson(ctx, removed);
     return ctx.print(`skill "${name}" removed: ${removed.path} is gone`);
   }
-  const plugin = await ctx.request<{ removed: boolean }>(SocketMethods.PluginsRemove, { name: removed.package });
+  const plugin = await ctx.call(SocketApi.PluginsRemove, { name: removed.package });
   if (values['json']) return printJson(ctx, { ...removed, pluginRemoved: plugin.removed });
   ctx.print(plugin.removed ? `skill "${name}" removed with its package "${removed.package}"` : `skill "${name}" comes from package "${removed.package}", which was not installed`);
 });

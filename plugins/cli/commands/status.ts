@@ -1,5 +1,5 @@
 // homectl status: is homed up, since when, and how are its plugins.
-import { SocketMethods, type KernelStatus } from '../../../protocol';
+import { SocketApi, type KernelStatus } from '../../../protocol';
 import { formatBytes, formatDuration } from '../../../protocol/format';
 import { renderTable } from './table';
 import { printJson, type Command } from './types';
@@ -37,7 +37,7 @@ export function statusCommand(socketPath: string): Command {
     flags: '[--json]',
     summary: 'kernel version, pid, uptime, data dir, plugins ready/total',
     async run(_args, values, ctx) {
-      const status = await ctx.request<KernelStatus>(SocketMethods.KernelStatus);
+      const status = await ctx.call(SocketApi.KernelStatus, {});
       if (values['json']) printJson(ctx, status);
       else ctx.print(renderStatus(status, socketPath));
     },

@@ -1,5 +1,5 @@
 // homectl usage: tokens and requests per provider and model per day (UTC), as the providers reported them.
-import { SocketMethods, type UsageRow } from '../../../protocol';
+import { SocketApi, type UsageRow } from '../../../protocol';
 import { parseSince } from './since';
 import { renderTable } from './table';
 import { printJson, type Command } from './types';
@@ -23,7 +23,7 @@ const usage: Command = {
   summary: 'LLM tokens and requests per provider and model per day (default: the last 30 days)',
   async run(_args, values, ctx) {
     const since = parseSince(values['since']);
-    const { rows } = await ctx.request<{ rows: UsageRow[] }>(SocketMethods.UsageRead, since !== undefined ? { since } : {});
+    const { rows } = await ctx.call(SocketApi.UsageRead, since !== undefined ? { since } : {});
     if (values['json']) printJson(ctx, rows);
     else ctx.print(renderUsage(rows));
   },

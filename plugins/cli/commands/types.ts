@@ -1,5 +1,6 @@
 // What a homectl command is, and what it gets to run.
 import type { ParseArgsConfig } from 'node:util';
+import type { RequestDescriptor } from '../../../protocol';
 import type { ProgressReporter } from '../progress-bar';
 
 /** Parsed flags of a command. */
@@ -7,7 +8,12 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 
 /** What a command may do: ask homed, print. */
 export interface CommandContext {
-  /** Sends one request over the socket and resolves with its result. */
+  /** Calls one socket method through its descriptor (`ctx.call(SocketApi.ConfigGet, { key })`) and resolves with its result. */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R>;
+  /**
+   * Calls a method by name: only for a method a plugin serves whose descriptor protocol/ does not declare, so the
+   * caller writes its result type; every other call goes through `call`.
+   */
   request<R>(method: string, params?: Record<string, unknown>): Promise<R>;
   /** Writes a line (or lines) to stdout. */
   print(text: string): void;

@@ -2,7 +2,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateSocket, preferAdminSocket } from '../locate';
-import { SocketMethods } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import { MAX_CHAT_TEXT } from '../../../plugin-host/client-api/chat/methods';
 import { takeValueFlags } from '../take-flags';
 import { REQUEST_TIMEOUTS, takeTimeoutFlag } from '../timeouts';
@@ -110,7 +110,7 @@ export function renderWaiterUsage(): string {
     '  -say, --say MESSAGE     the message (quote it)',
     '  --session NAME          the conversation (default cli:<your user name>, shared by all your waiters)',
     '  --socket PATH, -data DIR  where homed is, as for homectl',
-    `  --timeout SECONDS       give up when homed sends nothing for this long (default ${seconds(REQUEST_TIMEOUTS.byMethod[SocketMethods.ChatSay])} while`,
+    `  --timeout SECONDS       give up when homed sends nothing for this long (default ${seconds(REQUEST_TIMEOUTS.byMethod[SocketApi.ChatSay.method])} while`,
     `                          an answer comes, ${seconds(REQUEST_TIMEOUTS.defaultMs)} otherwise; 0: no limit); an answer that keeps coming is not cut`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',

@@ -1,5 +1,5 @@
 // The interactive waiter's second connection: chat/subscribe, for what arrives on the session by itself.
-import { SocketMethods, type ChatStreamItem } from '../../../protocol';
+import { SocketApi, type ChatStreamItem } from '../../../protocol';
 import { HomedClient } from '../client';
 
 /** Keeps one chat/subscribe running for a session, connecting again when asked after it was lost. */
@@ -30,7 +30,7 @@ export class SessionFollower {
       return;
     }
     this.client = client;
-    client.request(SocketMethods.ChatSubscribe, { session: this.session }, { onStream: (item) => this.onItem(item as ChatStreamItem) }).then(
+    client.call(SocketApi.ChatSubscribe, { session: this.session }, { onStream: (item) => this.onItem(item as ChatStreamItem) }).then(
       () => this.lost(client, new Error('homed ended the subscription')),
       (error: Error) => this.lost(client, error),
     );

@@ -2,7 +2,7 @@
 // no at once when stdin or stdout is not a terminal); Ctrl-C stops an answer (answering no to a question shown); what
 // arrives by itself (a timer's reminder) is printed above the prompt.
 import * as readline from 'node:readline';
-import { SocketMethods, type ChatSayResult, type ChatStreamItem } from '../../../protocol';
+import { SocketApi, type ChatStreamItem } from '../../../protocol';
 import { HomedAnswerError, HomedClient } from '../client';
 import { ExitCodes } from '../commands/usage';
 import { requestTimeoutMs } from '../timeouts';
@@ -132,7 +132,7 @@ class InteractiveSession {
     if (!client) return;
     this.follower.ensure().catch(() => undefined);
     const questions = new QuestionDesk({
-      answer: (id, choice, unasked) => client.request(SocketMethods.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
+      answer: (id, choice, unasked) => client.call(SocketApi.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
       askLine: this.canAsk ? this.askLine() : undefined,
       show: (item) => printer.show(item),
       write: (t) => this.io.stdout.write(t),
@@ -145,18 +145,18 @@ class InteractiveSession {
       dim: this.terminal,
       ask: (ask) => questions.take(ask),
     });
-    const silence = new TurnSilence(requestTimeoutMs(SocketMethods.ChatSay));
+    const silence = new TurnSilence(requestTimeoutMs(SocketApi.ChatSay.method));
     let live = true;
     const stopped = new Promise<'stopped'>((resolve) => {
       this.stopAnswer = () => {
         live = false;
         questions.decline();
-        client.notify(SocketMethods.ChatInterrupt, { session: this.args.session });
+        client.notify(SocketApi.ChatInterrupt, { session: this.args.session });
         resolve('stopped');
       };
     });
-    const answer = client.request<ChatSayResult>(
-      SocketMethods.ChatSay,
+    const answer = client.call(
+      SocketApi.ChatSay,
       { session: this.args.session, text },
       {
         onStream: (item) => {

@@ -1,5 +1,5 @@
 // waiter -say: one message, the answer streamed to stdout, an exit code.
-import { SocketMethods, type ChatSayResult, type ChatStreamItem } from '../../../protocol';
+import { SocketApi, type ChatStreamItem } from '../../../protocol';
 import { HomedClient } from '../client';
 import { ExitCodes } from '../commands/usage';
 import { requestTimeoutMs } from '../timeouts';
@@ -22,12 +22,12 @@ export async function runSay(args: WaiterArgs, io: WaiterIO): Promise<number> {
   const onCtrlC = (): void => {
     interrupts++;
     questions.decline();
-    if (interrupts === 1) client.notify(SocketMethods.ChatInterrupt, { session: args.session });
+    if (interrupts === 1) client.notify(SocketApi.ChatInterrupt, { session: args.session });
     else client.close();
   };
   const terminal = Boolean((io.stdin as { isTTY?: boolean }).isTTY && io.stderr.isTTY);
   const questions = new QuestionDesk({
-    answer: (id, choice, unasked) => client.request(SocketMethods.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
+    answer: (id, choice, unasked) => client.call(SocketApi.ApprovalAnswer, { id, choice, ...(unasked === undefined ? {} : { unasked }) }),
     askLine: terminal ? askOnTerminal(io.stdin, io.stderr as NodeJS.WritableStream, onCtrlC) : undefined,
     show: (item) => printer.show(item),
     write: (text) => io.stderr.write(text),
@@ -40,11 +40,11 @@ export async function runSay(args: WaiterArgs, io: WaiterIO): Promise<number> {
     dim: Boolean(io.stderr.isTTY),
     ask: (ask) => questions.take(ask),
   });
-  const silence = new TurnSilence(requestTimeoutMs(SocketMethods.ChatSay));
+  const silence = new TurnSilence(requestTimeoutMs(SocketApi.ChatSay.method));
   const removeSigint = io.onSigint(onCtrlC);
   try {
-    const result = await client.request<ChatSayResult>(
-      SocketMethods.ChatSay,
+    const result = await client.call(
+      SocketApi.ChatSay,
       { session: args.session, text: args.text },
       { onStream: (item) => questions.pass(item as ChatStreamItem), silenceAfter: (item) => silence.after(item as ChatStreamItem) },
     );

@@ -6,7 +6,7 @@ import type { ResponseError } from 'vscode-jsonrpc';
 import { bindRequest } from '../../../kernel/sdk-server/binder';
 import { createMemoryMethods } from '../../../plugin-host/client-api/memory-methods';
 import { methodTable, row } from '../../../plugin-host/client-api/methods';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import {
   ConfigGetRequest,
   ErrorCodes,
@@ -18,8 +18,7 @@ import {
   MemorySearchRequest,
   objectSchema,
   request,
-  socketMethod,
-  SocketErrorCodes,
+  SocketApi,
   wholeNumberField,
 } from '../../../protocol';
 import { inject, refusal, type Injected } from '../../harness/inject';
@@ -31,7 +30,6 @@ const DoubleRequest = request<{ n: number }, { doubled: number }>('test/double',
   params: objectSchema({ n: wholeNumberField(1, 10) }, ['n']),
   permission: 'llm',
 });
-const DoubleSocket = socketMethod<{ n: number }, { doubled: number }>(DoubleRequest.method, DoubleRequest.params);
 
 describe('the binder', () => {
   let t: TestKernel;
@@ -72,15 +70,15 @@ describe('the binder', () => {
 
   test('the same descriptor on the socket: a wrong param is refused there, a missing grant by the kernel behind it', async (ctx) => {
     const stranger = as('socket-stranger', []);
-    const server = await serveFor(ctx, methodTable(row(DoubleSocket, (p) => stranger.client.call(DoubleRequest, p))));
-    await assert.rejects(requestOnce(server.path, 'test/double', { n: 0 }), (error: Error & { code?: number; errorName?: string }) => {
-      assert.equal(error.code, SocketErrorCodes.InvalidRequest);
+    const server = await serveFor(ctx, methodTable(row(DoubleRequest, (p) => stranger.client.call(DoubleRequest, p))));
+    await assert.rejects(callOnce(server.path, DoubleRequest, { n: 0 }), (error: Error & { code?: number; errorName?: string }) => {
+      assert.equal(error.code, ErrorCodes.InvalidRequest);
       assert.equal(error.errorName, 'HA_ERR_INVALID_REQUEST');
       assert.match(error.message, /invalid params for test\/double: params\.n must be >= 1/);
       return true;
     });
     assert.equal(stranger.caller.deniedCalls, 0, 'a refused line never reaches the kernel');
-    await assert.rejects(requestOnce(server.path, 'test/double', { n: 3 }), (error: Error & { code?: number; errorName?: string }) => {
+    await assert.rejects(callOnce(server.path, DoubleRequest, { n: 3 }), (error: Error & { code?: number; errorName?: string }) => {
       assert.equal(error.code, ErrorCodes.PermissionDenied);
       assert.equal(error.errorName, 'HA_ERR_PERMISSION_DENIED');
       return true;
@@ -91,12 +89,12 @@ describe('the binder', () => {
   test('a real socket method forwards the kernel\'s refusal of a caller without the grant', async (ctx) => {
     const reader = as('no-memory', ['knowledge']);
     const server = await serveFor(ctx, createMemoryMethods(reader.client));
-    await assert.rejects(requestOnce(server.path, 'memory/search', { query: 'plumber' }), (error: Error & { errorName?: string }) => {
+    await assert.rejects(callOnce(server.path, SocketApi.MemorySearch, { query: 'plumber' }), (error: Error & { errorName?: string }) => {
       assert.equal(error.errorName, 'HA_ERR_PERMISSION_DENIED');
       assert.match(error.message, /needs the permission "memory\.read"/);
       return true;
     });
-    await assert.rejects(requestOnce(server.path, 'memory/search', { query: '   ' }), /params\.query "   " is not a text with something besides spaces/);
+    await assert.rejects(callOnce(server.path, SocketApi.MemorySearch, { query: '   ' }), /params\.query "   " is not a text with something besides spaces/);
     assert.equal(reader.caller.deniedCalls, 1);
   });
 

@@ -7,7 +7,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { EventBus } from '../../../kernel/events/bus';
 import type { PluginEvents } from '../../../plugin-host';
 import { createEventMethods, EventFanout } from '../../../plugin-host/client-api/event-methods';
-import { eventMatches, SocketMethods, type EventDeliverParams, type EventsStreamItem } from '../../../protocol';
+import { eventMatches, SocketApi, type EventDeliverParams, type EventsStreamItem } from '../../../protocol';
 import { HomedAnswerError, HomedClient } from '../../../plugins/cli/client';
 import { startSocketServer } from '../../../plugins/cli/server';
 import { makeTempDir, waitFor } from '../../harness/homed';
@@ -68,7 +68,7 @@ async function rig(t: TestContext): Promise<Rig> {
 /** Starts events/subscribe on `client`; resolves with the items it streams once the `subscribed` item came. */
 async function follow(client: HomedClient, names: string[]): Promise<{ items: EventsStreamItem[]; done: Promise<unknown> }> {
   const items: EventsStreamItem[] = [];
-  const done = client.request(SocketMethods.EventsSubscribe, { names }, { onStream: (item) => items.push(item as EventsStreamItem) });
+  const done = client.call(SocketApi.EventsSubscribe, { names }, { onStream: (item) => items.push(item as EventsStreamItem) });
   done.catch(() => undefined);
   await waitFor(() => items.some((i) => i.kind === 'subscribed'), { what: `events/subscribe ${names.join(' ')} to be live` });
   return { items, done };
@@ -132,7 +132,7 @@ describe('events/subscribe', () => {
     const r = await rig(t);
     r.refuseNext(new Error('plugin "webui" lacks the permission "events"'));
     const client = await r.connect();
-    await assert.rejects(client.request(SocketMethods.EventsSubscribe, { names: ['plugin.*'] }), /lacks the permission "events"/);
+    await assert.rejects(client.call(SocketApi.EventsSubscribe, { names: ['plugin.*'] }), /lacks the permission "events"/);
     assert.equal(r.fanout.size, 0);
     const again = await follow(client, ['plugin.*']);
     assert.deepEqual(r.kernelSubscriptions, ['plugin.*', 'plugin.*']);
@@ -143,8 +143,8 @@ describe('events/subscribe', () => {
   it('refuses no names, too many, and a name that is not an event name or pattern, saying which', async (t) => {
     const r = await rig(t);
     const client = await r.connect();
-    const refusal = async (names: unknown): Promise<HomedAnswerError> => {
-      const error = await client.request(SocketMethods.EventsSubscribe, { names }).then(
+    const refusal = async (names: string[]): Promise<HomedAnswerError> => {
+      const error = await client.call(SocketApi.EventsSubscribe, { names }).then(
         () => assert.fail('answered a result'),
         (e: unknown) => e,
       );
@@ -161,7 +161,7 @@ describe('events/subscribe', () => {
   it('as a notification it follows nothing', async (t) => {
     const r = await rig(t);
     const client = await r.connect();
-    client.notify(SocketMethods.EventsSubscribe, { names: ['plugin.*'] });
+    client.notify(SocketApi.EventsSubscribe, { names: ['plugin.*'] });
     // A request after it on the same connection is answered, so the notification was run first.
     await follow(client, ['config.*']);
     assert.deepEqual(r.kernelSubscriptions, ['config.*']);

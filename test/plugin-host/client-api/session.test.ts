@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { SocketFailure } from '../../../plugin-host/client-api/errors';
 import { methodTable, type MethodTable, type SocketCall } from '../../../plugin-host/client-api/methods';
 import { MAX_IN_FLIGHT, openClientSession, type ClientSessionDeps, type ForwardCall, type SessionState } from '../../../plugin-host/client-api/session';
-import { ErrorCodes, haError, NO_PARAMS, objectSchema, SocketErrorCodes, type SocketError, type SocketResponse } from '../../../protocol';
+import { ErrorCodes, haError, NO_PARAMS, objectSchema, type SocketError, type SocketResponse } from '../../../protocol';
 import { silentLog } from '../../plugins/cli/fakes';
 
 /** A transport keeping what the session writes; `accept` says whether the peer keeps up. */
@@ -163,7 +163,7 @@ describe('client session', () => {
     assert.deepEqual(transport.lines[0], { id: 3, result: { ok: true } });
     const error = transport.lines[1]?.error;
     assert.equal(transport.lines[1]?.id, 4);
-    assert.equal(error?.code, SocketErrorCodes.Internal);
+    assert.equal(error?.code, ErrorCodes.Internal);
     assert.equal(error?.message, 'test server failed: boom');
     assert.deepEqual(warned, ['client notification failed']);
     assert.equal(transport.lines.length, 2);
@@ -216,7 +216,7 @@ describe('client session', () => {
   it('answers a refused method, then ends the connection', async () => {
     const transport = new MemoryTransport();
     const g = gate();
-    const refusal = new SocketFailure(SocketErrorCodes.TooManyClients, 'no room');
+    const refusal = new SocketFailure(ErrorCodes.TooManyClients, 'no room');
     const session = open(transport, { methods: g.table, refuse: (method) => (method === 'test/wait' ? refusal : undefined) });
     session.receive(line(1, 'test/wait'));
     await transport.written(1);

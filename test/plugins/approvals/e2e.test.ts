@@ -3,18 +3,16 @@
 // answers the question: yes, no, always, nothing; a session nobody can be asked in; the guard SIGKILLed mid-question.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, requestOnce } from '../../../plugins/cli/client';
+import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import {
   ApprovalEvents,
-  SocketMethods,
+  SocketApi,
   type AnsweredAsk,
   type ApprovalsListResult,
   type ChatStreamItem,
   type EventsStreamItem,
   type PendingAsk,
-  type PendingResult,
-  type PluginInfo,
 } from '../../../protocol';
 import { lastUserText, startFakeLlm, toolResultsSinceUser, type FakeLlm } from '../../fake-llm/server';
 import { fakeProviderEnv, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
@@ -33,11 +31,11 @@ describe('approvals through a real homed and a socket client', () => {
   before(async () => {
     llm = await startFakeLlm();
     homed = await startHomed({ plugins: ['calculator'], env: fakeProviderEnv(llm) });
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
+    await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
     watcher = await HomedClient.connect(homed.socket);
     let live = false;
     watcher
-      .request(SocketMethods.EventsSubscribe, { names: ['approval.*'] }, {
+      .call(SocketApi.EventsSubscribe, { names: ['approval.*'] }, {
         onStream: (item) => {
           const it = item as EventsStreamItem;
           if (it.kind === 'subscribed') live = true;
@@ -58,7 +56,7 @@ describe('approvals through a real homed and a socket client', () => {
     const client = await HomedClient.connect(homed.socket);
     const items: ChatStreamItem[] = [];
     try {
-      const result = await client.request<{ text: string }>(SocketMethods.ChatSay, { session, text }, { onStream: (item) => items.push(item as ChatStreamItem), timeoutMs: 60_000 });
+      const result = await client.call(SocketApi.ChatSay, { session, text }, { onStream: (item) => items.push(item as ChatStreamItem), timeoutMs: 60_000 });
       return { text: result.text, items };
     } finally {
       client.close();
@@ -75,7 +73,7 @@ describe('approvals through a real homed and a socket client', () => {
   };
   const nextQuestion = (session: string, count = 1): Promise<PendingAsk> =>
     waitFor(() => asked(session)[count - 1], { what: `question ${count} of ${session}`, timeoutMs: 20_000 });
-  const answer = (id: string, choice: string): Promise<unknown> => requestOnce(homed.socket, SocketMethods.ApprovalAnswer, { id, choice });
+  const answer = (id: string, choice: string): Promise<unknown> => callOnce(homed.socket, SocketApi.ApprovalAnswer, { id, choice });
   /** The tool result the model got in the request after the tool call (its last tool message): its `error` when it has one. */
   const toolResultSent = (request: number): string => {
     const body = llm.requests[request]?.body as { messages?: { role: string; content: string }[] } | undefined;
@@ -101,7 +99,7 @@ describe('approvals through a real homed and a socket client', () => {
     assert.equal(question.ownerCommand, 'homectl approvals allow add');
     assert.equal(question.asker, 'approvals');
     assert.equal(question.shownVia, 'cli');
-    const pending = await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, { session: 'cli:yes' });
+    const pending = await callOnce(homed.socket, SocketApi.ApprovalPending, { session: 'cli:yes' });
     assert.deepEqual(pending.pending.map((q) => q.id), [question.id]);
     await answer(question.id, 'yes');
     const said = await saying;
@@ -152,7 +150,7 @@ describe('approvals through a real homed and a socket client', () => {
     llm.enqueue(addCall(7, 8), { text: 'Fifteen.' });
     const saying = say('cli:always', 'add 7 and 8');
     // "always" is the owner's answer: given on the admin socket, as homectl and the owner's waiter give it.
-    await requestOnce(adminSocketInDataDir(homed.dataDir), SocketMethods.ApprovalAnswer, { id: (await nextQuestion('cli:always')).id, choice: 'always' });
+    await callOnce(adminSocketInDataDir(homed.dataDir), SocketApi.ApprovalAnswer, { id: (await nextQuestion('cli:always')).id, choice: 'always' });
     assert.equal((await saying).text, 'Fifteen.');
     assert.match(toolResultSent(first + 1), /"sum":15/);
 
@@ -223,7 +221,7 @@ describe('approvals through a real homed and a socket client', () => {
   it('a turn no person waits on, in a session no plugin owns: denied at once, nobody asked', async () => {
     const first = llm.requests.length;
     llm.enqueue(addCall(6, 6), { text: 'ok' });
-    await requestOnce(homed.socket, SocketMethods.ChatInterrupt, { session: 'cli:nobody', text: 'add 6 and 6' });
+    await callOnce(homed.socket, SocketApi.ChatInterrupt, { session: 'cli:nobody', text: 'add 6 and 6' });
     await llm.waitForRequests(first + 2, 20_000);
     assert.match(toolResultSent(first + 1), /denied: nobody can be asked: no person's message is being answered in session "cli:nobody" and no plugin owns it; denied/);
     assert.deepEqual((await answersOf('cli:nobody')).map((a) => [a.choice, a.by]), [['no', 'no-client']]);
@@ -255,7 +253,7 @@ describe('approvals through a real homed and a socket client', () => {
     llm.enqueue(addCall(9, 9), { text: 'The guard went away.' });
     const saying = say('cli:crash', 'add 9 and 9');
     const question = await nextQuestion('cli:crash');
-    const { plugin } = await requestOnce<{ plugin: PluginInfo }>(homed.socket, SocketMethods.PluginsInfo, { name: 'approvals' });
+    const { plugin } = await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'approvals' });
     assert.ok(plugin.pid);
     process.kill(plugin.pid, 'SIGKILL');
     await waitFor(() => !pidAlive(plugin.pid as number), { what: 'the approvals plugin to die' });
@@ -263,7 +261,7 @@ describe('approvals through a real homed and a socket client', () => {
     assert.equal(said.text, 'The guard went away.');
     assert.match(toolResultSent(first + 1), /denied: guard plugin "approvals" did not answer .*denied, failing closed/);
     assert.deepEqual((await answersOf('cli:crash')).map((a) => [a.id, a.choice, a.by]), [[question.id, 'no', 'withdrawn']]);
-    assert.deepEqual((await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, {})).pending, []);
+    assert.deepEqual((await callOnce(homed.socket, SocketApi.ApprovalPending, {})).pending, []);
     await assert.rejects(answer(question.id, 'yes'), /no question .* is waiting/);
   });
 });

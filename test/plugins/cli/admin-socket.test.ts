@@ -5,18 +5,18 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { startAdminSocket } from '../../../plugins/cli/admin-socket';
 import { startSocketServer } from '../../../plugins/cli/server';
 import { DEFAULT_SOCKET_LIMITS } from '../../../plugins/cli/limits';
-import type { MethodTable, SocketCall } from '../../../plugin-host/client-api/methods';
+import { methodTable, row } from '../../../plugin-host/client-api/methods';
+import { NO_PARAMS, request } from '../../../protocol';
 import { makeTempDir } from '../../harness/homed';
 import { silentLog } from './fakes';
 
 /** One method that says whether its caller is the owner. */
-const WHOAMI: MethodTable = {
-  'test/whoami': { params: { type: 'object' }, run: (_params: never, call: SocketCall) => Promise.resolve({ fromOwner: call.fromOwner }) },
-};
+const Whoami = request<Record<string, never>, { fromOwner: boolean }>('test/whoami', { params: NO_PARAMS, permission: null });
+const WHOAMI = methodTable(row(Whoami, (_params, call) => Promise.resolve({ fromOwner: call.fromOwner })));
 
 function tempRun(t: TestContext): string {
   const dir = makeTempDir('adm-');
@@ -38,8 +38,8 @@ describe('the admin socket', () => {
     assert.equal(admin.path, path.join(run, 'admin', 'homectl.sock'));
     assert.equal(fs.statSync(admin.path).mode & 0o777, 0o600);
     assert.equal(fs.statSync(path.dirname(admin.path)).mode & 0o777, 0o700);
-    assert.deepEqual(await requestOnce(admin.path, 'test/whoami'), { fromOwner: true });
-    assert.deepEqual(await requestOnce(shared.path, 'test/whoami'), { fromOwner: false });
+    assert.deepEqual(await callOnce(admin.path, Whoami, {}), { fromOwner: true });
+    assert.deepEqual(await callOnce(shared.path, Whoami, {}), { fromOwner: false });
   });
 
   it('makes a folder left group-readable owner-only again, and refuses a link in its place', async (t) => {

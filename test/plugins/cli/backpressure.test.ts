@@ -3,11 +3,13 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
-import { HomedClient, requestOnce } from '../../../plugins/cli/client';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
 import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
 import { connectRaw, waitFor, type RawSocket } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, recordingLog, serveFor, testRow } from './helpers';
+import { SocketApi } from '../../../protocol';
+import { byName } from '../../harness/by-name';
 
 const MIB = 1024 * 1024;
 const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
@@ -42,7 +44,7 @@ describe('cli socket backpressure', () => {
     stuck.write('{"id":1,"method":"test/flood"}\n');
     // Another client is served while the first one is behind.
     await waitFor(() => flood.sent > 0, { what: 'the flood to start' });
-    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+    assert.deepEqual(await callOnce(server.path, SocketApi.KernelStatus, {}), { ok: true });
 
     await waitFor(() => flood.aborted, { what: 'the stuck client to be disconnected and its request aborted' });
     assert.ok(flood.sent < 400, `the flood stopped early (${flood.sent} items)`);
@@ -53,7 +55,7 @@ describe('cli socket backpressure', () => {
     stuck.resume();
     await stuck.closed;
     assert.ok(stuck.bytesReceived() <= 4 * MIB, `it got at most the cap and what the kernel buffers (${stuck.bytesReceived()} bytes)`);
-    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+    assert.deepEqual(await callOnce(server.path, SocketApi.KernelStatus, {}), { ok: true });
     await waitFor(() => server.clientCount() === 0, { what: 'no client left' });
   });
 
@@ -82,7 +84,7 @@ describe('cli socket backpressure', () => {
     await waitFor(() => blobCalls === 1, { what: 'the blob to be asked for' });
     raw.write('{"id":2,"method":"test/count"}\n');
     // A round trip on another connection gives the server time to read the line, were it reading.
-    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+    assert.deepEqual(await callOnce(server.path, SocketApi.KernelStatus, {}), { ok: true });
     assert.equal(countCalls.length, 0, 'the second request waits while the client is behind');
 
     raw.resume();
@@ -112,8 +114,9 @@ describe('cli socket backpressure', () => {
   it('delivers the longest answer whole with the default limits: a million characters streamed, then on one ~6 MB line', async (t) => {
     // U+0001 is JSON-encoded as \u0001: six bytes a character, the worst case of an answer.
     const piece = '\u0001'.repeat(1000);
+    const Answer = byName<string>('test/answer');
     const methods: MethodTable = {
-      'test/answer': testRow(async (_p, call) => {
+      [Answer.method]: testRow(async (_p, call) => {
         for (let i = 0; i < 1000; i++) call.stream(piece);
         await nextTurn();
         return piece.repeat(1000);
@@ -123,7 +126,7 @@ describe('cli socket backpressure', () => {
     const client = await HomedClient.connect(server.path);
     t.after(() => client.close());
     let streamed = 0;
-    const answer = await client.request<string>('test/answer', {}, { onStream: (item) => (streamed += (item as string).length) });
+    const answer = await client.call(Answer, {}, { onStream: (item) => (streamed += (item as string).length) });
     assert.equal(streamed, 1_000_000);
     assert.equal(answer.length, 1_000_000);
     assert.equal(answer, piece.repeat(1000));

@@ -4,9 +4,11 @@ import * as fs from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { HomedClient, HomedTimeoutError, HomedUnreachableError, MAX_ANSWER_BYTES, requestOnce } from '../../../plugins/cli/client';
+import { HomedClient, HomedTimeoutError, HomedUnreachableError, MAX_ANSWER_BYTES, callOnce } from '../../../plugins/cli/client';
 import { REQUEST_TIMEOUTS, TimeoutUsageError, chooseTimeout, connectTimeoutMs, requestTimeoutMs, takeTimeoutFlag } from '../../../plugins/cli/timeouts';
 import { leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
+import { SocketApi } from '../../../protocol';
+import { byName } from '../../harness/by-name';
 
 describe('HomedClient', () => {
   it('says homed is not running, where, and how to start it, when no socket exists', async (t) => {
@@ -38,7 +40,7 @@ describe('HomedClient', () => {
     const server = createServer((conn) => conn.once('data', () => conn.destroy()));
     await new Promise<void>((resolve) => server.listen(socket, resolve));
     t.after(() => server.close());
-    await assert.rejects(requestOnce(socket, 'kernel/status'), (e: unknown) => {
+    await assert.rejects(callOnce(socket, SocketApi.KernelStatus, {}), (e: unknown) => {
       assert.ok(e instanceof HomedUnreachableError);
       assert.equal(e.reason, 'lost');
       assert.match(e.message, /before it answered/);
@@ -79,7 +81,7 @@ describe('HomedClient timeouts', () => {
   it('gives up on a homed that accepts and never answers, saying what it waited for and what to do', async (t) => {
     const silent = await lineServer(t, () => undefined);
     const started = Date.now();
-    await assert.rejects(requestOnce(silent.socket, 'kernel/status', {}, { timeoutMs: 300 }), (e: unknown) => {
+    await assert.rejects(callOnce(silent.socket, SocketApi.KernelStatus, {}, { timeoutMs: 300 }), (e: unknown) => {
       assert.ok(e instanceof HomedTimeoutError);
       assert.ok(e instanceof HomedUnreachableError, 'homectl and waiter report it as homed not reachable (exit 3)');
       assert.equal(e.reason, 'timeout');
@@ -109,10 +111,10 @@ describe('HomedClient timeouts', () => {
     t.after(() => client.close());
     const items: unknown[] = [];
     const started = Date.now();
-    assert.equal(await client.request('test/long', {}, { timeoutMs: 400, onStream: (item) => items.push(item) }), 'done');
+    assert.equal(await client.call(byName<string>('test/long'), {}, { timeoutMs: 400, onStream: (item) => items.push(item) }), 'done');
     assert.ok(Date.now() - started > 400, 'the whole answer took longer than the timeout');
     assert.deepEqual(items, [0, 1, 2, 3, 4, 5, 6, 7]);
-    await assert.rejects(client.request('test/short', {}, { timeoutMs: 400 }), (e: unknown) => {
+    await assert.rejects(client.call(byName('test/short'), {}, { timeoutMs: 400 }), (e: unknown) => {
       assert.ok(e instanceof HomedTimeoutError);
       assert.match(e.message, /^homed sent nothing more for test\/short in 400 ms \(the answer stopped coming\); is it busy or stuck\?/);
       return true;
@@ -123,25 +125,25 @@ describe('HomedClient timeouts', () => {
     const big = 'x'.repeat(8 * 1024 * 1024);
     const server = await lineServer(t, (request, conn) => conn.write(`${JSON.stringify({ id: request.id, result: big })}\n`));
     assert.ok(MAX_ANSWER_BYTES >= 8 * 1024 * 1024);
-    assert.equal(await requestOnce(server.socket, 'test/big'), big);
+    assert.equal(await callOnce(server.socket, byName<string>('test/big'), {}), big);
   });
 });
 
 describe('request timeouts policy', () => {
   it('gives each method its wait, and --timeout replaces every wait that has a limit', (t) => {
     t.after(() => chooseTimeout(undefined));
-    assert.equal(requestTimeoutMs('kernel/status'), REQUEST_TIMEOUTS.defaultMs);
-    assert.equal(requestTimeoutMs('chat/say'), 180_000);
-    assert.equal(requestTimeoutMs('chat/subscribe'), 0);
+    assert.equal(requestTimeoutMs(SocketApi.KernelStatus.method), REQUEST_TIMEOUTS.defaultMs);
+    assert.equal(requestTimeoutMs(SocketApi.ChatSay.method), 180_000);
+    assert.equal(requestTimeoutMs(SocketApi.ChatSubscribe.method), 0);
     assert.equal(connectTimeoutMs(), REQUEST_TIMEOUTS.connectMs);
     chooseTimeout(2500);
-    assert.equal(requestTimeoutMs('kernel/status'), 2500);
-    assert.equal(requestTimeoutMs('knowledge/reindex'), 2500);
-    assert.equal(requestTimeoutMs('chat/say'), 2500);
-    assert.equal(requestTimeoutMs('chat/subscribe'), 0, 'a subscription may rightly stay silent for ever');
+    assert.equal(requestTimeoutMs(SocketApi.KernelStatus.method), 2500);
+    assert.equal(requestTimeoutMs(SocketApi.KnowledgeReindex.method), 2500);
+    assert.equal(requestTimeoutMs(SocketApi.ChatSay.method), 2500);
+    assert.equal(requestTimeoutMs(SocketApi.ChatSubscribe.method), 0, 'a subscription may rightly stay silent for ever');
     assert.equal(connectTimeoutMs(), 2500);
     chooseTimeout(undefined);
-    assert.equal(requestTimeoutMs('kernel/status'), REQUEST_TIMEOUTS.defaultMs);
+    assert.equal(requestTimeoutMs(SocketApi.KernelStatus.method), REQUEST_TIMEOUTS.defaultMs);
   });
 
   it('takes --timeout SECONDS out of the arguments, anywhere before --', () => {

@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { nodeVersionFinding } from '../../../plugins/cli/commands/doctor-node';
-import { SocketMethods, type HealthFinding, type PluginStatus } from '../../../protocol';
+import { SocketApi, type HealthFinding } from '../../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
 import { fakeProviderEnv, makeTempDir, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { FAST_POLICY } from '../../kernel/kernel-harness';
@@ -68,10 +68,10 @@ describe('homectl doctor --json', () => {
         },
       });
       const socket = homed.socket;
-      const unsteady = (await requestOnce<{ plugins: PluginStatus[] }>(socket, SocketMethods.PluginsList)).plugins.find((p) => p.name === 'unsteady');
+      const unsteady = (await callOnce(socket, SocketApi.PluginsList, {})).plugins.find((p) => p.name === 'unsteady');
       fs.writeFileSync(path.join(mounted.dir, 'plugin-data', 'unsteady', 'crash-at-start'), 'yes');
       process.kill(unsteady?.pid as number, 'SIGKILL');
-      await waitFor(async () => (await requestOnce<{ plugins: PluginStatus[] }>(socket, SocketMethods.PluginsList)).plugins.find((p) => p.name === 'unsteady')?.state === 'failed', {
+      await waitFor(async () => (await callOnce(socket, SocketApi.PluginsList, {})).plugins.find((p) => p.name === 'unsteady')?.state === 'failed', {
         timeoutMs: 30_000,
         what: 'unsteady to be failed',
       });

@@ -2,8 +2,8 @@
 // with the old and the new pid, a config change as config.changed, pushed, not asked for.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SocketMethods, type EventsStreamItem, type PluginInfo, type PluginStateEvent } from '../../../protocol';
-import { HomedClient, requestOnce } from '../../../plugins/cli/client';
+import { SocketApi, type EventsStreamItem, type PluginStateEvent } from '../../../protocol';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
 import { startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 
 type EventItem = Extract<EventsStreamItem, { kind: 'event' }>;
@@ -13,7 +13,7 @@ describe('events/subscribe through the cli socket', () => {
 
   before(async () => {
     homed = await startHomed({ plugins: ['good'] });
-    await waitFor(async () => (await requestOnce<{ plugin: PluginInfo }>(homed.socket, 'plugins/info', { name: 'good' })).plugin.state === 'ready', {
+    await waitFor(async () => (await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'good' })).plugin.state === 'ready', {
       what: 'the good plugin to be ready',
     });
   });
@@ -26,7 +26,7 @@ describe('events/subscribe through the cli socket', () => {
     const client = await HomedClient.connect(homed.socket);
     const events: EventItem[] = [];
     let live = false;
-    const ended = client.request(SocketMethods.EventsSubscribe, { names }, {
+    const ended = client.call(SocketApi.EventsSubscribe, { names }, {
       onStream: (item) => {
         const it = item as EventsStreamItem;
         if (it.kind === 'subscribed') live = true;
@@ -41,9 +41,9 @@ describe('events/subscribe through the cli socket', () => {
   it('pushes each state of a restarted plugin, the old pid while it stops and the new one once ready', async () => {
     const { events, client } = await follow(['plugin.state']);
     try {
-      const before = (await requestOnce<{ plugin: PluginInfo }>(homed.socket, 'plugins/info', { name: 'good' })).plugin.pid;
-      await requestOnce(homed.socket, 'plugins/control', { name: 'good', action: 'restart' });
-      const after = (await requestOnce<{ plugin: PluginInfo }>(homed.socket, 'plugins/info', { name: 'good' })).plugin.pid;
+      const before = (await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'good' })).plugin.pid;
+      await callOnce(homed.socket, SocketApi.PluginsControl, { name: 'good', action: 'restart' });
+      const after = (await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'good' })).plugin.pid;
       const states = await waitFor(
         () => {
           const mine = events.filter((e) => (e.data as PluginStateEvent).name === 'good').map((e) => e.data as PluginStateEvent);
@@ -70,8 +70,8 @@ describe('events/subscribe through the cli socket', () => {
     leaver.client.close();
     await leaver.ended.catch(() => undefined);
     try {
-      await requestOnce(homed.socket, 'config/set', { scope: 'cli', key: 'max_clients', value: '70' });
-      await requestOnce(homed.socket, 'config/unset', { scope: 'cli', key: 'max_clients' });
+      await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value: '70' });
+      await callOnce(homed.socket, SocketApi.ConfigUnset, { scope: 'cli', key: 'max_clients' });
       const changes = await waitFor(() => watcher.events.length >= 2 && watcher.events, { what: 'two config.changed events' });
       assert.deepEqual(
         changes.map((e) => [e.name, (e.data as { scope: string; key: string; entry: { value: unknown } }).scope, (e.data as { key: string }).key]),

@@ -5,12 +5,14 @@ import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { HomedClient } from '../../../plugins/cli/client';
 import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
-import { ErrorCodes } from '../../../protocol';
+import { ErrorCodes, SocketApi } from '../../../protocol';
 import { connectRaw, waitFor } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, serveFor, testRow, untilGone } from './helpers';
+import { byName } from '../../harness/by-name';
 
 const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
+const Slow = byName<string>('test/slow');
 const slow: MethodTable[string] = testRow(() => new Promise((resolve) => setTimeout(() => resolve('slow'), 200)));
 
 describe('cli socket idle and half-closed clients', () => {
@@ -41,30 +43,30 @@ describe('cli socket idle and half-closed clients', () => {
   });
 
   it('restarts the idle clock with each request, and starts it again when the last one ends', async (t) => {
-    const server = await serveFor(t, { ...admin, 'test/slow': slow }, { limits: limitsWith({ idleTimeoutMs: 400 }) });
+    const server = await serveFor(t, { ...admin, [Slow.method]: slow }, { limits: limitsWith({ idleTimeoutMs: 400 }) });
     const client = await HomedClient.connect(server.path);
     t.after(() => client.close());
     // Six requests of 200 ms one after another: 1.2 s connected, never 400 ms without a request running.
-    for (let i = 0; i < 6; i++) assert.equal(await client.request('test/slow'), 'slow');
+    for (let i = 0; i < 6; i++) assert.equal(await client.call(Slow, {}), 'slow');
     assert.equal(client.closed, false);
     await waitFor(() => client.closed, { what: 'the client to be closed once quiet' });
-    await assert.rejects(client.request('kernel/status'), /closed after 400 ms with no request/);
+    await assert.rejects(client.call(SocketApi.KernelStatus, {}), /closed after 400 ms with no request/);
   });
 
   it('never closes an idle client when idle_timeout is 0', async (t) => {
-    const server = await serveFor(t, { ...admin, 'test/slow': slow }, { limits: limitsWith({ idleTimeoutMs: 0 }) });
+    const server = await serveFor(t, { ...admin, [Slow.method]: slow }, { limits: limitsWith({ idleTimeoutMs: 0 }) });
     const quiet = await HomedClient.connect(server.path);
     t.after(() => quiet.close());
     const busy = await HomedClient.connect(server.path);
     t.after(() => busy.close());
     // Long enough for a short timeout to have fired many times over.
-    for (let i = 0; i < 5; i++) await busy.request('test/slow');
+    for (let i = 0; i < 5; i++) await busy.call(Slow, {});
     assert.equal(quiet.closed, false);
-    assert.deepEqual(await quiet.request('kernel/status'), { ok: true });
+    assert.deepEqual(await quiet.call(SocketApi.KernelStatus, {}), { ok: true });
   });
 
   it('answers a client that half-closed after its requests, then ends its side too', async (t) => {
-    const server = await serveFor(t, { ...admin, 'test/slow': slow });
+    const server = await serveFor(t, { ...admin, [Slow.method]: slow });
     const raw = await connectRaw(server.path);
     t.after(() => raw.close());
     raw.write('{"id":1,"method":"test/slow"}\n{"id":2,"method":"kernel/status"}\n');

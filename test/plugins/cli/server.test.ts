@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
-import { ErrorCodes, haError, SocketErrorCodes } from '../../../protocol';
-import { HomedAnswerError, HomedClient, requestOnce } from '../../../plugins/cli/client';
-import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
+import { ErrorCodes, haError, objectSchema, request, SocketApi } from '../../../protocol';
+import { HomedAnswerError, HomedClient, callOnce } from '../../../plugins/cli/client';
+import { createAdminMethods, methodTable, row, type MethodTable } from '../../../plugin-host/client-api/methods';
 import { MAX_IN_FLIGHT } from '../../../plugin-host/client-api/session';
 import { startSocketServer, type SocketServer } from '../../../plugins/cli/server';
 import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
@@ -38,7 +38,7 @@ describe('cli socket server', () => {
       startSocketServer({ path: first.path, maxClients: 1, methods: {}, log: silentLog }),
       new RegExp(`another homed is already serving ${first.path}`),
     );
-    assert.deepEqual(await requestOnce(first.path, 'kernel/status'), { pid: 1 });
+    assert.deepEqual(await callOnce(first.path, SocketApi.KernelStatus, {}), { pid: 1 });
   });
 
   it('replaces a stale socket file', async (t) => {
@@ -46,7 +46,7 @@ describe('cli socket server', () => {
     fs.mkdirSync(path.dirname(socket), { recursive: true });
     await leaveStaleSocket(socket);
     const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli'), socket);
-    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+    assert.deepEqual(await callOnce(server.path, SocketApi.KernelStatus, {}), { ok: true });
   });
 
   it('refuses to remove a file that is not a socket, and a path too long for one', async (t) => {
@@ -66,11 +66,11 @@ describe('cli socket server', () => {
       'config/list': () => ({ entries: [] }),
     });
     const server = await serve(t, createAdminMethods(kernel, 'cli'));
-    await requestOnce(server.path, 'config/get', { key: 'core.log.level' });
-    await requestOnce(server.path, 'config/set', { key: 'core.log.level', value: 'warn' });
-    await requestOnce(server.path, 'config/set', { scope: 'cli', key: 'max_clients', value: '3' });
-    await requestOnce(server.path, 'config/list', {});
-    await requestOnce(server.path, 'config/list', { all: true });
+    await callOnce(server.path, SocketApi.ConfigGet, { key: 'core.log.level' });
+    await callOnce(server.path, SocketApi.ConfigSet, { key: 'core.log.level', value: 'warn' });
+    await callOnce(server.path, SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value: '3' });
+    await callOnce(server.path, SocketApi.ConfigList, {});
+    await callOnce(server.path, SocketApi.ConfigList, { all: true });
     assert.deepEqual(kernel.calls, [
       { method: 'config/get', params: { scope: 'core', key: 'core.log.level' } },
       { method: 'config/set', params: { scope: 'core', key: 'core.log.level', value: 'warn' } },
@@ -87,7 +87,7 @@ describe('cli socket server', () => {
       },
     });
     const server = await serve(t, createAdminMethods(kernel, 'cli'));
-    const error = await requestOnce(server.path, 'plugins/control', { name: 'x', action: 'start' }).then(
+    const error = await callOnce(server.path, SocketApi.PluginsControl, { name: 'x', action: 'start' }).then(
       () => assert.fail('no error'),
       (e: unknown) => e,
     );
@@ -103,15 +103,15 @@ describe('cli socket server', () => {
   it('refuses to stop or disable the plugin serving the socket, and passes other actions on', async (t) => {
     const kernel = fakeKernel({ 'plugins/control': (p) => ({ plugin: p }) });
     const server = await serve(t, createAdminMethods(kernel, 'cli'));
-    for (const action of ['stop', 'disable']) {
-      await assert.rejects(requestOnce(server.path, 'plugins/control', { name: 'cli', action }), (e: unknown) => {
+    for (const action of ['stop', 'disable'] as const) {
+      await assert.rejects(callOnce(server.path, SocketApi.PluginsControl, { name: 'cli', action }), (e: unknown) => {
         assert.ok(e instanceof HomedAnswerError);
         assert.equal(e.errorName, 'HA_ERR_CONFLICT');
         return true;
       });
     }
-    await requestOnce(server.path, 'plugins/control', { name: 'cli', action: 'restart' });
-    await requestOnce(server.path, 'plugins/control', { name: 'timer', action: 'stop' });
+    await callOnce(server.path, SocketApi.PluginsControl, { name: 'cli', action: 'restart' });
+    await callOnce(server.path, SocketApi.PluginsControl, { name: 'timer', action: 'stop' });
     assert.deepEqual(
       kernel.calls.map((c) => c.params),
       [{ name: 'cli', action: 'restart' }, { name: 'timer', action: 'stop' }],
@@ -120,13 +120,13 @@ describe('cli socket server', () => {
 
   it('answers a handler that throws a plain error with an internal error, and goes on', async (t) => {
     const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } }), 'cli'));
-    await assert.rejects(requestOnce(server.path, 'kernel/status'), (e: unknown) => {
+    await assert.rejects(callOnce(server.path, SocketApi.KernelStatus, {}), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
-      assert.equal(e.code, SocketErrorCodes.Internal);
+      assert.equal(e.code, ErrorCodes.Internal);
       assert.match(e.message, /cli plugin failed: boom/);
       return true;
     });
-    await assert.rejects(requestOnce(server.path, 'plugins/list'), /fake kernel has no plugins\/list/);
+    await assert.rejects(callOnce(server.path, SocketApi.PluginsList, {}), /fake kernel has no plugins\/list/);
   });
 
   it('refuses clients beyond max_clients and the spare slot with an error, and serves again once one leaves', async (t) => {
@@ -136,36 +136,34 @@ describe('cli socket server', () => {
     const spare = await HomedClient.connect(server.path);
     await waitFor(() => server.clientCount() === 2, { what: 'the spare slot taken' });
     const third = await HomedClient.connect(server.path);
-    await assert.rejects(third.request('kernel/status'), (e: unknown) => {
+    await assert.rejects(third.call(SocketApi.KernelStatus, {}), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
       assert.equal(e.errorName, 'HA_ERR_TOO_MANY_CLIENTS');
       assert.match(e.message, /already serves 1 clients \(cli:max_clients\) and the slot kept for homectl is taken/);
       return true;
     });
     third.close();
-    assert.deepEqual(await first.request('kernel/status'), { ok: true });
-    assert.deepEqual(await spare.request('kernel/status'), { ok: true });
+    assert.deepEqual(await first.call(SocketApi.KernelStatus, {}), { ok: true });
+    assert.deepEqual(await spare.call(SocketApi.KernelStatus, {}), { ok: true });
     first.close();
     spare.close();
     await waitFor(() => server.clientCount() === 0, { what: 'both clients gone' });
-    assert.deepEqual(await requestOnce(server.path, 'kernel/status'), { ok: true });
+    assert.deepEqual(await callOnce(server.path, SocketApi.KernelStatus, {}), { ok: true });
   });
 
   it('streams items ahead of the result, for rows that use them', async (t) => {
-    const methods: MethodTable = {
-      'test/count': {
-        params: { type: 'object', properties: { to: { type: 'integer' } } },
-        run: (async (p: { to: number }, call: { stream(item: unknown): void }) => {
-          for (let i = 1; i <= p.to; i++) call.stream({ n: i });
-          return { done: p.to };
-        }) as never,
-      },
-    };
+    const Count = request<{ to: number }, { done: number }>('test/count', { params: objectSchema({ to: { type: 'integer' } }, ['to']), permission: null });
+    const methods = methodTable(
+      row(Count, async (p, call) => {
+        for (let i = 1; i <= p.to; i++) call.stream({ n: i });
+        return { done: p.to };
+      }),
+    );
     const server = await serve(t, methods);
     const client = await HomedClient.connect(server.path);
     t.after(() => client.close());
     const items: unknown[] = [];
-    const result = await client.request('test/count', { to: 3 }, { onStream: (item) => items.push(item) });
+    const result = await client.call(Count, { to: 3 }, { onStream: (item) => items.push(item) });
     assert.deepEqual(items, [{ n: 1 }, { n: 2 }, { n: 3 }]);
     assert.deepEqual(result, { done: 3 });
   });

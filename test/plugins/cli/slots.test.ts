@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { HomedAnswerError, HomedClient } from '../../../plugins/cli/client';
 import { farewellLine } from '../../../plugins/cli/farewell';
 import { createAdminMethods } from '../../../plugin-host/client-api/methods';
-import { SocketErrorCodes } from '../../../protocol';
+import { SocketApi, ErrorCodes } from '../../../protocol';
 import { connectRaw, waitFor } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { serveFor, tempSocket, testRow } from './helpers';
@@ -28,16 +28,16 @@ describe('cli socket slots', () => {
 
     const admin = await HomedClient.connect(server.path);
     t.after(() => admin.close());
-    assert.deepEqual(await admin.request('kernel/status'), { ok: true });
-    assert.deepEqual(await admin.request('kernel/status'), { ok: true }, 'the spare slot serves more than one request');
+    assert.deepEqual(await admin.call(SocketApi.KernelStatus, {}), { ok: true });
+    assert.deepEqual(await admin.call(SocketApi.KernelStatus, {}), { ok: true }, 'the spare slot serves more than one request');
 
     admin.close();
     await waitFor(() => server.clientCount() === 2, { what: 'the spare slot free again' });
     const chat = await HomedClient.connect(server.path);
     t.after(() => chat.close());
-    await assert.rejects(chat.request('chat/say', { session: 's', text: 'hi' }), (e: unknown) => {
+    await assert.rejects(chat.call(SocketApi.ChatSay, { session: 's', text: 'hi' }), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
-      assert.equal(e.code, SocketErrorCodes.TooManyClients);
+      assert.equal(e.code, ErrorCodes.TooManyClients);
       assert.equal(e.errorName, 'HA_ERR_TOO_MANY_CLIENTS');
       assert.match(e.message, /already serves 2 clients \(cli:max_clients\); this connection got the slot kept for homectl, which serves admin methods only, not chat\/say/);
       return true;
@@ -45,9 +45,9 @@ describe('cli socket slots', () => {
     await waitFor(() => chat.closed && server.clientCount() === 2, { what: 'the refused chat client closed and its slot freed' });
     const follower = await HomedClient.connect(server.path);
     t.after(() => follower.close());
-    await assert.rejects(follower.request('events/subscribe', { names: ['plugin.*'] }), /which serves admin methods only, not events\/subscribe/);
+    await assert.rejects(follower.call(SocketApi.EventsSubscribe, { names: ['plugin.*'] }), /which serves admin methods only, not events\/subscribe/);
     await waitFor(() => follower.closed && server.clientCount() === 2, { what: 'the refused events client closed' });
-    assert.deepEqual(await (await HomedClient.connect(server.path)).request('kernel/status'), { ok: true });
+    assert.deepEqual(await (await HomedClient.connect(server.path)).call(SocketApi.KernelStatus, {}), { ok: true });
   });
 
   it('a refused client still reads the refusal when it writes after the server hung up', async (t) => {
@@ -76,7 +76,7 @@ describe('cli socket slots', () => {
     const path = tempSocket(t);
     mkdirSync(dirname(path), { recursive: true });
     const hungUp = join(dirname(path), 'hung-up');
-    const refusal = farewellLine({ code: SocketErrorCodes.TooManyClients, name: 'HA_ERR_TOO_MANY_CLIENTS', message: 'homed already serves 1 clients' });
+    const refusal = farewellLine({ code: ErrorCodes.TooManyClients, name: 'HA_ERR_TOO_MANY_CLIENTS', message: 'homed already serves 1 clients' });
     let connections = 0;
     // As the server did before: the refusal, then the socket destroyed at once; a marker file says it is done.
     const old = createServer((socket: Socket) => {
@@ -96,7 +96,7 @@ describe('cli socket slots', () => {
       HomedClient.connect(process.argv[1]).then((client) => {
         const deadline = Date.now() + 10000;
         while (!fs.existsSync(process.argv[2]) && Date.now() < deadline);
-        return client.request('kernel/status');
+        return client.call(${JSON.stringify(SocketApi.KernelStatus)}, {});
       }).then(
         () => console.log(JSON.stringify({ answered: true })),
         (e) => console.log(JSON.stringify({ name: e.name, errorName: e.errorName, message: e.message })),

@@ -2,8 +2,8 @@
 // half-closed client, and clients that give up on a stopped cli plugin; the fake LLM is the only stand-in.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type PluginStatus } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, type PluginStatus } from '../../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
 import { connectRaw, fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle, type RawSocket } from '../../harness/homed';
 import { runWaiter } from '../../harness/waiter';
@@ -13,9 +13,9 @@ describe('the cli socket under load, against a real homed', () => {
   let llm: FakeLlm;
   let cliPid: number | null;
   const ctl = (...args: string[]) => runHomectl(args, { dataDir: homed.dataDir, timeoutMs: 20_000 });
-  const setCli = (key: string, value: string) => requestOnce(homed.socket, 'config/set', { scope: 'cli', key, value });
+  const setCli = (key: string, value: string) => callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'cli', key, value });
   const cli = async (): Promise<PluginStatus> => {
-    const { plugins } = await requestOnce<{ plugins: PluginStatus[] }>(homed.socket, 'plugins/list');
+    const { plugins } = await callOnce(homed.socket, SocketApi.PluginsList, {});
     const found = plugins.find((p) => p.name === 'cli');
     assert.ok(found);
     return found;
@@ -56,7 +56,7 @@ describe('the cli socket under load, against a real homed', () => {
     // The spare slot serves no chat: a chat client of the shared socket (another user's waiter) is told why. The
     // owner's own waiter takes the admin socket, as homectl does.
     const say = await connectRaw(homed.socket);
-    say.write(`${JSON.stringify({ id: 1, method: SocketMethods.ChatSay, params: { session: 'cli:spare', text: 'hello' } })}\n`);
+    say.write(`${JSON.stringify({ id: 1, method: SocketApi.ChatSay.method, params: { session: 'cli:spare', text: 'hello' } })}\n`);
     const refusal = await say.nextAnswer();
     say.close();
     assert.match((refusal['error'] as { message?: string } | undefined)?.message ?? '', /the slot kept for homectl, which serves admin methods only, not chat\/say; /);
@@ -112,8 +112,8 @@ describe('the cli socket under load, against a real homed', () => {
     await setCli('output_max_mb', '1');
     t.after(() => setCli('output_max_mb', '32'));
     // The whole answer, not cut at the agent's answer cap (1,000,000 characters), so it passes the client's 1 MB.
-    await requestOnce(homed.socket, 'config/set', { scope: 'core', key: 'core.agent.max_answer_chars', value: 5_000_000 });
-    t.after(() => requestOnce(homed.socket, 'config/set', { scope: 'core', key: 'core.agent.max_answer_chars', value: 1_000_000 }));
+    await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'core', key: 'core.agent.max_answer_chars', value: 5_000_000 });
+    t.after(() => callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'core', key: 'core.agent.max_answer_chars', value: 1_000_000 }));
     // About 2 MB of answer, in 32 KB deltas.
     llm.enqueue({ chunks: Array.from({ length: 64 }, () => 'lorem ipsum '.repeat(2730)) });
     const stuck = await connectRaw(homed.socket);

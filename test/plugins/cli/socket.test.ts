@@ -1,16 +1,16 @@
 // The socket protocol end to end: raw lines to a real homed, bad input answered, homed unharmed.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ErrorCodes, SOCKET_MAX_LINE_BYTES, SocketErrorCodes, type PluginStatus } from '../../../protocol';
+import { ErrorCodes, SOCKET_MAX_LINE_BYTES, SocketApi, type PluginStatus } from '../../../protocol';
 import { connectRaw, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
-import { HomedAnswerError, requestOnce } from '../../../plugins/cli/client';
+import { HomedAnswerError, callOnce } from '../../../plugins/cli/client';
 
 describe('the cli socket, raw', () => {
   let homed: HomedHandle;
   let cliPid: number | null;
 
   const cliStatus = async (): Promise<PluginStatus> => {
-    const { plugins } = await requestOnce<{ plugins: PluginStatus[] }>(homed.socket, 'plugins/list');
+    const { plugins } = await callOnce(homed.socket, SocketApi.PluginsList, {});
     const cli = plugins.find((p) => p.name === 'cli');
     assert.ok(cli);
     return cli;
@@ -47,7 +47,7 @@ describe('the cli socket, raw', () => {
     const bad = await raw.nextAnswer();
     assert.equal(bad['id'], null);
     assert.deepEqual({ ...(bad['error'] as object), message: undefined }, {
-      code: SocketErrorCodes.ParseError,
+      code: ErrorCodes.ParseError,
       name: 'HA_ERR_PARSE',
       message: undefined,
     });
@@ -71,7 +71,7 @@ describe('the cli socket, raw', () => {
       raw.write(`${line}\n`);
       const answer = await raw.nextAnswer();
       const error = answer['error'] as { code: number; name: string; message: string };
-      assert.equal(error.code, SocketErrorCodes.InvalidRequest, line);
+      assert.equal(error.code, ErrorCodes.InvalidRequest, line);
       assert.equal(error.name, 'HA_ERR_INVALID_REQUEST');
       assert.match(error.message, pattern);
     }
@@ -83,7 +83,7 @@ describe('the cli socket, raw', () => {
     t.after(() => raw.close());
     raw.write('{"id":7,"method":"no/such"}\n');
     const error = (await raw.nextAnswer())['error'] as { code: number; name: string; message: string };
-    assert.equal(error.code, SocketErrorCodes.MethodNotFound);
+    assert.equal(error.code, ErrorCodes.MethodNotFound);
     assert.equal(error.name, 'HA_ERR_METHOD_NOT_FOUND');
     assert.match(error.message, /"no\/such".*plugins\/list/);
   });
@@ -115,7 +115,7 @@ describe('the cli socket, raw', () => {
     const answer = await raw.nextAnswer();
     const error = answer['error'] as { code: number; name: string; message: string };
     assert.equal(answer['id'], null);
-    assert.equal(error.code, SocketErrorCodes.LineTooLong);
+    assert.equal(error.code, ErrorCodes.LineTooLong);
     assert.equal(error.name, 'HA_ERR_LINE_TOO_LONG');
     assert.match(error.message, new RegExp(`${SOCKET_MAX_LINE_BYTES} bytes`));
     await raw.closed;
@@ -124,7 +124,7 @@ describe('the cli socket, raw', () => {
 
   it('serves many clients at once', async () => {
     const results = await Promise.all(
-      Array.from({ length: 24 }, () => requestOnce<{ plugins: PluginStatus[] }>(homed.socket, 'plugins/list')),
+      Array.from({ length: 24 }, () => callOnce(homed.socket, SocketApi.PluginsList, {})),
     );
     for (const result of results) assert.ok(result.plugins.some((p) => p.name === 'cli'));
   });
@@ -139,9 +139,9 @@ describe('the cli socket, raw', () => {
   });
 
   it('applies a changed cli:max_clients without a restart', async () => {
-    const setMax = (value: string) => requestOnce(homed.socket, 'config/set', { scope: 'cli', key: 'max_clients', value });
+    const setMax = (value: string) => callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value });
     const refused = async (): Promise<boolean> =>
-      requestOnce(homed.socket, 'kernel/status').then(
+      callOnce(homed.socket, SocketApi.KernelStatus, {}).then(
         () => false,
         (e: unknown) => e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS',
       );

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, requestOnce } from '../../../plugins/cli/client';
-import { HealthcheckEvents, HealthcheckMethods, SocketMethods, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
+import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
+import { HealthcheckEvents, HealthcheckMethods, SocketApi, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
 import { runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { FAST_POLICY } from '../../kernel/kernel-harness';
 
@@ -18,16 +18,16 @@ const WATCHDOG = { healthcheckIntervals: 2, healthcheckMinBoundMs: 3_000 };
 
 describe('the healthcheck plugin in a real homed', () => {
   let homed: HomedHandle;
-  const status = (): Promise<KernelStatus> => requestOnce<KernelStatus>(homed.socket, SocketMethods.KernelStatus);
+  const status = (): Promise<KernelStatus> => callOnce(homed.socket, SocketApi.KernelStatus, {});
   const pluginOf = async (name: string): Promise<PluginStatus | undefined> =>
-    (await requestOnce<PluginStatus[] | { plugins: PluginStatus[] }>(homed.socket, SocketMethods.PluginsList).then((r) => (Array.isArray(r) ? r : r.plugins))).find((p) => p.name === name);
+    (await callOnce(homed.socket, SocketApi.PluginsList, {}).then((r) => (Array.isArray(r) ? r : r.plugins))).find((p) => p.name === name);
 
   before(async () => {
     homed = await startHomed({
       plugins: ['unsteady'],
       env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(POLICY), HOMEAGENT_WATCHDOG_POLICY: JSON.stringify(WATCHDOG) },
     });
-    await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'healthcheck', key: 'interval', value: 1000 });
+    await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'healthcheck', key: 'interval', value: 1000 });
   });
   after(async () => {
     await homed?.cleanup();
@@ -55,7 +55,7 @@ describe('the healthcheck plugin in a real homed', () => {
     const client = await HomedClient.connect(homed.socket);
     const reports: HealthReport[] = [];
     let live = false;
-    const ended = client.request(SocketMethods.EventsSubscribe, { names: [HealthcheckEvents.Report] }, {
+    const ended = client.call(SocketApi.EventsSubscribe, { names: [HealthcheckEvents.Report] }, {
       onStream: (item) => {
         const it = item as EventsStreamItem;
         if (it.kind === 'subscribed') live = true;

@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SocketMethods } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import type { SkillInfo } from '../../../protocol/skills';
 import { REPO_ROOT } from '../../harness/homed';
 import { waitFor } from '../../harness/wait';
 import { startSkillsRig } from './rig';
+import { callOnce } from '../../../plugins/cli/client';
 
 const CORPUS = path.resolve(REPO_ROOT, '..', 'shared', 'corpus', 'skills');
 const SKIP = fs.existsSync(CORPUS) ? false : `the shared SKILL.md corpus is not present (${CORPUS}); the generated skills of the other tests cover the rules`;
@@ -17,7 +18,7 @@ test('the corpus in an extra folder: all 20 load and are gated', { skip: SKIP },
   const rig = await startSkillsRig(t);
   const extra = path.join(rig.scratch, 'openclaw-skills');
   fs.cpSync(CORPUS, extra, { recursive: true });
-  await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
+  await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
   const listed = await waitFor(async () => {
     const list = await rig.list();
     return list.total === 20 ? list : undefined;

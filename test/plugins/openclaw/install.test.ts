@@ -7,12 +7,13 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SocketMethods } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import type { SkillPreview, SkillsInstallResult, SkillsRemoveResult } from '../../../protocol/skills';
 import { TRUST_FLAG_WORDS } from '../../../plugins/openclaw/skills/trust-scan';
 import { OPENCLAW_POLICY } from '../../../plugins/openclaw/policy';
 import { writeUnder } from '../../harness/scratch';
 import { skillText, startSkillsRig } from './rig';
+import { callOnce } from '../../../plugins/cli/client';
 
 const PREREQUISITE = [
   '# Fast search',
@@ -101,7 +102,7 @@ describe('skills/preview, skills/install and skills/remove over the socket', () 
     writeUnder(packageDir, 'plugin.json', JSON.stringify({ name: 'weatherpkg', version: '1.0.0', entry: 'SKILL.md' }));
     const extra = path.join(rig.scratch, 'extra');
     writeUnder(extra, 'notes/SKILL.md', skillText('notes'));
-    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
+    await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
     await rig.waitStatus('weather', 'ready');
     await rig.waitStatus('notes', 'ready');
     assert.deepEqual(await rig.call<SkillsRemoveResult>('skills/remove', { name: 'weather' }), { removed: false, package: 'weatherpkg' });

@@ -26,6 +26,8 @@ export interface SkillsRig {
   scratch: string;
   /** `<data>/skills`. */
   skillsDir: string;
+  /** The owner's admin socket, where `call` goes: a socket method is called there with `callOnce(rig.adminSocket, SocketApi.X, params)`. */
+  adminSocket: string;
   call<R>(method: string, params?: Record<string, unknown>): Promise<R>;
   list(): Promise<SkillsListResult>;
   /** Waits until skills/list shows `name` (in effect) with `status`; answers its summary. */
@@ -47,13 +49,15 @@ export async function startSkillsRig(t: TestContext, options: { llm?: FakeLlm } 
   t.after(() => homed.cleanup());
   const skillsDir = path.join(homed.dataDir, 'skills');
   // As the owner's homectl calls: through the admin socket, where owner-only methods (skills/setup) are served.
-  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(adminSocketInDataDir(homed.dataDir), method, params);
+  const adminSocket = adminSocketInDataDir(homed.dataDir);
+  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(adminSocket, method, params);
   const list = (): Promise<SkillsListResult> => call<SkillsListResult>('skills/list');
   return {
     homed,
     binDir,
     scratch,
     skillsDir,
+    adminSocket,
     call,
     list,
     waitStatus: (name, status, timeoutMs = 5_000) =>

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SocketMethods, type PluginStatus } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import { BLOCK_HEADER } from '../../../plugins/openclaw/prompt-block';
 import { startFakeLlmFor } from '../../fake-llm/server';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { adminSocketBeside, allowTools } from '../../harness/approvals';
 import { runWaiter } from '../../harness/waiter';
 import { skillText, startSkillsRig, type SkillsRig } from './rig';
@@ -36,8 +36,8 @@ async function writeSkills(rig: SkillsRig, bin: string): Promise<void> {
   rig.writeSkill('hidden', skillText('hidden', { description: 'Only for people', frontmatter: 'disable-model-invocation: true\n', body: 'Say the hidden words.\n' }));
   rig.writeSkill('needs-x', skillText('needs-x', { openclaw: { requires: { bins: ['ha-not-installed-x'] } } }));
   rig.writeSkill('off', skillText('off'));
-  await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'skills.weather.api_key', value: SECRET });
-  await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'skills.weather.env', value: { WEATHER_UNITS: 'metric' } });
+  await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'skills.weather.api_key', value: SECRET });
+  await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'skills.weather.env', value: { WEATHER_UNITS: 'metric' } });
   await rig.waitStatus('weather', 'ready');
   await rig.waitStatus('hidden', 'ready');
   await rig.waitStatus('needs-x', 'missing');
@@ -51,7 +51,7 @@ describe('skills in a turn', () => {
     const rig = await startSkillsRig(t, { llm });
     await allowTools(rig.homed.socket, ['exec', 'skill_read']);
     // Plain commands: a sandboxed one has a /tmp of its own, where the test's PATH folder is not.
-    await requestOnce(adminSocketBeside(rig.homed.socket), SocketMethods.ConfigSet, { scope: 'exec', key: 'tracking', value: 'snapshot' });
+    await callOnce(adminSocketBeside(rig.homed.socket), SocketApi.ConfigSet, { scope: 'exec', key: 'tracking', value: 'snapshot' });
     const bin = `ha-weather-${process.pid}`;
     await writeSkills(rig, bin);
     const command = `printf %s "$WEATHER_KEY" > key.txt; printf %s "$WEATHER_UNITS" > units.txt; ${bin} Hangzhou`;
@@ -80,7 +80,7 @@ describe('skills in a turn', () => {
     assert.equal(fs.readFileSync(path.join(workspace, 'units.txt'), 'utf8'), 'metric');
     for (const request of llm.requests) assert.equal(request.rawBody.includes(SECRET), false, 'the key never reaches the model');
 
-    const { plugins } = await rig.call<{ plugins: PluginStatus[] }>(SocketMethods.PluginsList);
+    const { plugins } = await callOnce(rig.adminSocket, SocketApi.PluginsList, {});
     const pids = [rig.homed.pid, ...plugins.flatMap((plugin) => (plugin.pid ? [plugin.pid] : []))];
     assert.ok(pids.length > 3, JSON.stringify(plugins));
     for (const pid of pids) assert.equal(fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(SECRET), false, `process ${pid} does not hold the key`);

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { HomedClient } from '../../../plugins/cli/client';
-import { SocketMethods, type EventsStreamItem } from '../../../protocol';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
+import { SocketApi, type EventsStreamItem } from '../../../protocol';
 import type { SkillInfo, SkillsToggleResult } from '../../../protocol/skills';
 import { writeUnder } from '../../harness/scratch';
 import { waitFor } from '../../harness/wait';
@@ -22,7 +22,7 @@ describe('the openclaw skill set in a real homed', () => {
     const client = await HomedClient.connect(rig.homed.socket);
     t.after(() => client.close());
     const items: EventsStreamItem[] = [];
-    void client.request(SocketMethods.EventsSubscribe, { names: ['openclaw.skills.changed'] }, { onStream: (item) => items.push(item as EventsStreamItem), timeoutMs: 0 }).catch(() => undefined);
+    void client.call(SocketApi.EventsSubscribe, { names: ['openclaw.skills.changed'] }, { onStream: (item) => items.push(item as EventsStreamItem), timeoutMs: 0 }).catch(() => undefined);
     await waitFor(() => items.some((item) => item.kind === 'subscribed'), { what: 'the event subscription' });
     const changedTo = (ready: number, total: number, from = 0): boolean =>
       items.slice(from).some((item) => item.kind === 'event' && JSON.stringify(item.data) === JSON.stringify({ ready, total }));
@@ -70,7 +70,7 @@ describe('the openclaw skill set in a real homed', () => {
     const rig = await startSkillsRig(t);
     // The extra folder does not exist yet when it is set: it is picked up when it appears.
     const extra = path.join(rig.scratch, 'extra');
-    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
+    await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'extra_dirs', value: [extra] });
     writeUnder(extra, 'same/SKILL.md', skillText('same', { description: 'from the extra folder' }));
     writeUnder(extra, 'group/only-extra/SKILL.md', skillText('only-extra'));
     await rig.waitStatus('only-extra', 'ready', SEEN_WITHIN_MS);
@@ -110,10 +110,10 @@ describe('the openclaw skill set in a real homed', () => {
     const enabled = await rig.call<SkillsToggleResult>('skills/enable', { name: 'Weather Report' });
     assert.equal(enabled.status, 'ready');
 
-    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['other'] });
+    await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['other'] });
     await rig.waitStatus('Weather Report', 'blocked');
     assert.equal((await rig.list()).skills.find((skill) => skill.name === 'other')?.status, 'ready');
-    await rig.call(SocketMethods.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['weather-report'] });
+    await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['weather-report'] });
     await rig.waitStatus('Weather Report', 'ready');
     await rig.waitStatus('other', 'blocked');
     await assert.rejects(rig.call('skills/enable', { name: 'nope' }), /no skill named "nope"; homectl skills list shows them/);

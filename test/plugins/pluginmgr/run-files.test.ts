@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { writeCredentials } from '../../../plugins/pluginmgr/http/credentials';
 import { PluginmgrFiles } from '../../../protocol/pluginmgr';
 import { startHomed, waitFor } from '../../harness/homed';
+import { SocketApi, type PluginAction } from '../../../protocol';
 
 describe('pluginmgr run files', () => {
   it('removes its own token and port files when it stops, and leaves files another process wrote', async (t) => {
@@ -16,7 +17,7 @@ describe('pluginmgr run files', () => {
     const run = path.join(homed.dataDir, 'run');
     const token = path.join(run, PluginmgrFiles.token);
     const port = path.join(run, PluginmgrFiles.port);
-    const control = (action: string) => requestOnce(homed.socket, 'plugins/control', { name: 'pluginmgr', action });
+    const control = (action: PluginAction) => callOnce(homed.socket, SocketApi.PluginsControl, { name: 'pluginmgr', action });
     assert.ok(fs.existsSync(token) && fs.existsSync(port));
 
     await control('stop');

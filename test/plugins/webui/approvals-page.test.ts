@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type ApprovalsListResult, type PendingResult } from '../../../protocol';
+import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
+import { SocketApi, type ApprovalsListResult } from '../../../protocol';
 import { waitFor } from '../../harness/homed';
 import { DESKTOP, PHONE, skip, startBrowserHarness, type BrowserHarness, type GuardedPage } from './browser-harness';
 
@@ -22,7 +22,7 @@ describe('the approval dialog in chromium', { skip }, () => {
   before(async () => {
     harness = await startBrowserHarness({ llm: true });
     llm = harness.llm as NonNullable<BrowserHarness['llm']>;
-    await requestOnce(harness.live.homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
+    await callOnce(harness.live.homed.socket, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: QUESTION_TIMEOUT_MS });
     workspace = path.join(harness.live.homed.dataDir, 'workspace');
     tab = await harness.signedInPage();
   });
@@ -112,7 +112,7 @@ describe('the approval dialog in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Timers' }).click();
     const client = await HomedClient.connect(socket());
     try {
-      const saying = client.request<{ text: string }>(SocketMethods.ChatSay, { session: 'cli:kitchen', text: 'write far.txt' }, { timeoutMs: 60_000 });
+      const saying = client.call(SocketApi.ChatSay, { session: 'cli:kitchen', text: 'write far.txt' }, { timeoutMs: 60_000 });
       const dialog = dialogOf(question);
       await dialog.waitFor();
       assert.match((await dialog.textContent()) ?? '', /Conversation cli:kitchen/);
@@ -131,9 +131,9 @@ describe('the approval dialog in chromium', { skip }, () => {
       await harness.screenshot(phone.page, 'approval-dialog-phone-zh');
       await phone.page.getByRole('combobox', { name: '语言' }).selectOption('en');
 
-      const { pending } = await requestOnce<PendingResult>(socket(), SocketMethods.ApprovalPending, { session: 'cli:kitchen' });
+      const { pending } = await callOnce(socket(), SocketApi.ApprovalPending, { session: 'cli:kitchen' });
       assert.equal(pending.length, 1);
-      await requestOnce(socket(), SocketMethods.ApprovalAnswer, { id: pending[0]?.id, choice: 'yes' });
+      await callOnce(socket(), SocketApi.ApprovalAnswer, { id: pending[0]!.id, choice: 'yes' });
       await dialog.waitFor({ state: 'detached' });
       await dialogOf(question, phone.page).waitFor({ state: 'detached' });
       assert.equal((await saying).text, 'Answered from afar.');

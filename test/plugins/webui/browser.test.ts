@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import type { Page } from 'playwright-core';
 import { waitFor } from '../../harness/wait';
-import { SocketMethods, type KernelStatus } from '../../../protocol';
+import { SocketApi } from '../../../protocol';
 import { FORGED_HOST, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
 /** What a probe page's WebSocket did: `open`, then how it closed. */
@@ -64,7 +64,7 @@ describe('the web page in chromium', { skip }, () => {
   it('signs in with the one-time link and shows the shell with homed’s version, loading nothing from elsewhere', async () => {
     const { context, page, foreign, errors } = await harness.guardedPage();
     await page.goto(live.link());
-    const { version } = await requestOnce<KernelStatus>(live.homed.socket, SocketMethods.KernelStatus);
+    const { version } = await callOnce(live.homed.socket, SocketApi.KernelStatus, {});
     await page.getByLabel('Kernel status').getByText(`homed ${version}`).waitFor({ timeout: 20_000 });
     assert.equal(await page.getByRole('status', { name: 'Connection' }).textContent(), 'Connected');
     assert.equal(await page.getByRole('button', { name: 'Chat', exact: true }).count(), 1);

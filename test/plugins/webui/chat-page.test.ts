@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type ChatInterruptResult } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi } from '../../../protocol';
 import { lastUserText, toolResultsSinceUser } from '../../fake-llm/server';
 import { waitFor } from '../../harness/homed';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness, type GuardedPage } from './browser-harness';
@@ -44,7 +44,7 @@ describe('the Chat page in chromium', { skip }, () => {
     assert.equal(await history().getByRole('link', { name: 'bad' }).count(), 0, 'a javascript: link is not a link');
     assert.equal((llm.requests.at(-1)?.body as { messages: { content: string }[] }).messages.at(-1)?.content, 'Say hello');
     assert.equal(await page.getByRole('combobox', { name: 'Conversation' }).inputValue(), SESSION);
-    const { entries } = await requestOnce<{ entries: { role: string; text: string }[] }>(harness.live.homed.socket, SocketMethods.SessionsShow, { session: SESSION });
+    const { entries } = await callOnce(harness.live.homed.socket, SocketApi.SessionsShow, { session: SESSION });
     assert.deepEqual(
       entries.map((e) => [e.role, e.text]),
       [
@@ -78,10 +78,10 @@ describe('the Chat page in chromium', { skip }, () => {
   it('shows a turn nobody on the page started without a reload', async () => {
     llm.enqueue({ text: 'Your tea is ready', tokenDelayMs: 20 });
     // Another client hands the idle session text: a turn starts that no chat/say waits for.
-    const sent = await requestOnce<ChatInterruptResult>(harness.live.homed.socket, SocketMethods.ChatInterrupt, { session: SESSION, text: 'the kettle timer fired' });
+    const sent = await callOnce(harness.live.homed.socket, SocketApi.ChatInterrupt, { session: SESSION, text: 'the kettle timer fired' });
     assert.equal(sent.sent, true);
     await history().locator('.message.assistant').getByText('Your tea is ready').waitFor();
-    const { entries } = await requestOnce<{ entries: { role: string; text: string }[] }>(harness.live.homed.socket, SocketMethods.SessionsShow, { session: SESSION });
+    const { entries } = await callOnce(harness.live.homed.socket, SocketApi.SessionsShow, { session: SESSION });
     const handed = entries.find((e) => e.text.includes('the kettle timer fired')) ?? assert.fail(`the handed text is not stored: ${JSON.stringify(entries)}`);
     await history().locator(`.message.${handed.role}`).getByText('the kettle timer fired').waitFor();
   });
@@ -93,7 +93,7 @@ describe('the Chat page in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await history().locator('.message.assistant').getByText('I set a timer.').waitFor();
     await page.getByRole('button', { name: 'Send' }).waitFor();
-    const { entries } = await requestOnce<{ entries: { role: string; text: string; callId?: string }[] }>(harness.live.homed.socket, SocketMethods.SessionsShow, { session: SESSION });
+    const { entries } = await callOnce(harness.live.homed.socket, SocketApi.SessionsShow, { session: SESSION });
     const stored = entries.find((e) => e.role === 'tool' && e.callId === 'call_water') ?? assert.fail(`no stored result: ${JSON.stringify(entries)}`);
     const checkCard = async (): Promise<void> => {
       const card = history().locator('.tool-card').filter({ hasText: 'timer_set' }).last();
@@ -149,7 +149,7 @@ describe('the Chat page in chromium', { skip }, () => {
   it('says "Reconnecting…" while the webui process is gone and comes back with the conversation intact', async () => {
     const { page, errors } = tab;
     // Keep the port across the restart, so the page's origin stays the same.
-    await requestOnce(harness.live.homed.socket, SocketMethods.ConfigSet, { scope: 'webui', key: 'port', value: harness.live.port });
+    await callOnce(harness.live.homed.socket, SocketApi.ConfigSet, { scope: 'webui', key: 'port', value: harness.live.port });
     const first = await waitFor(async () => {
       const status = await harness.live.webuiStatus();
       return status.state === 'ready' && status.pid !== null && status;

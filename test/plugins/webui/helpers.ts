@@ -7,7 +7,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { loadAssets } from '../../../plugins/webui/assets';
 import { methodTable, openClientSession, row, type ClientSession, type ClientTransport } from '../../../plugin-host/client-api';
-import { socketMethod } from '../../../protocol';
+import { request } from '../../../protocol';
 import { HostPolicy } from '../../../plugins/webui/hosts';
 import { LoginStore } from '../../../plugins/webui/logins';
 import { buildWebServer, type WebServerOptions } from '../../../plugins/webui/server';
@@ -27,7 +27,7 @@ export interface EchoSessions {
 }
 
 export function echoSessions(): EchoSessions {
-  const methods = methodTable(row(socketMethod<Record<string, unknown>, Record<string, unknown>>('test/echo', { type: 'object' }), async (params) => params));
+  const methods = methodTable(row(request<Record<string, unknown>, Record<string, unknown>>('test/echo', { params: { type: 'object' }, permission: null }), async (params) => params));
   const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const sessions: EchoSessions = {
     received: [],

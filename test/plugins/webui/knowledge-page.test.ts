@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { MAX_UPLOAD_BYTES } from '../../../plugins/webui/upload';
-import { SocketMethods, type KnowledgeFile } from '../../../protocol';
+import { SocketApi, type KnowledgeFile } from '../../../protocol';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 import { postAnnounced } from './post-announced';
 
@@ -17,7 +17,7 @@ const MARKDOWN = '# Garden\n\n## Watering\n\nThe tomato beds need water every se
 
 describe('the Knowledge page in chromium', { skip }, () => {
   let harness: BrowserHarness;
-  const list = async (): Promise<KnowledgeFile[]> => (await requestOnce<{ files: KnowledgeFile[] }>(harness.live.homed.socket, SocketMethods.KnowledgeList, {})).files;
+  const list = async (): Promise<KnowledgeFile[]> => (await callOnce(harness.live.homed.socket, SocketApi.KnowledgeList, {})).files;
   const uploads = (): string => path.join(harness.live.homed.dataDir, 'plugin-data', 'webui', 'uploads');
 
   before(async () => {

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, TimerApi, type TimerListResult } from '../../../protocol';
+import { callOnce, requestOnce } from '../../../plugins/cli/client';
+import { SocketApi, TimerApi, type TimerListResult } from '../../../protocol';
 import { runWaiter } from '../../harness/waiter';
 import { skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -45,7 +45,7 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     const files = page.getByRole('list', { name: 'Files' });
     const source = path.join(work, 'pantry.md');
     fs.writeFileSync(source, '# Pantry\n\nThe flour is on the top shelf.\n');
-    await call(SocketMethods.KnowledgeAdd, { path: source });
+    await callOnce(harness.live.homed.socket, SocketApi.KnowledgeAdd, { path: source });
     await files.getByRole('listitem', { name: 'pantry.md' }).getByText('indexed', { exact: true }).waitFor();
 
     const folder = path.join(harness.live.homed.dataDir, 'knowledge');
@@ -54,7 +54,7 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     await refused.getByText('not indexed', { exact: true }).waitFor();
     assert.match((await refused.textContent()) ?? '', /PDF files are not read/);
 
-    await call(SocketMethods.KnowledgeRemove, { file: 'pantry.md' });
+    await callOnce(harness.live.homed.socket, SocketApi.KnowledgeRemove, { file: 'pantry.md' });
     await files.getByRole('listitem', { name: 'pantry.md' }).waitFor({ state: 'detached' });
     await notReloaded(page);
     assert.deepEqual(foreign, []);

@@ -3,12 +3,12 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import { HostPolicy } from '../../../plugins/webui/hosts';
 import { LoginStore } from '../../../plugins/webui/logins';
 import { PORT_FILE } from '../../../plugins/webui/port-file';
-import { SocketMethods, type PluginStatus } from '../../../protocol';
+import { SocketApi, type PluginStatus, type RequestDescriptor } from '../../../protocol';
 import { startHomed, waitFor, type HomedHandle, type StartOptions } from '../../harness/homed';
 
 export interface LiveWebui {
@@ -26,11 +26,11 @@ export async function startLiveWebui(options: StartOptions = {}, settings: Recor
   const homed = await startHomed(options);
   const portFile = path.join(homed.dataDir, 'run', PORT_FILE);
   try {
-    for (const [key, value] of Object.entries({ ...settings, port: 0 })) await requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'webui', key, value });
+    for (const [key, value] of Object.entries({ ...settings, port: 0 })) await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'webui', key, value });
     // Enabling a disabled plugin is the owner's: through homectl's admin socket.
-    await requestOnce(adminSocketInDataDir(homed.dataDir), SocketMethods.PluginsControl, { name: 'webui', action: 'enable' });
+    await callOnce(adminSocketInDataDir(homed.dataDir), SocketApi.PluginsControl, { name: 'webui', action: 'enable' });
     const port = await waitFor(() => fs.existsSync(portFile) && Number(fs.readFileSync(portFile, 'utf8')), { what: `${portFile} to name a port`, timeoutMs: 20_000 });
-    const webuiStatus = async (): Promise<PluginStatus> => (await requestOnce<{ plugin: PluginStatus }>(homed.socket, SocketMethods.PluginsInfo, { name: 'webui' })).plugin;
+    const webuiStatus = async (): Promise<PluginStatus> => (await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'webui' })).plugin;
     const link = (): string => {
       const store = new LoginStore(path.join(homed.dataDir, 'plugin-data', 'webui', 'logins.db'));
       try {
@@ -74,10 +74,16 @@ export interface SocketEnd {
   at: number;
 }
 
+/** What a page's request was answered: its result, typed by the descriptor, or the error. */
+export interface PageAnswer<R> {
+  result?: R;
+  error?: { message: string; name?: string };
+}
+
 /** One page's WebSocket to the client protocol, opened with a cookie. */
 export interface PageSocket {
-  /** Sends one request and resolves with its answer line, or rejects when the socket closes first. */
-  call(method: string, params?: Record<string, unknown>): Promise<{ result?: unknown; error?: { message: string; name?: string } }>;
+  /** Sends one request through its descriptor and resolves with its answer line, or rejects when the socket closes first. */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<PageAnswer<R>>;
   /** Resolves when the socket closes (either side). */
   readonly ended: Promise<SocketEnd>;
   /** Whether it is still open. */
@@ -88,7 +94,7 @@ export interface PageSocket {
 /** Opens /ws with `cookie` (as the page does, Origin included); rejects when the upgrade is refused. */
 export function openPageSocket(live: LiveWebui, cookie: string): Promise<PageSocket> {
   const socket = new WebSocketClient(`ws://127.0.0.1:${live.port}/ws`, { headers: { origin: live.origin, cookie } });
-  const waiting = new Map<number, { resolve: (answer: { result?: unknown; error?: { message: string } }) => void; reject: (error: Error) => void }>();
+  const waiting = new Map<number, { resolve: (answer: PageAnswer<unknown>) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   const ended = new Promise<SocketEnd>((resolve) =>
     socket.on('close', (code, reason) => {
@@ -103,12 +109,13 @@ export function openPageSocket(live: LiveWebui, cookie: string): Promise<PageSoc
     waiting.delete(answer.id);
   });
   const page: PageSocket = {
-    call(method, params = {}) {
-      return new Promise((resolve, reject) => {
+    call<P, R>(descriptor: RequestDescriptor<P, R>, params: P) {
+      return new Promise<PageAnswer<R>>((resolve, reject) => {
         if (socket.readyState !== 1) return reject(new Error(`the socket is not open (readyState ${socket.readyState})`));
         const id = nextId++;
-        waiting.set(id, { resolve, reject });
-        socket.send(JSON.stringify({ id, method, params }));
+        // The answer line is the server's for this descriptor's method: its result is the descriptor's.
+        waiting.set(id, { resolve: resolve as (answer: PageAnswer<unknown>) => void, reject });
+        socket.send(JSON.stringify({ id, method: descriptor.method, params }));
       });
     },
     ended,

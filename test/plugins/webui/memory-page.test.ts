@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pino from 'pino';
 import { MemoryStore } from '../../../kernel/memory';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type MemoryHit } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, type MemoryHit } from '../../../protocol';
 import { makeTempDir } from '../../harness/homed';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -37,7 +37,7 @@ describe('the Memory page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const dataDir = makeTempDir();
   const search = async (query: string): Promise<MemoryHit[]> =>
-    (await requestOnce<{ hits: MemoryHit[] }>(harness.live.homed.socket, SocketMethods.MemorySearch, { query })).hits;
+    (await callOnce(harness.live.homed.socket, SocketApi.MemorySearch, { query })).hits;
 
   before(async () => {
     seedMemory(dataDir);

@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, WEBUI_PACKAGES_PATH, type PluginStatus } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, WEBUI_PACKAGES_PATH, type PluginStatus } from '../../../protocol';
 import { packPlugin } from '../../../scripts/pack/pack';
 import { makeTempDir } from '../../harness/homed';
 import { waitFor } from '../../harness/wait';
@@ -25,7 +25,7 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
   let work: string;
   let v1: string;
   let v2: string;
-  const plugins = async (): Promise<PluginStatus[]> => (await requestOnce<{ plugins: PluginStatus[] }>(harness.live.homed.socket, SocketMethods.PluginsList, {})).plugins;
+  const plugins = async (): Promise<PluginStatus[]> => (await callOnce(harness.live.homed.socket, SocketApi.PluginsList, {})).plugins;
   const uploads = (): string[] => {
     const dir = path.join(harness.live.homed.dataDir, 'plugin-data', 'webui', 'packages');
     return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
@@ -122,11 +122,11 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     assert.equal((await fetch(url, { method: 'POST', headers, body: 'x' })).status, 401);
     const { context } = await openPlugins();
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    await requestOnce(harness.live.homed.socket, SocketMethods.ConfigSet, { key: 'core.packages.max_archive_mb', value: 1 });
+    await callOnce(harness.live.homed.socket, SocketApi.ConfigSet, { key: 'core.packages.max_archive_mb', value: 1 });
     const big = await postAnnounced(url, { ...headers, cookie }, 1024 * 1024 + 1);
     assert.equal(big.status, 413);
     assert.match((JSON.parse(big.body) as { error: string }).error, /larger than 1 MiB, the installer's limit.*core\.packages\.max_archive_mb/);
-    await requestOnce(harness.live.homed.socket, SocketMethods.ConfigUnset, { key: 'core.packages.max_archive_mb' });
+    await callOnce(harness.live.homed.socket, SocketApi.ConfigUnset, { key: 'core.packages.max_archive_mb' });
 
     const shown = await fetch(url, { method: 'POST', headers: { ...headers, cookie }, body: fs.readFileSync(v1) });
     assert.equal(shown.status, 200);

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { CONTENT_SECURITY_POLICY } from '../../../plugins/webui/security';
-import { SocketMethods, type KernelStatus } from '../../../protocol';
+import { SocketApi, type KernelStatus } from '../../../protocol';
 import { waitFor } from '../../harness/homed';
 import { startLiveWebui, type LiveWebui } from './live';
 
@@ -59,16 +59,16 @@ describe('the webui plugin in homed', () => {
       socket.once('error', reject);
     });
     const answer = new Promise<Buffer>((resolve) => socket.once('message', resolve));
-    socket.send(JSON.stringify({ id: 'w-1', method: SocketMethods.KernelStatus, params: {} }));
+    socket.send(JSON.stringify({ id: 'w-1', method: SocketApi.KernelStatus.method, params: {} }));
     const { id, result } = JSON.parse((await answer).toString()) as { id: string; result: KernelStatus };
     socket.close();
     assert.equal(id, 'w-1');
     assert.equal(result.pid, live.homed.pid);
-    assert.equal(result.version, (await requestOnce<KernelStatus>(live.homed.socket, SocketMethods.KernelStatus)).version);
+    assert.equal(result.version, (await callOnce(live.homed.socket, SocketApi.KernelStatus, {})).version);
   });
 
   it('removes <run>/webui.port and stops listening when the plugin stops', async () => {
-    await requestOnce(live.homed.socket, SocketMethods.PluginsControl, { name: 'webui', action: 'stop' });
+    await callOnce(live.homed.socket, SocketApi.PluginsControl, { name: 'webui', action: 'stop' });
     await waitFor(() => !fs.existsSync(live.portFile), { what: 'the port file to go' });
     await assert.rejects(fetch(`${live.origin}/`), /fetch failed/);
   });

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type PluginInfo } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, type PluginInfo } from '../../../protocol';
 import { waitFor } from '../../harness/homed';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -14,7 +14,7 @@ const PLUGIN = 'good';
 
 describe('the Plugins page in chromium', { skip }, () => {
   let harness: BrowserHarness;
-  const info = async (): Promise<PluginInfo> => (await requestOnce<{ plugin: PluginInfo }>(harness.live.homed.socket, SocketMethods.PluginsInfo, { name: PLUGIN })).plugin;
+  const info = async (): Promise<PluginInfo> => (await callOnce(harness.live.homed.socket, SocketApi.PluginsInfo, { name: PLUGIN })).plugin;
   const readyInfo = (): Promise<PluginInfo> => waitFor(async () => {
     const i = await info();
     return i.state === 'ready' && i;
@@ -64,7 +64,7 @@ describe('the Plugins page in chromium', { skip }, () => {
     await harness.screenshot(page, 'plugins-desktop');
 
     // A restart the page did not ask for: only a pushed event can tell it.
-    await requestOnce(harness.live.homed.socket, SocketMethods.PluginsControl, { name: PLUGIN, action: 'restart' });
+    await callOnce(harness.live.homed.socket, SocketApi.PluginsControl, { name: PLUGIN, action: 'restart' });
     const third = await readyInfo();
     assert.notEqual(third.pid, second.pid);
     await pidCell(row).getByText(String(third.pid), { exact: true }).waitFor();

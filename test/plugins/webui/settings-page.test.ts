@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { HomedAnswerError, requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, type ConfigEntry } from '../../../protocol';
+import { HomedAnswerError, callOnce } from '../../../plugins/cli/client';
+import { SocketApi, type ConfigEntry } from '../../../protocol';
 import { waitFor } from '../../harness/wait';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -14,7 +14,7 @@ describe('the Settings page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const socket = (): string => harness.live.homed.socket;
   const entry = async (scope: string, key: string): Promise<ConfigEntry> =>
-    (await requestOnce<{ entry: ConfigEntry }>(socket(), SocketMethods.ConfigGet, { scope, key })).entry;
+    (await callOnce(socket(), SocketApi.ConfigGet, { scope, key })).entry;
 
   before(async () => {
     harness = await startBrowserHarness({ homed: { plugins: ['secret-keeper'] } });
@@ -41,7 +41,7 @@ describe('the Settings page in chromium', { skip }, () => {
     await maxClients.getByText('From 1 to 4096').waitFor();
     await maxClients.getByText(/Most clients connected at once/).waitFor();
 
-    const kernelSays = await requestOnce(socket(), SocketMethods.ConfigSet, { scope: 'cli', key: 'max_clients', value: '5000' }).then(
+    const kernelSays = await callOnce(socket(), SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value: '5000' }).then(
       () => assert.fail('the kernel took 5000'),
       (e: unknown) => (e instanceof HomedAnswerError ? e.message : assert.fail(String(e))),
     );
@@ -70,7 +70,7 @@ describe('the Settings page in chromium', { skip }, () => {
   });
 
   it('picks inputs from the definitions: select, switch, duration text, password never shown, read-only and restart notes', async () => {
-    await requestOnce(socket(), SocketMethods.ConfigSet, { scope: 'secret-keeper', key: 'api_token', value: 'hunter2-secret' });
+    await callOnce(socket(), SocketApi.ConfigSet, { scope: 'secret-keeper', key: 'api_token', value: 'hunter2-secret' });
     const { context, page } = await openSettings();
     const session = setting(page, 'Plugin webui', 'session_timeout');
     await session.getByText('Takes effect after a restart.').waitFor();
@@ -124,7 +124,7 @@ describe('the Settings page in chromium', { skip }, () => {
     const { context, page, foreign, errors } = await openSettings(PHONE);
     const maxClients = setting(page, 'Plugin cli', 'max_clients');
     const input = maxClients.getByLabel('max_clients');
-    await requestOnce(socket(), SocketMethods.ConfigSet, { scope: 'cli', key: 'max_clients', value: '99' });
+    await callOnce(socket(), SocketApi.ConfigSet, { scope: 'cli', key: 'max_clients', value: '99' });
     await waitValue(input, '99');
     await input.fill('100');
     const save = maxClients.getByRole('button', { name: 'Save' });
@@ -136,7 +136,7 @@ describe('the Settings page in chromium', { skip }, () => {
     const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     assert.ok(width <= PHONE.width, `nothing is wider than the phone (${width} px)`);
     await harness.screenshot(page, 'settings-phone');
-    await requestOnce(socket(), SocketMethods.ConfigUnset, { scope: 'cli', key: 'max_clients' });
+    await callOnce(socket(), SocketApi.ConfigUnset, { scope: 'cli', key: 'max_clients' });
     await waitValue(input, '64');
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SocketMethods, TimerApi, type KernelStatus, type TimerListResult, type TimerSetResult } from '../../../protocol';
+import { callOnce, requestOnce } from '../../../plugins/cli/client';
+import { SocketApi, TimerApi, type TimerListResult, type TimerSetResult } from '../../../protocol';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
 describe('the Timers page in chromium', { skip }, () => {
@@ -51,7 +51,7 @@ describe('the Timers page in chromium', { skip }, () => {
     await bread.getByText(/^in (59 min|1 h)/).waitFor();
     assert.equal(await table(page).getByRole('row').count(), 3, 'a header row and a row per timer');
 
-    const status = await call<KernelStatus>(SocketMethods.KernelStatus);
+    const status = await callOnce(harness.live.homed.socket, SocketApi.KernelStatus, {});
     await statusValue(page, 'PID').getByText(String(status.pid), { exact: true }).waitFor();
     await statusValue(page, 'Data folder').getByText(status.dataDir, { exact: true }).waitFor();
     await statusValue(page, 'Plugins').getByText(`${status.plugins.ready} ready of ${status.plugins.enabled} enabled (${status.plugins.total} in all)`).waitFor();

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { PluginContext } from '../../../../plugin-host';
 import type { KernelClient } from '../../../../plugin-host';
-import { ErrorCodes, haError, InterruptRequest, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
+import { ErrorCodes, haError, InterruptRequest, SocketApi, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
 import { HomedAnswerError, HomedClient } from '../../../../plugins/cli/client';
 import { createChatMethods } from '../../../../plugin-host/client-api/chat/methods';
 import { Mailbox } from '../../../../plugin-host/client-api/chat/mailbox';
@@ -14,6 +14,7 @@ import { ChatRouter } from '../../../../plugin-host/client-api/chat/router';
 import { startSocketServer } from '../../../../plugins/cli/server';
 import { connectRaw, makeTempDir, waitFor } from '../../../harness/homed';
 import { silentLog } from '../../../plugins/cli/fakes';
+import { byName } from '../../../harness/by-name';
 
 interface Rig {
   router: ChatRouter;
@@ -71,7 +72,7 @@ function interruptAnswers(interrupts: InterruptParams[]): KernelClient {
 }
 
 function say(client: HomedClient, session: string, text: string, items: ChatStreamItem[] = []): Promise<ChatSayResult> {
-  return client.request<ChatSayResult>('chat/say', { session, text }, { onStream: (item) => items.push(item as ChatStreamItem) });
+  return client.call(SocketApi.ChatSay, { session, text }, { onStream: (item) => items.push(item as ChatStreamItem) });
 }
 
 describe('chat/say', () => {
@@ -171,7 +172,8 @@ describe('chat/say', () => {
     const r = await rig(t);
     const client = await r.connect();
     for (const params of [{ text: 'x' }, { session: 's', text: '' }, { session: 's', text: 'x', extra: 1 }, { session: '', text: 'x' }]) {
-      await assert.rejects(client.request('chat/say', params), (error: unknown) => {
+      // By name: these params are outside the descriptor's type on purpose, to see the server's schema refuse them.
+      await assert.rejects(client.call(byName(SocketApi.ChatSay.method), params), (error: unknown) => {
         assert.ok(error instanceof HomedAnswerError);
         assert.equal(error.errorName, 'HA_ERR_INVALID_REQUEST');
         return true;
@@ -218,8 +220,8 @@ describe('chat/interrupt', () => {
   it('hands its session and text to io/interrupt; as a request it answers what the interrupt hit', async (t) => {
     const r = await rig(t);
     const client = await r.connect();
-    client.notify('chat/interrupt', { session: 'cli:alice' });
-    assert.deepEqual(await client.request('chat/interrupt', { session: 'cli:alice', text: 'also buy milk' }), { sent: true, running: true, dropped_queued: 2 });
+    client.notify(SocketApi.ChatInterrupt, { session: 'cli:alice' });
+    assert.deepEqual(await client.call(SocketApi.ChatInterrupt, { session: 'cli:alice', text: 'also buy milk' }), { sent: true, running: true, dropped_queued: 2 });
     assert.deepEqual(r.interrupts, [{ session: 'cli:alice' }, { session: 'cli:alice', text: 'also buy milk' }]);
   });
 });
@@ -229,7 +231,7 @@ describe('chat/subscribe and the mailbox', () => {
     const r = await rig(t);
     const follower = await r.connect();
     const seen: ChatStreamItem[] = [];
-    void follower.request('chat/subscribe', { session: 'cli:alice' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
+    void follower.call(SocketApi.ChatSubscribe, { session: 'cli:alice' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
     await waitFor(() => r.router.followers('cli:alice') === 1, { what: 'the subscription' });
     const answer = say(await r.connect(), 'cli:alice', 'hi');
     const { inputId } = await r.input(1);
@@ -255,7 +257,7 @@ describe('chat/subscribe and the mailbox', () => {
     assert.equal(r.router.mailbox.count('cli:alice'), 1);
     const client = await r.connect();
     const seen: ChatStreamItem[] = [];
-    void client.request('chat/subscribe', { session: 'cli:alice' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
+    void client.call(SocketApi.ChatSubscribe, { session: 'cli:alice' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
     await waitFor(() => seen.length === 1, { what: 'the missed turn' });
     assert.deepEqual(seen, [{ kind: 'missed', text: 'Take the bread out', at: 1_700_000_000_000 }]);
     assert.equal(r.router.mailbox.count('cli:alice'), 0, 'delivered once');
@@ -283,10 +285,10 @@ describe('chat/subscribe and the mailbox', () => {
     const page = await r.connect();
     const other = await r.connect();
     const seen: ChatStreamItem[] = [];
-    const first = page.request('chat/subscribe', { session: 'web:a' }, { onStream: (item) => seen.push(item as ChatStreamItem) });
-    void other.request('chat/subscribe', { session: 'web:a' }).catch(() => undefined);
+    const first = page.call(SocketApi.ChatSubscribe, { session: 'web:a' }, { onStream: (item) => seen.push(item as ChatStreamItem) });
+    void other.call(SocketApi.ChatSubscribe, { session: 'web:a' }).catch(() => undefined);
     await waitFor(() => r.router.followers('web:a') === 2, { what: 'both subscriptions' });
-    void page.request('chat/subscribe', { session: 'web:b' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
+    void page.call(SocketApi.ChatSubscribe, { session: 'web:b' }, { onStream: (item) => seen.push(item as ChatStreamItem) }).catch(() => undefined);
     assert.equal(await first, null, 'the first subscription was answered');
     await waitFor(() => r.router.followers('web:b') === 1, { what: 'the new subscription' });
     assert.equal(r.router.followers('web:a'), 1, "the other client's subscription stays");

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { requestOnce } from '../../../../plugins/cli/client';
-import { SocketMethods, type ApprovalsListResult, type PendingResult, type PluginInfo } from '../../../../protocol';
+import { callOnce, requestOnce } from '../../../../plugins/cli/client';
+import { SocketApi, type ApprovalsListResult } from '../../../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../../fake-llm/server';
 import { fakeProviderEnv, pidAlive, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
 import { TmuxPane, tmuxAvailable } from '../../../harness/tmux';
@@ -38,7 +38,7 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     await llm?.close();
   });
 
-  const setQuestionTimeout = (ms: number): Promise<unknown> => requestOnce(homed.socket, SocketMethods.ConfigSet, { scope: 'approvals', key: 'timeout', value: ms });
+  const setQuestionTimeout = (ms: number): Promise<unknown> => callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: ms });
 
   function startWaiter(t: TestContext, session: string, extra: string[] = []): TmuxPane {
     const pane = TmuxPane.start([process.execPath, WAITER_MAIN, '--socket', homed.socket, '--session', session, ...extra], {
@@ -172,12 +172,12 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
   it('the approvals plugin SIGKILLed mid-question: the call is denied and the question taken away', async (t) => {
     const pane = startWaiter(t, 'cli:ask-crash');
     await sayAndWaitForQuestion(pane, 'echo crash > crash.txt', 'The guard went away.');
-    const { plugin } = await requestOnce<{ plugin: PluginInfo }>(homed.socket, SocketMethods.PluginsInfo, { name: 'approvals' });
+    const { plugin } = await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'approvals' });
     assert.ok(plugin.pid);
     process.kill(plugin.pid, 'SIGKILL');
     await waitFor(() => !pidAlive(plugin.pid as number), { what: 'the approvals plugin to die' });
     await pane.waitForScreen(new RegExp(`${escape(CHOICES)}\\n\\(no longer asked\\)\\n\\[tool\\] exec [^\\n]*→ denied: guard plugin "approvals" did not answer[^\\n]*\\nThe guard went away\\.\\n>$`), 'the denial', 20_000);
     assert.equal(fs.existsSync(path.join(workspace, 'crash.txt')), false);
-    assert.deepEqual((await requestOnce<PendingResult>(homed.socket, SocketMethods.ApprovalPending, {})).pending, []);
+    assert.deepEqual((await callOnce(homed.socket, SocketApi.ApprovalPending, {})).pending, []);
   });
 });
