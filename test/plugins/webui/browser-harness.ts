@@ -1,8 +1,8 @@
 // Shared by the page's browser tests: a real homed with the webui plugin on a random port (and, when asked, its
 // model pointed at a fake LLM), Debian's chromium driven by playwright-core, signed-in pages whose requests to any
 // other origin fail the test, screenshots at desktop and phone width, and cleanup that leaves no process behind.
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserServer, type Page } from 'playwright-core';
 import { startFakeLlm, type FakeLlm } from '../../fake-llm/server';
@@ -27,8 +27,11 @@ const FLAGS = [
 /** `describe(…, { skip })`: false when chromium is there, else why the browser tests cannot run. */
 export const skip: string | false = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
 
-/** Where the tests save their screenshots. */
-export const SCREENS_DIR = path.join(os.tmpdir(), 'homeagent-screens');
+/**
+ * Where the tests keep their screenshots, to look at after a run: HOMEAGENT_SCREENS names a folder. Without it each
+ * page is still rendered to a PNG (a page that cannot be drawn fails the test), and the picture is not kept.
+ */
+export const SCREENS_DIR = process.env['HOMEAGENT_SCREENS'];
 
 /** Desktop and phone viewports. */
 export const DESKTOP = { width: 1280, height: 800 };
@@ -53,8 +56,8 @@ export interface BrowserHarness {
   guardedPage(viewport?: { width: number; height: number }): Promise<GuardedPage>;
   /** A fresh guarded context signed in with a one-time link, waiting until the shell is connected. */
   signedInPage(viewport?: { width: number; height: number }): Promise<GuardedPage>;
-  /** Saves a full-page PNG as <SCREENS_DIR>/<name>.png and returns its path. */
-  screenshot(page: Page, name: string): Promise<string>;
+  /** Renders a full-page PNG; with HOMEAGENT_SCREENS set, keeps it as <SCREENS_DIR>/<name>.png and returns its path. */
+  screenshot(page: Page, name: string): Promise<string | undefined>;
   /** Closes the browser (its whole process group), homed and the fake LLM. */
   close(): Promise<void>;
 }
@@ -124,10 +127,13 @@ export async function startBrowserHarness(options: HarnessOptions = {}): Promise
     return guarded;
   };
 
-  const screenshot = async (page: Page, name: string): Promise<string> => {
+  const screenshot = async (page: Page, name: string): Promise<string | undefined> => {
+    const png = await page.screenshot({ fullPage: true });
+    assert.ok(png.length > 0, `a picture of ${name}`);
+    if (SCREENS_DIR === undefined) return undefined;
     fs.mkdirSync(SCREENS_DIR, { recursive: true });
     const file = path.join(SCREENS_DIR, `${name}.png`);
-    await page.screenshot({ path: file, fullPage: true });
+    fs.writeFileSync(file, png);
     return file;
   };
 

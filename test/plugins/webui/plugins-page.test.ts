@@ -1,7 +1,7 @@
 // The Plugins page in chromium against a real homed: a row per plugin with its live state and pid; a restart made
 // by the page, and one made by homectl elsewhere, show the new pid without a reload (pushed by events/subscribe);
 // stop and start; the opened row shows the walls and the log tail; the same at phone width. Screenshots are saved
-// under <tmpdir>/homeagent-screens/.
+// under $HOMEAGENT_SCREENS when set.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';

@@ -1,7 +1,7 @@
 // The Settings page in chromium against a real homed: rendered from the definitions (types → inputs, ranges,
 // read-only and restart notes, descriptions); a bad value shows the kernel's own error beside the setting, a good one
 // is confirmed and stored, a reset goes back to the default; a change made elsewhere appears without a reload; a
-// password is never shown. The same at phone width. Screenshots under <tmpdir>/homeagent-screens/.
+// password is never shown. The same at phone width. Screenshots under $HOMEAGENT_SCREENS when set.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';

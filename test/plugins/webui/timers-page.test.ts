@@ -1,7 +1,7 @@
 // The Timers page in chromium against a real homed: timers set through the timer plugin's client method (timer/set
 // over the socket) are listed with what, when and repeat; Cancel asks first, Keep it keeps it, Yes cancels it and the
 // row goes (and the timer plugin no longer has it); the kernel's status shows homed's own figures; the same at phone
-// width. Also the client methods' refusals over the socket. Screenshots are saved under <tmpdir>/homeagent-screens/.
+// width. Also the client methods' refusals over the socket. Screenshots are kept under $HOMEAGENT_SCREENS when it is set.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
