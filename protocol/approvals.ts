@@ -1,5 +1,5 @@
 // Asking the person: a plugin (the approvals guard) puts a question to whoever owns a session's client, the kernel
-// holds it until a client answers it (approval/answer), its time runs out, or nobody can be asked; and the
+// holds it until a client answers it (approvals/answer), its time runs out, or nobody can be asked; and the
 // approvals plugin's own client methods (approvals/list|allow|revoke) with their shapes.
 import { wireNames } from './client-methods';
 import { objectSchema, request } from './descriptor';
@@ -53,7 +53,8 @@ export interface AskResult {
   via?: string;
 }
 /** plugin → kernel (needs `ask`): puts a question to the person of a session; answered once it is settled. Cancelling the request withdraws the question. */
-export const AskRequest = request<AskParams, AskResult>('approval/ask', {
+export const AskRequest = request<AskParams, AskResult>('approvals/ask', {
+  aliases: ['approval/ask'],
   params: objectSchema(
     {
       session: SESSION_FIELD,
@@ -73,7 +74,7 @@ export const AskRequest = request<AskParams, AskResult>('approval/ask', {
   },
 });
 
-/** A question waiting for its answer, as clients see it (approval/pending, the `approval.asked` event). */
+/** A question waiting for its answer, as clients see it (approvals/pending, the `approval.asked` event). */
 export interface PendingAsk extends OwnerChoices {
   /** Id to answer it with, e.g. `q-3fa9c1d2`. */
   id: string;
@@ -109,7 +110,7 @@ const ASK_ID_FIELD = stringField(64);
 
 /** `owner`: the answer is the owner's own, which alone may give one of the question's ownerChoices. */
 export interface AnswerParams extends OwnerParams {
-  /** The question's id (approval/pending, the `approval.asked` event). */
+  /** The question's id (approvals/pending, the `approval.asked` event). */
   id: string;
   /** One of its choices. */
   choice: string;
@@ -124,10 +125,11 @@ export interface AnswerResult {
   answered: PendingAsk;
 }
 /** plugin → kernel (admin: a client protocol server): answers a pending question on behalf of its client. */
-export const AnswerRequest = request<AnswerParams, AnswerResult>('approval/answer', {
+export const AnswerRequest = request<AnswerParams, AnswerResult>('approvals/answer', {
+  aliases: ['approval/answer'],
   params: objectSchema({ id: ASK_ID_FIELD, choice: stringField(32), unasked: stringField(500), owner: OWNER_FIELD }, ['id', 'choice']),
   permission: 'admin',
-  paramPermission: ownerClaim('approval/answer'),
+  paramPermission: ownerClaim('approvals/answer'),
 });
 
 export interface PendingParams {
@@ -139,7 +141,8 @@ export interface PendingResult {
   pending: PendingAsk[];
 }
 /** plugin → kernel (admin): the questions waiting for an answer. */
-export const PendingRequest = request<PendingParams, PendingResult>('approval/pending', {
+export const PendingRequest = request<PendingParams, PendingResult>('approvals/pending', {
+  aliases: ['approval/pending'],
   params: objectSchema({ session: stringField(MAX_SESSION_CHARS) }),
   permission: 'admin',
 });

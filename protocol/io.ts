@@ -131,14 +131,14 @@ export interface OutputParams {
   tool?: ToolOutputEvent;
   /**
    * A question put to the person (an approval), on a `notice` whose text says it in words and how to answer: a
-   * client that can ask shows it and answers with `approval/answer {id, choice}`.
+   * client that can ask shows it and answers with `approvals/answer {id, choice}`.
    */
   ask?: OutputAsk;
 }
 
 /** A question in a chat stream. */
 export interface OutputAsk extends OwnerChoices {
-  /** Id to answer it with (`approval/answer`). */
+  /** Id to answer it with (`approvals/answer`). */
   id: string;
   question: string;
   /** The words an answer may be, e.g. yes, no, always. */

@@ -14,7 +14,7 @@ export const PERMISSIONS = [
   'knowledge',
   'llm',
   'net', // network access (sandboxed plugins)
-  'ask', // put questions to the person of a session (approval/ask)
+  'ask', // put questions to the person of a session (approvals/ask)
   'prompt', // put a block of text into the agent's system prompt (prompt/block)
   'env.grant', // attach environment variables to the commands of the rest of a turn (a skill's api key)
   'env.receive', // receive the environment a turn was granted with each tool call (a command runner)

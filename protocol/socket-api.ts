@@ -21,19 +21,19 @@ import { SessionsListRequest, SessionsShowRequest } from './sessions';
  * (the owner-only admin socket, or the shared one beside it); what the serving plugin may do is checked by the kernel
  * on the SDK call each row makes.
  */
-function socketRequest<P, R>(method: string, params: JsonSchema): RequestDescriptor<P, R> {
-  return request<P, R>(method, { params, permission: null });
+function socketRequest<P, R>(method: string, params: JsonSchema, aliases?: readonly string[]): RequestDescriptor<P, R> {
+  return request<P, R>(method, { params, permission: null, ...(aliases ? { aliases } : {}) });
 }
 
-/** A socket method that forwards to an SDK request of the same name with the same params. */
+/** A socket method that forwards to an SDK request of the same name with the same params (and earlier names). */
 function forwarded<P, R>(sdk: RequestDescriptor<P, R>): RequestDescriptor<P, R> {
-  return socketRequest<P, R>(sdk.method, sdk.params);
+  return socketRequest<P, R>(sdk.method, sdk.params, sdk.aliases);
 }
 
 /** A method whose call may be the owner's, on the socket: the SDK's params but `owner`, which the serving plugin sets for its owner's calls, never a client. */
 function ownerless<P extends ConfigOwnerParams, R>(sdk: RequestDescriptor<P, R>): RequestDescriptor<Omit<P, 'owner'>, R> {
   const properties = Object.fromEntries(Object.entries(sdk.params['properties'] as Record<string, JsonSchema>).filter(([name]) => name !== 'owner'));
-  return socketRequest<Omit<P, 'owner'>, R>(sdk.method, { ...sdk.params, properties });
+  return socketRequest<Omit<P, 'owner'>, R>(sdk.method, { ...sdk.params, properties }, sdk.aliases);
 }
 
 /** chat/say: a person's message for the agent. */

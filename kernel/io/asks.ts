@@ -1,5 +1,5 @@
-// The questions plugins put to a session's person (approval/ask), held until a client answers one
-// (approval/answer), its time runs out, nobody is left to ask, or its asker withdraws it. Every question ends
+// The questions plugins put to a session's person (approvals/ask), held until a client answers one
+// (approvals/answer), its time runs out, nobody is left to ask, or its asker withdraws it. Every question ends
 // in exactly one answer to its asker; a question nobody answered is settled `no`.
 import { randomBytes } from 'node:crypto';
 import { ApprovalEvents, ErrorCodes, haError, type AnsweredAsk, type AskParams, type AskResult, type PendingAsk } from '../../protocol';
@@ -86,7 +86,7 @@ export class AskRegistry {
     const { unasked } = from;
     const question = this.pending.get(id);
     if (!question) {
-      throw haError(ErrorCodes.NotFound, `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approval/pending lists the waiting ones`, { id });
+      throw haError(ErrorCodes.NotFound, `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approvals/pending lists the waiting ones`, { id });
     }
     if (!question.view.choices.includes(choice)) {
       throw haError(ErrorCodes.InvalidValue, `"${choice}" is not an answer to question ${id}; answer one of ${question.view.choices.join(', ')}`, { id, choices: question.view.choices });

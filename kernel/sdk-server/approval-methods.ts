@@ -1,4 +1,4 @@
-// approval/ask for a guard plugin (needs `ask`); approval/answer and approval/pending for the client protocol
+// approvals/ask for a guard plugin (needs `ask`); approvals/answer and approvals/pending for the client protocol
 // servers (admin), which answer on behalf of their clients.
 import type { MessageConnection } from 'vscode-jsonrpc';
 import { AnswerRequest, AskRequest, PendingRequest } from '../../protocol';

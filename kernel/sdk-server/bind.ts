@@ -41,7 +41,7 @@ export interface KernelServices extends AdminServices {
   sessions: SessionStore;
   /** Plugin tool calls running now, for tool/progress. */
   toolCalls: InFlightToolCalls;
-  /** Questions put to a session's person, for approval/ask, approval/answer and approval/pending. */
+  /** Questions put to a session's person, for approvals/ask, approvals/answer and approvals/pending. */
   asks: AskRegistry;
   /** Health probes, database checks and the latest health report, for health/*. */
   health: HealthDesk;

@@ -28,7 +28,7 @@ export interface ClientMethodHosts {
 }
 
 /** Methods of the kernel's own table: no plugin may serve one. */
-const KERNEL_CLIENT_METHODS: ReadonlySet<string> = new Set(Object.values(SocketApi).map((d) => d.method));
+const KERNEL_CLIENT_METHODS: ReadonlySet<string> = new Set(Object.values(SocketApi).flatMap((d) => [d.method, ...(d.aliases ?? [])]));
 const NAME = new RegExp(CLIENT_METHOD_PATTERN);
 
 /** Binds client/call for a plugin granted `admin` (a client protocol server). */

@@ -6,7 +6,7 @@ import { AnswerRequest, PendingRequest, SocketApi } from '../../protocol';
 import { methodTable, row, type MethodTable } from './methods';
 import { withoutOwnerChoices } from './owner-choices';
 
-/** Builds approval/answer and approval/pending; each maps one to one onto the kernel's request. */
+/** Builds approvals/answer and approvals/pending; each maps one to one onto the kernel's request. */
 export function createApprovalMethods(kernel: KernelClient): MethodTable {
   return methodTable(
     row(SocketApi.ApprovalAnswer, (p, call) => kernel.call(AnswerRequest, { ...p, ...(call.fromOwner ? { owner: true } : {}) })),

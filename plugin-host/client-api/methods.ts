@@ -56,18 +56,20 @@ export interface SocketMethod {
 export interface SocketRow extends SocketMethod {
   /** The method's name, from its descriptor. */
   method: string;
+  /** Its earlier names, still served (docs/ARCHITECTURE.md §4). */
+  aliases?: readonly string[];
 }
 
 export type MethodTable = Readonly<Record<string, SocketMethod>>;
 
 /** Declares a row: the descriptor's schema is what makes its params type true at run time. */
 export function row<P, R>(descriptor: RequestDescriptor<P, R>, run: (params: P, call: SocketCall) => Promise<R>): SocketRow {
-  return { method: descriptor.method, params: descriptor.params, run: run as SocketMethod['run'] };
+  return { method: descriptor.method, params: descriptor.params, run: run as SocketMethod['run'], ...(descriptor.aliases ? { aliases: descriptor.aliases } : {}) };
 }
 
-/** A table of rows, each under its method's name. */
+/** A table of rows, each under its method's name and under each earlier name it keeps. */
 export function methodTable(...rows: SocketRow[]): MethodTable {
-  return Object.fromEntries(rows.map((r) => [r.method, r]));
+  return Object.fromEntries(rows.flatMap((r) => [r.method, ...(r.aliases ?? [])].map((name) => [name, r])));
 }
 
 /** Config methods on the socket name the core table when they name none (a person's homectl means core, not cli). */

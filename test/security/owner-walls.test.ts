@@ -165,7 +165,7 @@ describe('only the owner at the machine widens what the agent may do', () => {
       const fromPage = await page.call(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal(fromPage.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(fromPage));
       assert.match(fromPage.error.message, /"always" widens what the agent may do, so only the owner gives it, on the machine running homed.*answer yes or no here, and make it last with: homectl approvals allow add/);
-      // By name: `owner` is no param of the socket's approval/answer; a page that sends it anyway is refused.
+      // By name: `owner` is no param of the socket's approvals/answer; a page that sends it anyway is refused.
       const claimed = await page.call(byName(SocketApi.ApprovalAnswer.method), { id: onPage.id, choice: 'always', owner: true });
       assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
       const fromShared = await shared(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });

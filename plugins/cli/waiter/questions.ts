@@ -1,6 +1,6 @@
 // The approval questions of one turn, put to the person one at a time where the answer streams: while one is shown,
 // the turn's other items wait (the question pauses the output; the answer resumes it). Each is answered with
-// approval/answer; with no terminal, no at once (the reason on stderr). A question is taken away when its time runs
+// approvals/answer; with no terminal, no at once (the reason on stderr). A question is taken away when its time runs
 // out, when the stream shows it was settled without this waiter (the model speaks again, a new round of tool calls
 // starts), or when the turn ends. Ctrl-C answers no to every question of the turn, before the turn is interrupted.
 import type { ChatStreamItem, OutputAsk } from '../../../protocol';
@@ -17,7 +17,7 @@ const EXPIRY_SLACK_MS = 250;
 /** What the desk works with. */
 export interface QuestionDeskDeps {
   /**
-   * Sends the answer (approval/answer), written at once; rejects when the question no longer waits. `unasked` says
+   * Sends the answer (approvals/answer), written at once; rejects when the question no longer waits. `unasked` says
    * why no person could be asked (no terminal): the kernel then records that nobody was asked, not a person's no.
    */
   answer(id: string, choice: string, unasked?: string): Promise<unknown>;

@@ -1,6 +1,6 @@
-// The approval dialog: a question waiting for a person, from any conversation (approval/pending when the page
+// The approval dialog: a question waiting for a person, from any conversation (approvals/pending when the page
 // connects, then the kernel's approval.asked / approval.answered events), or from the Chat page's stream. Allow once,
-// Deny answer it with approval/answer; answered elsewhere, run out of time or withdrawn, it closes. "Always" is the
+// Deny answer it with approvals/answer; answered elsewhere, run out of time or withdrawn, it closes. "Always" is the
 // owner's to give at the machine (it adds a rule): the page is not offered it and shows the homectl command instead.
 // The call is shown whole, never cut: a long one in a box of its own that scrolls, under the guard's warning.
 import { h } from 'preact';

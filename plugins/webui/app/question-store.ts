@@ -1,4 +1,4 @@
-// The questions waiting for a person that this page knows of: from approval/pending on (re)connection, the kernel's
+// The questions waiting for a person that this page knows of: from approvals/pending on (re)connection, the kernel's
 // `approval.asked` / `approval.answered` events, and the Chat page's stream. One store for the page, read by the dialog.
 import { useEffect, useState } from 'preact/hooks';
 

@@ -26,7 +26,7 @@ describe('a claim to be the owner through the SDK', () => {
 
   const claims = (client: Injected['client']): [string, Promise<unknown>][] => [
     ['client/call', client.call(ClientCallRequest, { method: ApprovalsMethods.Allow, params: { tool: 'exec' }, owner: true })],
-    ['approval/answer', client.call(AnswerRequest, { id: 'q-00000000', choice: 'always', owner: true })],
+    ['approvals/answer', client.call(AnswerRequest, { id: 'q-00000000', choice: 'always', owner: true })],
     ['plugins/install', client.call(PluginsInstallRequest, { file: '/nowhere/boss.hmap', owner: true })],
   ];
 

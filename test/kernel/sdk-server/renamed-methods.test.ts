@@ -2,7 +2,10 @@
 // works, admitted by the same descriptor (schema, permission) as the new name.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, LogNotification, type RequestDescriptor } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { createApprovalMethods } from '../../../plugin-host/client-api/approval-methods';
+import { AskRequest, EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, LogNotification, SocketApi, type RequestDescriptor } from '../../../protocol';
+import { serveFor } from '../../plugins/cli/helpers';
 import { inject, refusal, type Injected } from '../../harness/inject';
 import { startTestKernel, type TestKernel } from '../kernel-harness';
 
@@ -60,5 +63,19 @@ describe('renamed wire methods', () => {
     const denied = await refusal(stranger.client.call(underName(EventSubscribeRequest, 'event/subscribe'), { names: ['x.*'] }));
     assert.match(denied.message, /may not call events\/subscribe: it needs the permission "events"/);
     assert.equal(stranger.caller.deniedCalls, 1);
+  });
+
+  test('approval/ask through the SDK and approval/pending, approval/answer on the socket still reach the kernel under their old names', async (ctx) => {
+    const guard = as('old-guard', ['ask']);
+    // No client serves cli:old here, so the kernel settles the question at once, as it would by its new name.
+    const settled = await guard.client.call(underName(AskRequest, 'approval/ask'), { session: 'cli:old', question: 'May I?', choices: ['yes', 'no'], timeoutMs: 10_000 });
+    assert.deepEqual([settled.choice, settled.by], ['no', 'no-client']);
+    const client = as('old-client', ['admin']);
+    const server = await serveFor(ctx, createApprovalMethods(client.client));
+    assert.deepEqual(await callOnce(server.path, underName(SocketApi.ApprovalPending, 'approval/pending'), {}), { pending: [] });
+    await assert.rejects(callOnce(server.path, underName(SocketApi.ApprovalAnswer, 'approval/answer'), { id: 'q-00000000', choice: 'yes' }), (error: Error & { errorName?: string }) => {
+      assert.equal(error.errorName, 'HA_ERR_NOT_FOUND', 'answered by the kernel, not refused as an unknown method');
+      return true;
+    });
   });
 });

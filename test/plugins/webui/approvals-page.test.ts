@@ -1,6 +1,6 @@
 // The approval dialog in chromium against a real homed whose model (the fake LLM) calls exec: the Chat page's own
 // question opens an accessible dialog; Allow once runs the command (its card shows), Deny denies it; a question of
-// another client's conversation opens the dialog on a page already open and on one opened later (approval/pending),
+// another client's conversation opens the dialog on a page already open and on one opened later (approvals/pending),
 // and closes once answered elsewhere; it fits a 375 px phone, in Chinese too.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -117,7 +117,7 @@ describe('the approval dialog in chromium', { skip }, () => {
       await dialog.waitFor();
       assert.match((await dialog.textContent()) ?? '', /Conversation cli:kitchen/);
 
-      // A page opened while the question waits learns of it from approval/pending; it fits a phone, in Chinese too.
+      // A page opened while the question waits learns of it from approvals/pending; it fits a phone, in Chinese too.
       const phone = await harness.signedInPage(PHONE);
       await dialogOf(question, phone.page).waitFor();
       const width = await phone.page.locator('html').evaluate((root) => root.scrollWidth);
