@@ -1,7 +1,7 @@
 // The binder: a descriptor's schema and permission refuse a wrong param and a missing grant with the catalogue's
 // codes, counted, through the SDK (inject) and through the cli plugin's real socket server.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { ResponseError } from 'vscode-jsonrpc';
 import { bindRequest } from '../../../kernel/sdk-server/binder';
 import { createMemoryMethods } from '../../../plugin-host/client-api/memory-methods';
@@ -21,8 +21,8 @@ import {
   SocketApi,
   wholeNumberField,
 } from '../../../protocol';
-import { inject, refusal, type Injected } from '../../harness/inject';
-import { startTestKernel, type TestKernel } from '../kernel-harness';
+import { refusal } from '../../harness/inject';
+import { injectedCallers } from './injected-callers';
 import { serveFor } from '../../plugins/cli/helpers';
 
 /** A method only this test knows: doubles a number from 1 to 10, for callers granted `llm`. */
@@ -32,22 +32,7 @@ const DoubleRequest = request<{ n: number }, { doubled: number }>('test/double',
 });
 
 describe('the binder', () => {
-  let t: TestKernel;
-  const injected: Injected[] = [];
-  const as = (name: string, permissions: Parameters<typeof inject>[1]['permissions']): Injected => {
-    const plugin = inject(t.kernel, { name, permissions });
-    bindRequest(plugin.kernel, plugin.caller, DoubleRequest, (p) => ({ doubled: p.n * 2 }));
-    injected.push(plugin);
-    return plugin;
-  };
-
-  before(async () => {
-    t = await startTestKernel([]);
-  });
-  after(async () => {
-    for (const plugin of injected) plugin.close();
-    await t?.close();
-  });
+  const as = injectedCallers((plugin) => bindRequest(plugin.kernel, plugin.caller, DoubleRequest, (p) => ({ doubled: p.n * 2 })));
 
   test('a new descriptor: right params and grant answer; a wrong param and a missing grant are refused, counted', async () => {
     const granted = as('granted', ['llm']);

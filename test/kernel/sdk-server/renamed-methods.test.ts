@@ -1,13 +1,13 @@
 // Renamed wire methods keep their earlier names: a package written against `log/write` or `event/subscribe` still
 // works, admitted by the same descriptor (schema, permission) as the new name.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { callOnce } from '../../../plugins/cli/client';
 import { createApprovalMethods } from '../../../plugin-host/client-api/approval-methods';
 import { AskRequest, EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, LogNotification, SocketApi, type RequestDescriptor } from '../../../protocol';
 import { serveFor } from '../../plugins/cli/helpers';
-import { inject, refusal, type Injected } from '../../harness/inject';
-import { startTestKernel, type TestKernel } from '../kernel-harness';
+import { refusal, type Injected } from '../../harness/inject';
+import { injectedCallers } from './injected-callers';
 
 /** A round trip that needs no grant: what was sent before it has been read when it answers. */
 async function roundTrip(plugin: Injected): Promise<void> {
@@ -21,21 +21,7 @@ function underName<D extends { method: string }>(descriptor: D, name: string): D
 }
 
 describe('renamed wire methods', () => {
-  let t: TestKernel;
-  const injected: Injected[] = [];
-  const as = (name: string, permissions: Parameters<typeof inject>[1]['permissions']): Injected => {
-    const plugin = inject(t.kernel, { name, permissions });
-    injected.push(plugin);
-    return plugin;
-  };
-
-  before(async () => {
-    t = await startTestKernel([]);
-  });
-  after(async () => {
-    for (const plugin of injected) plugin.close();
-    await t?.close();
-  });
+  const as = injectedCallers();
 
   test('log/write still logs, under the plugin, as logs/write does', async () => {
     const plugin = as('old-logger', []);
