@@ -52,7 +52,6 @@ export const WebuiApi = {
   }),
 } as const;
 
-
 /**
  * The web page's package routes (HTTP, not client methods): `POST` a .hmap's bytes to this path (`?name=FILE`,
  * `Content-Type: application/octet-stream`) to have it checked and described; then `POST {path}/{id}/install`
