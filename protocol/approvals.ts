@@ -1,7 +1,6 @@
 // Asking the person: a plugin (the approvals guard) puts a question to whoever owns a session's client, the kernel
 // holds it until a client answers it (approvals/answer), its time runs out, or nobody can be asked; and the
 // approvals plugin's own client methods (approvals/list|allow|revoke) with their shapes.
-import { wireNames } from './client-methods';
 import { objectSchema, request } from './descriptor';
 import { PATH_FIELD, SESSION_FIELD, stringField, wholeNumberField } from './fields';
 import { MAX_SESSION_CHARS } from './limits';
@@ -267,6 +266,3 @@ export const ApprovalsApi = {
     owner: true,
   }),
 } as const;
-
-/** ApprovalsApi's wire names, for homectl's calls by name until it calls through ApprovalsApi. */
-export const ApprovalsMethods = wireNames(ApprovalsApi);

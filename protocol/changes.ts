@@ -1,6 +1,5 @@
 // Change sets: what a tool changed on disk, recorded by the tracker (plugin-host/tracker) and served to clients by
 // the files plugin as changes/list, changes/show and changes/undo.
-import { wireNames } from './client-methods';
 import { objectSchema, request } from './descriptor';
 import { BOOLEAN_FIELD, SESSION_FIELD, stringField, wholeNumberField } from './fields';
 
@@ -141,6 +140,3 @@ export const ChangesApi = {
     timeoutMs: 120_000,
   }),
 } as const;
-
-/** ChangesApi's wire names, for homectl's calls by name until it calls through ChangesApi. */
-export const ChangesMethods = wireNames(ChangesApi);

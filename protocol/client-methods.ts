@@ -34,11 +34,6 @@ export function clientMethodDecl(descriptor: MethodDescriptor<never>): ClientMet
   };
 }
 
-/** The wire names of a table of descriptors by key, e.g. `{ List: 'timer/list' }`: for callers that name a method rather than call through its descriptor. */
-export function wireNames<T extends Record<string, { readonly method: string }>>(api: T): { readonly [K in keyof T]: string } {
-  return Object.fromEntries(Object.entries(api).map(([key, descriptor]) => [key, descriptor.method])) as { [K in keyof T]: string };
-}
-
 /** How long a plugin-served client method may take unless it declares otherwise. */
 export const CLIENT_METHOD_TIMEOUT_MS = 30_000;
 

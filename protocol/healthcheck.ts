@@ -1,6 +1,5 @@
 // The health-check plugin's contract: what it asks the kernel (health/probe, health/quick_check), what it tells
 // the kernel (health/report), and the report people see (homectl status and doctor, the healthcheck.report event).
-import { wireNames } from './client-methods';
 import { notification, objectSchema, request, NO_PARAMS } from './descriptor';
 import { BOOLEAN_FIELD } from './fields';
 import type { PluginState } from './plugin-state';
@@ -147,9 +146,6 @@ export const HealthcheckApi = {
     timeoutMs: 10 * 60_000,
   }),
 } as const;
-
-/** HealthcheckApi's wire names, for homectl's calls by name until it calls through HealthcheckApi. */
-export const HealthcheckMethods = wireNames(HealthcheckApi);
 
 /** The event the healthcheck plugin publishes after each round (data: HealthReport). */
 export const HealthcheckEvents = { Report: 'healthcheck.report' } as const;

@@ -1,6 +1,5 @@
 // Skills (OpenClaw SKILL.md): the openclaw plugin's client methods (skills/*), served to homectl and the web page,
 // with their shapes. Names are skill names; `key` is a skill's settings key (`openclaw:skills.<key>.*`).
-import { wireNames } from './client-methods';
 import { NO_PARAMS, objectSchema, request } from './descriptor';
 import { BOOLEAN_FIELD, PATH_FIELD, stringField } from './fields';
 
@@ -301,6 +300,3 @@ export const SkillsApi = {
     timeoutMs: SKILLS_SETUP_TIMEOUT_MS + 60_000,
   }),
 } as const;
-
-/** SkillsApi's wire names, for homectl's calls by name until it calls through SkillsApi. */
-export const SkillsMethods = wireNames(SkillsApi);

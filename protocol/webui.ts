@@ -1,6 +1,5 @@
 // The client methods the webui plugin serves (homectl webui open|sessions|revoke reach them through the socket), and
 // what its page and server share: the close code of a signed-out page and the package routes.
-import { wireNames } from './client-methods';
 import { NO_PARAMS, objectSchema, request } from './descriptor';
 import { stringField } from './fields';
 
@@ -52,9 +51,6 @@ export const WebuiApi = {
     permission: null,
   }),
 } as const;
-
-/** WebuiApi's wire names, for homectl's calls by name until it calls through WebuiApi. */
-export const WebuiMethods = wireNames(WebuiApi);
 
 /**
  * The web page's package routes (HTTP, not client methods): `POST` a .hmap's bytes to this path (`?name=FILE`,

@@ -122,14 +122,6 @@ export class HomedClient {
     if (!this.closed) this.socket.write(`${JSON.stringify({ method: descriptor.method, params })}\n`);
   }
 
-  /**
-   * Calls a method by its name: for a method a plugin serves that protocol/ declares no descriptor for (its caller then
-   * writes the result type), or a name a test tries. A method protocol/ declares is called with `call`.
-   */
-  request<R = unknown>(method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
-    return this.send(method, params, options) as Promise<R>;
-  }
-
   private send(method: string, params: unknown, options: RequestOptions): Promise<unknown> {
     if (this.closedBy) return Promise.reject(this.closedBy);
     const id = this.nextId++;
@@ -224,18 +216,9 @@ export class HomedClient {
 
 /** Connects, calls one method through its descriptor, closes: the common case for homectl. */
 export async function callOnce<P, R>(path: string, descriptor: RequestDescriptor<P, R>, params: NoInfer<P>, options: RequestOptions = {}): Promise<R> {
-  return once(path, options, (client) => client.call(descriptor, params, options));
-}
-
-/** Like callOnce, by the method's name (see HomedClient.request). */
-export async function requestOnce<R = unknown>(path: string, method: string, params: Record<string, unknown> = {}, options: RequestOptions = {}): Promise<R> {
-  return once(path, options, (client) => client.request<R>(method, params, options));
-}
-
-async function once<T>(path: string, options: RequestOptions, run: (client: HomedClient) => Promise<T>): Promise<T> {
   const client = await HomedClient.connect(path, options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs });
   try {
-    return await run(client);
+    return await client.call(descriptor, params, options);
   } finally {
     client.close();
   }

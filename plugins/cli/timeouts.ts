@@ -1,5 +1,5 @@
 // How long homectl and waiter wait for homed: one policy per method, overridden for a run with --timeout.
-import { HealthcheckMethods, SkillsMethods, SocketApi } from '../../protocol';
+import { HealthcheckApi, SkillsApi, SocketApi } from '../../protocol';
 import { takeValueFlags } from './take-flags';
 
 const SECOND = 1000;
@@ -24,11 +24,11 @@ export const REQUEST_TIMEOUTS = {
     [SocketApi.KnowledgeAdd.method]: 2 * MINUTE,
     [SocketApi.KnowledgeReindex.method]: 10 * MINUTE,
     // Runs a skill's install spec (brew, npm, go, uv, a download); openclaw stops it at 10 min and answers within 11.
-    [SkillsMethods.Setup]: 12 * MINUTE,
+    [SkillsApi.Setup.method]: 12 * MINUTE,
     // Copies a skill folder into the skills folder; openclaw gives up at 2 min, so its answer comes first.
-    [SkillsMethods.Install]: 3 * MINUTE,
+    [SkillsApi.Install.method]: 3 * MINUTE,
     // A fresh health round: the provider check stops at healthcheck:provider_timeout (20 s), a quick_check of big databases takes longer.
-    [HealthcheckMethods.Report]: 10 * MINUTE,
+    [HealthcheckApi.Report.method]: 10 * MINUTE,
     // Silence between two items: longer than a provider may go without data (120 s), so only a stuck homed trips it.
     [SocketApi.ChatSay.method]: 3 * MINUTE,
     // Lasts until the client leaves; nothing may come for hours.

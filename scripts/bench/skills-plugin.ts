@@ -7,8 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { buildPromptBlock, type BlockSkill } from '../../plugins/openclaw/prompt-block';
-import { SkillsMethods, SocketApi, type SkillsListResult } from '../../protocol';
-import { byName } from '../../test/harness/by-name';
+import { SkillsApi, SocketApi } from '../../protocol';
 import { startFakeLlm } from '../../test/fake-llm/server';
 import { SocketClient, startHomed } from './homed-process';
 import { readRss } from './procfs';
@@ -88,7 +87,7 @@ async function waitListed(rig: Rig, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
-      const listed = await rig.client.call(byName<SkillsListResult>(SkillsMethods.List), {});
+      const listed = await rig.client.call(SkillsApi.List, {});
       if (listed.total === rig.count) return;
     } catch {
       // not serving yet (restarting)

@@ -1,13 +1,13 @@
 // The recipes of docs/ARCHITECTURE.md §16, kept true: the plugin they build (test/fixtures/plugins/recipe: one tool,
 // one client method, one setting) runs in a real homed. Its setting is listed with its metadata by homectl, from the
-// same config/list the page renders; a socket client calls its client method; the scripted model calls its tool and
+// same config/list the page renders; homectl call calls its client method; the scripted model calls its tool and
 // the tool's result reaches the answer waiter prints; and, where chromium is installed, the page's Settings shows it.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ConfigEntry } from '../../protocol';
 import { startFakeLlm, type FakeLlm, type FakeRequest } from '../fake-llm/server';
 import { allowTools } from '../harness/approvals';
-import { connectRaw, fakeProviderEnv, runHomectl, startHomed, type HomedHandle } from '../harness/homed';
+import { fakeProviderEnv, runHomectl, startHomed, type HomedHandle } from '../harness/homed';
 import { runWaiter } from '../harness/waiter';
 import { skip as noBrowser, startBrowserHarness, type BrowserHarness } from '../plugins/webui/browser-harness';
 
@@ -45,19 +45,12 @@ describe('the plugin built from the recipes of docs/ARCHITECTURE.md', () => {
     assert.ok(greeting.def?.description?.zh, 'described in Chinese too');
   });
 
-  it('answers its client method to a socket client, with params the kernel checked against its declaration', async () => {
+  it('answers its client method to homectl call, with params the kernel checked against its declaration', async () => {
     await setGreeting('Hi');
-    const client = await connectRaw(homed.socket);
-    try {
-      client.write(`${JSON.stringify({ id: 1, method: 'recipe/greet', params: { name: 'Ada' } })}\n`);
-      assert.deepEqual(await client.nextAnswer(10_000), { id: 1, result: { greeting: 'Hi, Ada!' } });
-      client.write(`${JSON.stringify({ id: 2, method: 'recipe/greet', params: { name: '' } })}\n`);
-      const refused = await client.nextAnswer(10_000);
-      assert.equal(refused['id'], 2);
-      assert.equal((refused['error'] as { name?: string } | undefined)?.name, 'HA_ERR_INVALID_VALUE', JSON.stringify(refused));
-    } finally {
-      client.close();
-    }
+    assert.deepEqual(JSON.parse(await homectl('call', 'recipe/greet', '{"name":"Ada"}')), { greeting: 'Hi, Ada!' });
+    const refused = await runHomectl(['call', 'recipe/greet', '{"name":""}'], { socket: homed.socket });
+    assert.equal(refused.code, 1, `refused as homed's answer: ${refused.stderr}`);
+    assert.match(refused.stderr, /\(HA_ERR_INVALID_VALUE\)/);
   });
 
   it('runs its tool for the model, and the tool’s result reaches the answer', async () => {

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, callOnce, requestOnce } from '../../plugins/cli/client';
-import { SocketApi, type ApprovalsListResult, type PendingAsk } from '../../protocol';
+import { HomedClient, callOnce } from '../../plugins/cli/client';
+import { ApprovalsApi, SocketApi, type PendingAsk } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { adminSocketBeside } from '../harness/approvals';
 import { fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle } from '../harness/homed';
@@ -65,7 +65,7 @@ describe('approval rules and the env and cwd of a call', () => {
     } finally {
       client.close();
     }
-    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', { session, limit: 10 });
+    const listed = await callOnce(homed.socket, ApprovalsApi.List, { session, limit: 10 });
     return { questions, decisions: listed.decisions.map((d) => [d.decision, d.by, d.detail ?? '']) };
   }
 
@@ -114,7 +114,7 @@ describe('approval rules and the env and cwd of a call', () => {
     llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'git status', env: { GIT_SSH_COMMAND: 'sh -c "id > PWNED.txt"' } } }] }, { text: 'ok' });
     await callOnce(homed.socket, SocketApi.ChatInterrupt, { session: 'cli:env-nobody', text: 'run it' });
     await llm.waitForRequests(first + 2, 30_000);
-    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', { session: 'cli:env-nobody', limit: 10 });
+    const listed = await callOnce(homed.socket, ApprovalsApi.List, { session: 'cli:env-nobody', limit: 10 });
     assert.deepEqual(listed.decisions.map((d) => [d.decision, d.by]), [['deny', 'no-client']]);
   });
 

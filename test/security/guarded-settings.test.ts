@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { callOnce } from '../../plugins/cli/client';
-import { ApprovalsMethods, SocketApi, type ConfigEntry } from '../../protocol';
+import { ApprovalsApi, SocketApi, type ConfigEntry } from '../../protocol';
 import { runHomectl } from '../harness/homed';
 import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket } from '../plugins/webui/live';
 import { byName } from '../harness/by-name';
@@ -60,8 +60,7 @@ describe('guarded settings', () => {
   });
 
   it('refuses approvals/allow over the WebSocket: a rule is a guarded setting too', async () => {
-    // By name: approvals/allow is the approvals plugin's, and protocol/ declares no descriptor for it.
-    const answer = await page.call(byName(ApprovalsMethods.Allow), { tool: 'exec', prefix: 'curl' });
+    const answer = await page.call(ApprovalsApi.Allow, { tool: 'exec', prefix: 'curl' });
     assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(answer));
     assert.deepEqual((await read('approvals', 'rules')).value, []);
   });

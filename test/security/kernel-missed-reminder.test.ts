@@ -3,7 +3,7 @@
 // stored, `homectl sessions list` counts what was missed, and the session's next waiter gets it first, once.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { requestOnce } from '../../plugins/cli/client';
+import { callOnce } from '../../plugins/cli/client';
 import { TimerApi, type SessionsListResult, type SessionsShowResult } from '../../protocol';
 import { lastUserText, startFakeLlmFor } from '../fake-llm/server';
 import { fakeProviderEnv, runHomectl, startHomed, waitFor, type HomedHandle } from '../harness/homed';
@@ -32,7 +32,7 @@ describe('a reminder nobody receives', () => {
     t.after(() => homed.cleanup());
 
     // A session no person has written in: no plugin is its home.
-    await requestOnce(homed.socket, TimerApi.Set.method, { session: 'cli:fresh', message: 'water the plants', delay: '1s' });
+    await callOnce(homed.socket, TimerApi.Set, { session: 'cli:fresh', message: 'water the plants', delay: '1s' });
     await waitFor(() => answered(homed, 'cli:fresh', 'Reminder: water the plants.'), { what: 'the reminder turn stored', timeoutMs: 60_000, intervalMs: 500 });
     const counted = (await sessionsList(homed)).find((s) => s.session === 'cli:fresh') as { missed?: number } | undefined;
     assert.equal(counted?.missed, 1, `sessions list counts the missed reminder: ${JSON.stringify(counted)}`);
@@ -48,7 +48,7 @@ describe('a reminder nobody receives', () => {
 
     // A session whose home is the cli, whose process restarts before the next waiter comes.
     assert.equal((await runWaiter(['-data', homed.dataDir, '--session', 'cli:home', '-say', 'set me up'])).code, 0);
-    await requestOnce(homed.socket, TimerApi.Set.method, { session: 'cli:home', message: 'water the plants', delay: '1s' });
+    await callOnce(homed.socket, TimerApi.Set, { session: 'cli:home', message: 'water the plants', delay: '1s' });
     await waitFor(() => answered(homed, 'cli:home', 'Reminder: water the plants.'), { what: 'the second reminder stored', timeoutMs: 60_000, intervalMs: 500 });
     const restarted = await runHomectl(['plugins', 'restart', 'cli'], { dataDir: homed.dataDir });
     assert.equal(restarted.code, 0, restarted.stderr);

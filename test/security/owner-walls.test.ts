@@ -10,9 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
-import { HomedClient, callOnce, requestOnce } from '../../plugins/cli/client';
+import { HomedClient, callOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { ApprovalsMethods, SocketApi, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ApprovalsListResult, type ConfigEntry, type PendingAsk, type PendingParams, type PendingResult, type RequestDescriptor } from '../../protocol';
+import { ApprovalsApi, SocketApi, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ConfigEntry, type PendingAsk, type PendingParams, type PendingResult, type RequestDescriptor } from '../../protocol';
 import { packPlugin } from '../../scripts/pack/pack';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, REPO_ROOT, runHomectl, waitFor } from '../harness/homed';
@@ -116,33 +116,32 @@ describe('only the owner at the machine widens what the agent may do', () => {
 
   it('approvals/allow and approvals/revoke are refused to the shared socket, a member of the group and the page; homectl does both', async (t) => {
     const rule = { tool: 'exec', prefix: 'curl' };
-    // By name: approvals/allow and approvals/revoke are the approvals plugin's, and protocol/ declares no descriptor for them.
     const refusals: [string, Answer][] = [
-      ['the shared socket', await shared(byName(ApprovalsMethods.Allow), rule)],
-      ['the page', await page.call(byName(ApprovalsMethods.Allow), rule)],
+      ['the shared socket', await shared(ApprovalsApi.Allow, rule)],
+      ['the page', await page.call(ApprovalsApi.Allow, rule)],
     ];
     if (!memberSkip()) {
       await openToGroup(t);
-      refusals.push(['a member of the group', await asMember(byName(ApprovalsMethods.Allow), rule)]);
+      refusals.push(['a member of the group', await asMember(ApprovalsApi.Allow, rule)]);
     }
     for (const [who, answer] of refusals) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
       assert.match(answer.error.message, /approvals\/allow widens what the agent may do, so only the owner runs it, .*homectl/, who);
     }
-    assert.deepEqual((await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules, []);
+    assert.deepEqual((await callOnce(admin, ApprovalsApi.List, {})).rules, []);
 
     const added = await runHomectl(['approvals', 'allow', 'exec', 'git', 'status'], { socket: live.homed.socket });
     assert.equal(added.code, 0, added.stderr);
-    const [kept] = (await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules;
+    const [kept] = (await callOnce(admin, ApprovalsApi.List, {})).rules;
     assert.ok(kept, 'homectl added the rule');
     for (const [who, answer] of [
-      ['the shared socket', await shared(byName(ApprovalsMethods.Revoke), { id: kept.id })],
-      ['the page', await page.call(byName(ApprovalsMethods.Revoke), { id: kept.id })],
-      ...(memberSkip() ? [] : [['a member of the group', await asMember(byName(ApprovalsMethods.Revoke), { id: kept.id })] as const]),
+      ['the shared socket', await shared(ApprovalsApi.Revoke, { id: kept.id })],
+      ['the page', await page.call(ApprovalsApi.Revoke, { id: kept.id })],
+      ...(memberSkip() ? [] : [['a member of the group', await asMember(ApprovalsApi.Revoke, { id: kept.id })] as const]),
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
     }
-    assert.equal((await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules.length, 1, 'the rule is still there');
+    assert.equal((await callOnce(admin, ApprovalsApi.List, {})).rules.length, 1, 'the rule is still there');
     const revoked = await runHomectl(['approvals', 'revoke', kept.id], { socket: live.homed.socket });
     assert.equal(revoked.code, 0, revoked.stderr);
   });
@@ -170,11 +169,11 @@ describe('only the owner at the machine widens what the agent may do', () => {
       assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
       const fromShared = await shared(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal(fromShared.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(fromShared));
-      assert.deepEqual((await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules, [], 'no rule was added');
+      assert.deepEqual((await callOnce(admin, ApprovalsApi.List, {})).rules, [], 'no rule was added');
 
       await callOnce(admin, SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal((await saying).text, 'It is 5.');
-      const rules = (await requestOnce<ApprovalsListResult>(admin, ApprovalsMethods.List, {})).rules;
+      const rules = (await callOnce(admin, ApprovalsApi.List, {})).rules;
       assert.deepEqual(rules.map((r) => [r.tool, r.added_by]), [['add', 'always']], "the owner's always added the rule");
       assert.equal((await runHomectl(['approvals', 'revoke', rules[0]!.id], { socket: live.homed.socket })).code, 0);
     } finally {

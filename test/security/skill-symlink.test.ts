@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { readPlainFile } from '../../plugins/openclaw/folder-files';
+import { SkillsApi } from '../../protocol';
 import { makeTempDir, runHomectl } from '../harness/homed';
 import { writeUnder } from '../harness/scratch';
 import { skillText, startSkillsRig } from '../plugins/openclaw/rig';
@@ -31,9 +32,9 @@ describe('skill install and links', () => {
       writeUnder(dir, 'docs/real.md', skillText(`linked-${name}`));
       fs.symlinkSync(target, path.join(dir, 'SKILL.md'));
       const started = Date.now();
-      await assert.rejects(rig.call('skills/preview', { dir }), /SKILL\.md is a link \(to .*\); a skill's SKILL\.md and files are read only as plain files of its folder, so it is refused/, name);
+      await assert.rejects(rig.call(SkillsApi.Preview, { dir }), /SKILL\.md is a link \(to .*\); a skill's SKILL\.md and files are read only as plain files of its folder, so it is refused/, name);
       assert.ok(Date.now() - started < 10_000, `${name}: refused at once, not after the read timed out`);
-      await assert.rejects(rig.call('skills/install', { dir, sha256: sha256(path.join(dir, 'docs/real.md')) }), /SKILL\.md is a link/, name);
+      await assert.rejects(rig.call(SkillsApi.Install, { dir, sha256: sha256(path.join(dir, 'docs/real.md')) }), /SKILL\.md is a link/, name);
       const shown = await runHomectl(['skills', 'install', '--yes', dir], { socket: rig.homed.socket });
       assert.notEqual(shown.code, 0, name);
       assert.match(shown.stderr, /SKILL\.md is a link/, name);
@@ -46,7 +47,7 @@ describe('skill install and links', () => {
     const dir = path.join(rig.scratch, 'leaky');
     const file = writeUnder(dir, 'SKILL.md', skillText('leaky'));
     fs.symlinkSync('/etc', path.join(dir, 'config'));
-    await assert.rejects(rig.call('skills/install', { dir, sha256: sha256(file) }), /config is a link to \/etc, outside the skill folder; such a folder is refused/);
+    await assert.rejects(rig.call(SkillsApi.Install, { dir, sha256: sha256(file) }), /config is a link to \/etc, outside the skill folder; such a folder is refused/);
     assert.equal(fs.existsSync(path.join(rig.skillsDir, 'leaky')), false);
   });
 });

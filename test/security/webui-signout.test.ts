@@ -3,8 +3,8 @@
 // opened with the cookie kept running config/set after the revoke, and after the cookie's expiry).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { callOnce, requestOnce } from '../../plugins/cli/client';
-import { SocketApi, WEBUI_SIGNED_OUT_CLOSE, WebuiMethods, type WebuiSessionsResult } from '../../protocol';
+import { callOnce } from '../../plugins/cli/client';
+import { SocketApi, WEBUI_SIGNED_OUT_CLOSE, WebuiApi } from '../../protocol';
 import { runHomectl } from '../harness/homed';
 import { openPageSocket, signInLive, startLiveWebui, type LiveWebui, type PageSocket, type SocketEnd } from '../plugins/webui/live';
 
@@ -66,7 +66,7 @@ describe('signing the page out closes its open sockets', () => {
   it('revoking one sign-in closes that browser’s socket and leaves another’s open', async () => {
     const socket = await openPageSocket(live, await signInLive(live, 'Revoked/1'));
     const kept = await openPageSocket(live, await signInLive(live, 'Kept/1'));
-    const { sessions } = await requestOnce<WebuiSessionsResult>(live.homed.socket, WebuiMethods.Sessions);
+    const { sessions } = await callOnce(live.homed.socket, WebuiApi.Sessions, {});
     const id = sessions.find((s) => s.userAgent === 'Revoked/1')?.id;
     assert.ok(id, `a session of Revoked/1 among ${JSON.stringify(sessions)}`);
     const revoked = await runHomectl(['webui', 'revoke', id], { socket: live.homed.socket });

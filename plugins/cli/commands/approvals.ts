@@ -1,13 +1,10 @@
 // homectl approvals list|allow|revoke|pending|answer: the guard's rules and its record of decisions (served by the
 // approvals plugin), and the questions waiting for a person (served by the kernel; any client may answer them).
 import {
-  ApprovalsMethods,
+  ApprovalsApi,
   SocketApi,
   type ApprovalRule,
   type ApprovalsAllowParams,
-  type ApprovalsAllowResult,
-  type ApprovalsListResult,
-  type ApprovalsRevokeResult,
 } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
@@ -54,7 +51,7 @@ export const approvalsCommands: Command[] = [
     async run(_args, values, ctx) {
       const limit = parseCountFlag('limit', values['limit'], 10_000);
       const session = typeof values['session'] === 'string' ? values['session'] : undefined;
-      const listed = await ctx.request<ApprovalsListResult>(ApprovalsMethods.List, { ...(limit ? { limit } : {}), ...(session ? { session } : {}) });
+      const listed = await ctx.call(ApprovalsApi.List, { ...(limit ? { limit } : {}), ...(session ? { session } : {}) });
       if (values['json']) return printJson(ctx, listed);
       const rules = listed.rules.length
         ? renderTable(listed.rules.map((r) => [r.id, r.action, r.tool, describeMatch(r), r.added_by]), ['RULE', 'ACTION', 'TOOL', 'MATCHES', 'ADDED BY'])
@@ -80,7 +77,7 @@ export const approvalsCommands: Command[] = [
       const params = ruleFromWords(tool as string, words, values['exact'] === true, values['deny'] === true);
       const cwd = typeof values['cwd'] === 'string' ? values['cwd'] : undefined;
       if (cwd === '') throw new UsageError('--cwd needs a folder');
-      const { rule } = await ctx.request<ApprovalsAllowResult>(ApprovalsMethods.Allow, { ...params, ...(cwd === undefined ? {} : { cwd }) });
+      const { rule } = await ctx.call(ApprovalsApi.Allow, { ...params, ...(cwd === undefined ? {} : { cwd }) });
       if (values['json']) return printJson(ctx, rule);
       ctx.print(`added rule ${rule.id}: ${rule.action} ${rule.tool}, ${describeMatch(rule)} (homectl approvals revoke ${rule.id} removes it)`);
     },
@@ -92,7 +89,7 @@ export const approvalsCommands: Command[] = [
     flags: '[--json]',
     summary: 'removes a rule (its ID from homectl approvals list)',
     async run([id], values, ctx) {
-      const { revoked } = await ctx.request<ApprovalsRevokeResult>(ApprovalsMethods.Revoke, { id });
+      const { revoked } = await ctx.call(ApprovalsApi.Revoke, { id: id as string });
       if (values['json']) return printJson(ctx, revoked);
       ctx.print(`removed rule ${revoked.id}: ${revoked.action} ${revoked.tool}, ${describeMatch(revoked)}`);
     },

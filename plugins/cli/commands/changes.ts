@@ -1,6 +1,6 @@
 // homectl changes list|show|undo: what the tools changed on disk, as a diff, and putting it back. The files plugin
 // serves these methods over the shared change store; homectl reaches them through the socket.
-import { ChangesMethods, type ChangesListResult, type ChangesShowResult, type ChangesUndoResult } from '../../../protocol/changes';
+import { ChangesApi, type ChangesListParams } from '../../../protocol/changes';
 import { formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
@@ -15,10 +15,10 @@ export const changesCommands: Command[] = [
     flags: '[--session S] [--limit N] [--json]',
     summary: 'the change sets tools made on disk, newest first',
     async run(_args, values, ctx) {
-      const params: Record<string, unknown> = {};
-      if (typeof values['session'] === 'string') params['session'] = values['session'];
-      if (typeof values['limit'] === 'string') params['limit'] = parseLimit(values['limit']);
-      const { sets } = await ctx.request<ChangesListResult>(ChangesMethods.List, params);
+      const params: ChangesListParams = {};
+      if (typeof values['session'] === 'string') params.session = values['session'];
+      if (typeof values['limit'] === 'string') params.limit = parseLimit(values['limit']);
+      const { sets } = await ctx.call(ChangesApi.List, params);
       if (values['json']) return printJson(ctx, sets);
       if (sets.length === 0) return ctx.print('no change sets yet');
       const rows = sets.map((s) => [s.id, formatTime(Date.parse(s.createdAt)), s.session || '-', s.tool, String(s.files), s.undoneAt ? `undone ${formatTime(Date.parse(s.undoneAt))}` : '', s.summary]);
@@ -32,7 +32,7 @@ export const changesCommands: Command[] = [
     flags: '[--json]',
     summary: 'one change set: a unified diff for text files, sizes for binaries',
     async run([id], values, ctx) {
-      const shown = await ctx.request<ChangesShowResult>(ChangesMethods.Show, { id });
+      const shown = await ctx.call(ChangesApi.Show, { id: id as string });
       if (values['json']) return printJson(ctx, shown);
       const { set } = shown;
       const undone = set.undoneAt ? ` (undone ${formatTime(Date.parse(set.undoneAt))})` : '';
@@ -46,7 +46,7 @@ export const changesCommands: Command[] = [
     flags: '[--force] [--json]',
     summary: 'puts every file of a change set back as it was; refuses if one changed since, unless --force',
     async run([id], values, ctx) {
-      const undone = await ctx.request<ChangesUndoResult>(ChangesMethods.Undo, { id, force: values['force'] === true });
+      const undone = await ctx.call(ChangesApi.Undo, { id: id as string, force: values['force'] === true });
       if (values['json']) return printJson(ctx, undone);
       const skipped = undone.skipped.length > 0 ? `; left as they are (not restorable): ${undone.skipped.join(', ')}` : '';
       ctx.print(`undid ${undone.id}: restored ${undone.restored.length} path${undone.restored.length === 1 ? '' : 's'}${skipped}`);

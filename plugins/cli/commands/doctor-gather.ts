@@ -2,7 +2,7 @@
 // skills that lack something, and what doctor checks itself (modes, the unit, Node.js; free space and databases
 // too when homed is down). With homed unreachable, that is a finding, and the local checks still run.
 import { dirname, basename } from 'node:path';
-import { HealthcheckMethods, SERVICE_USER, SkillsMethods, SocketApi, type HealthFinding, type HealthReport, type KernelStatus, type SkillsListResult } from '../../../protocol';
+import { HealthcheckApi, SERVICE_USER, SkillsApi, SocketApi, type HealthFinding, type KernelStatus, type SkillsListResult } from '../../../protocol';
 import { HomedUnreachableError } from '../client';
 import { defaultDatabases, diskFindingOf, modeFindings, offlineDatabaseFindings } from './doctor-files';
 import { sqliteBinding } from '../../../protocol/runtime/internals/sqlite';
@@ -59,7 +59,7 @@ async function askStatus(ctx: CommandContext): Promise<Asked<KernelStatus>> {
 /** A fresh round of the healthcheck plugin, with the provider asked; when it cannot answer, that is the finding. */
 async function healthFindings(ctx: CommandContext): Promise<HealthFinding[]> {
   try {
-    const report = await ctx.request<HealthReport>(HealthcheckMethods.Report, { provider: true });
+    const report = await ctx.call(HealthcheckApi.Report, { provider: true });
     return report.findings;
   } catch (error) {
     const silent: HealthFinding = {
@@ -91,7 +91,7 @@ async function notReadyPlugins(ctx: CommandContext): Promise<HealthFinding[]> {
 async function skillFindings(ctx: CommandContext): Promise<HealthFinding[]> {
   let listed: SkillsListResult;
   try {
-    listed = await ctx.request<SkillsListResult>(SkillsMethods.List, {});
+    listed = await ctx.call(SkillsApi.List, {});
   } catch (error) {
     return [{ check: 'skills', severity: 'info', title: 'skills not checked', detail: (error as Error).message }];
   }

@@ -1,10 +1,11 @@
 // homectl's body: finds the socket, picks the command, runs it, maps the outcome to an exit code.
 import { parseArgs } from 'node:util';
 import { backupCommands } from '../backup/commands';
-import { callOnce, HomedAnswerError, HomedUnreachableError, requestOnce } from '../client';
+import { callOnce, HomedAnswerError, HomedUnreachableError } from '../client';
 import { LocateUsageError, locateSocket, preferAdminSocket } from '../locate';
 import { silentProgress, type ProgressReporter } from '../progress-bar';
 import { approvalsCommands } from './approvals';
+import { callCommand } from './call';
 import { configCommands } from './config';
 import { knowledgeCommands } from './knowledge';
 import { memoryCommands } from './memory';
@@ -39,7 +40,7 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands, ...backupCommands];
+  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands, ...backupCommands, callCommand];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const socket = preferAdminSocket(location);
@@ -59,7 +60,6 @@ export async function runHomectl(argv: string[], io: HomectlIO): Promise<number>
     }
     const ctx: CommandContext = {
       call: (descriptor, params) => callOnce(socket, descriptor, params),
-      request: (method, params = {}) => requestOnce(socket, method, params),
       print: (text) => io.out(text),
       cwd: io.cwd,
       confirm: io.confirm ?? (() => Promise.resolve(undefined)),

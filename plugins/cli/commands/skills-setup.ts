@@ -1,6 +1,6 @@
 // homectl skills setup: runs one of a skill's install specs (brew, npm, go, uv, a download) after showing exactly what
 // runs and asking a second time (the install only showed it), then prints how it ended and the skill's status.
-import { SkillsMethods, type SkillInfo, type SkillInstallOption, type SkillsSetupResult } from '../../../protocol';
+import { SkillsApi, type SkillInfo, type SkillInstallOption } from '../../../protocol';
 import { describeStatus } from './skills-words';
 import { printJson, UnconfirmedError, UsageError, type Command } from './types';
 
@@ -53,7 +53,7 @@ export const skillsSetupCommand: Command = {
   flags: '[--yes] [--json]',
   summary: 'runs one install spec of a skill (ID from homectl skills info; without it, the only one for this machine) after showing it and asking, unless --yes',
   async run([name, id], values, ctx) {
-    const info = await ctx.request<SkillInfo>(SkillsMethods.Info, { name });
+    const info = await ctx.call(SkillsApi.Info, { name: name as string });
     const option = chooseInstallOption(info, id);
     if (!values['json']) ctx.print(renderSetupPlan(info, option));
     if (!values['yes']) {
@@ -61,7 +61,7 @@ export const skillsSetupCommand: Command = {
       if (answer === undefined) throw new UnconfirmedError(`nothing was run: skills setup asks before it runs anything, and ${values['json'] ? '--json does not ask' : 'there is no terminal to ask on'}; pass --yes to run it without asking`);
       if (!answer) return ctx.print('not run');
     }
-    const ran = await ctx.request<SkillsSetupResult>(SkillsMethods.Setup, { name: info.name, id: option.id });
+    const ran = await ctx.call(SkillsApi.Setup, { name: info.name, id: option.id });
     if (values['json']) printJson(ctx, ran);
     else ctx.print(`ran: ${ran.command}\nexit code ${ran.exitCode}\n${indent(tailOf(ran.output))}\nskill "${info.name}" is now ${ran.status}`);
     if (ran.exitCode !== 0) throw new SkillSetupFailed(`${ran.command} failed with exit code ${ran.exitCode}; skill "${info.name}" is ${ran.status}`);

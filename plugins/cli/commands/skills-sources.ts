@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
-  SkillsMethods,
+  SkillsApi,
   SocketApi,
   type PluginsInstallResult,
   type SkillOrigin,
@@ -46,12 +46,12 @@ export function prepareSkill(given: string, ctx: CommandContext): Promise<Prepar
 }
 
 async function prepareFolder(dir: string, ctx: CommandContext): Promise<PreparedSkill> {
-  const preview = await ctx.request<SkillPreview>(SkillsMethods.Preview, { dir, origin: { source: dir } } satisfies SkillsPreviewParams);
+  const preview = await ctx.call(SkillsApi.Preview, { dir, origin: { source: dir } });
   return {
     preview,
     origin: { source: dir },
     install: async () => {
-      const result = await ctx.request<SkillsInstallResult>(SkillsMethods.Install, { dir, sha256: preview.sha256 });
+      const result = await ctx.call(SkillsApi.Install, { dir, sha256: preview.sha256 });
       const replaced = result.replaced ? ', replacing the one that was there' : '';
       return { result, line: `skill "${result.name}" installed in ${path.dirname(result.path)}${replaced}: now ${result.status}` };
     },
@@ -101,7 +101,7 @@ export function previewSkillPackage(inspected: PluginsInstallResult, given: stri
   if (!inspected.skill) throw new Error(`homed described the skill package ${given} without its SKILL.md, so there is nothing to show; it is not installed`);
   const { text, files, unscanned } = inspected.skill;
   const params: SkillsPreviewParams = { text, folder: inspected.manifest.name, ...(files ? { files } : {}), ...(unscanned ? { unscanned } : {}), origin };
-  return ctx.request<SkillPreview>(SkillsMethods.Preview, params);
+  return ctx.call(SkillsApi.Preview, params);
 }
 
 function describePackageInstall(result: PluginsInstallResult, preview: SkillPreview): InstalledSkill {

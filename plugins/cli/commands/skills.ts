@@ -1,14 +1,6 @@
 // homectl skills list|info|check|enable|disable|remove: the OpenClaw skills the openclaw plugin found, gated and
 // served; install and setup live in skills-install.ts and skills-setup.ts.
-import {
-  SkillsMethods,
-  SocketApi,
-  type SkillInfo,
-  type SkillsCheckResult,
-  type SkillsListResult,
-  type SkillsRemoveResult,
-  type SkillsToggleResult,
-} from '../../../protocol';
+import { SkillsApi, SocketApi } from '../../../protocol';
 import { skillsInstallCommand } from './skills-install';
 import { DEFAULT_WIDTH, renderSkillCheck, renderSkillInfo, renderSkillList } from './skills-render';
 import { skillsSetupCommand } from './skills-setup';
@@ -29,7 +21,7 @@ const list: Command = {
   flags: '[--eligible] [--json]',
   summary: 'the skills found, with their status (ready, missing and what, disabled, blocked, error), and the shadowed ones; --eligible: only the ready',
   async run(_args, values, ctx) {
-    const listed = await ctx.request<SkillsListResult>(SkillsMethods.List, values['eligible'] ? { eligible: true } : {});
+    const listed = await ctx.call(SkillsApi.List, values['eligible'] ? { eligible: true } : {});
     if (values['json']) return printJson(ctx, listed);
     ctx.print(renderSkillList(listed, ctx.columns ?? DEFAULT_WIDTH));
   },
@@ -41,7 +33,7 @@ function onOneSkill(word: string, summary: string, run: (name: string, values: O
 }
 
 const info = onOneSkill('info', 'one skill: status, source, path, requirements with ✓/✗, settings (never their values), install options when not ready', async (name, values, ctx) => {
-  const shown = await ctx.request<SkillInfo>(SkillsMethods.Info, { name });
+  const shown = await ctx.call(SkillsApi.Info, { name });
   if (values['json']) return printJson(ctx, shown);
   ctx.print(renderSkillInfo(shown));
 });
@@ -53,7 +45,7 @@ const check: Command = {
   flags: '[--json]',
   summary: 'totals by status, what each missing skill lacks, and the skills that cannot be read; exits 1 when one cannot be read',
   async run(_args, values, ctx) {
-    const checked = await ctx.request<SkillsCheckResult>(SkillsMethods.Check, {});
+    const checked = await ctx.call(SkillsApi.Check, {});
     if (values['json']) printJson(ctx, checked);
     else ctx.print(renderSkillCheck(checked));
     if (checked.errors.length) {
@@ -66,15 +58,14 @@ const check: Command = {
 function toggle(action: 'enable' | 'disable'): Command {
   const summary = action === 'enable' ? 'lets a skill be offered again (its status follows its requirements)' : 'stops offering a skill to the model and to /commands';
   return onOneSkill(action, summary, async (name, values, ctx) => {
-    const method = action === 'enable' ? SkillsMethods.Enable : SkillsMethods.Disable;
-    const toggled = await ctx.request<SkillsToggleResult>(method, { name });
+    const toggled = await ctx.call(action === 'enable' ? SkillsApi.Enable : SkillsApi.Disable, { name });
     if (values['json']) return printJson(ctx, toggled);
     ctx.print(`skill "${toggled.name}" ${action}d: now ${describeStatus(toggled)} (openclaw:skills.${toggled.key}.enabled)`);
   });
 }
 
 const remove = onOneSkill('remove', 'deletes a skill from the skills folder, or removes the skill package that brought it', async (name, values, ctx) => {
-  const removed = await ctx.request<SkillsRemoveResult>(SkillsMethods.Remove, { name });
+  const removed = await ctx.call(SkillsApi.Remove, { name });
   if (removed.removed) {
     if (values['json']) return printJson(ctx, removed);
     return ctx.print(`skill "${name}" removed: ${removed.path} is gone`);

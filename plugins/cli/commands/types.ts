@@ -8,13 +8,11 @@ export type OptionValues = Record<string, string | boolean | undefined>;
 
 /** What a command may do: ask homed, print. */
 export interface CommandContext {
-  /** Calls one socket method through its descriptor (`ctx.call(SocketApi.ConfigGet, { key })`) and resolves with its result. */
-  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R>;
   /**
-   * Calls a method by name: only for a method a plugin serves whose descriptor protocol/ does not declare, so the
-   * caller writes its result type; every other call goes through `call`.
+   * Calls one client method through its descriptor, served by homed (`ctx.call(SocketApi.ConfigGet, { key })`) or by a
+   * plugin (`ctx.call(SkillsApi.List, {})`), and resolves with its result.
    */
-  request<R>(method: string, params?: Record<string, unknown>): Promise<R>;
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R>;
   /** Writes a line (or lines) to stdout. */
   print(text: string): void;
   /** homectl's working directory (relative paths are resolved against it). */

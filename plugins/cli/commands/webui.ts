@@ -1,6 +1,6 @@
 // homectl webui open|sessions|revoke: a one-time sign-in link for the web page, the browsers signed in, and
 // ending their sessions. The webui plugin serves these methods; homectl reaches them through the socket.
-import { WebuiMethods, type WebuiOpenResult, type WebuiRevokeResult, type WebuiSessionsResult } from '../../../protocol';
+import { WebuiApi } from '../../../protocol';
 import { formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
@@ -15,7 +15,7 @@ export const webuiCommands: Command[] = [
     flags: '[--json]',
     summary: 'a one-time link that signs a browser in to the web page (valid once, for 10 minutes)',
     async run(_args, values, ctx) {
-      const opened = await ctx.request<WebuiOpenResult>(WebuiMethods.Open, {});
+      const opened = await ctx.call(WebuiApi.Open, {});
       if (values['json']) return printJson(ctx, opened);
       ctx.print(`${opened.url}\nOpen it in the browser to sign in; it works once, within 10 minutes. Anyone with the link can sign in: do not share it.`);
     },
@@ -27,7 +27,7 @@ export const webuiCommands: Command[] = [
     flags: '[--json]',
     summary: 'the browsers signed in to the web page',
     async run(_args, values, ctx) {
-      const { sessions } = await ctx.request<WebuiSessionsResult>(WebuiMethods.Sessions, {});
+      const { sessions } = await ctx.call(WebuiApi.Sessions, {});
       if (values['json']) return printJson(ctx, sessions);
       if (sessions.length === 0) return ctx.print('no browser is signed in (homectl webui open makes a link)');
       ctx.print(renderTable(sessions.map((s) => [s.id, formatTime(s.createdAt), formatTime(s.lastSeenAt), s.userAgent || '-']), ['ID', 'SIGNED IN', 'LAST SEEN', 'BROWSER']));
@@ -43,7 +43,7 @@ export const webuiCommands: Command[] = [
     async run([id], values, ctx) {
       const all = values['all'] === true;
       if (all === (id !== undefined && id !== '')) throw new UsageError('give a session ID (see homectl webui sessions) or --all, not both');
-      const { revoked } = await ctx.request<WebuiRevokeResult>(WebuiMethods.Revoke, all ? { all: true } : { id });
+      const { revoked } = await ctx.call(WebuiApi.Revoke, all ? { all: true } : { id: id as string });
       if (values['json']) return printJson(ctx, { revoked });
       ctx.print(revoked === 0 ? `no session ${id ?? ''} to end; see homectl webui sessions` : `signed out ${revoked} browser${revoked === 1 ? '' : 's'}`);
     },

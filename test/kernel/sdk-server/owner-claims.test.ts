@@ -4,7 +4,7 @@
 // `config.guarded` is refused before anything runs.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AnswerRequest, ApprovalsMethods, ClientCallRequest, ErrorCodes, PluginsInstallRequest } from '../../../protocol';
+import { AnswerRequest, ApprovalsApi, ClientCallRequest, ErrorCodes, PluginsInstallRequest } from '../../../protocol';
 import { inject, refusal, type Injected, type InjectIdentity } from '../../harness/inject';
 import { startTestKernel, type TestKernel } from '../kernel-harness';
 
@@ -25,7 +25,7 @@ describe('a claim to be the owner through the SDK', () => {
   });
 
   const claims = (client: Injected['client']): [string, Promise<unknown>][] => [
-    ['client/call', client.call(ClientCallRequest, { method: ApprovalsMethods.Allow, params: { tool: 'exec' }, owner: true })],
+    ['client/call', client.call(ClientCallRequest, { method: ApprovalsApi.Allow.method, params: { tool: 'exec' }, owner: true })],
     ['approvals/answer', client.call(AnswerRequest, { id: 'q-00000000', choice: 'always', owner: true })],
     ['plugins/install', client.call(PluginsInstallRequest, { file: '/nowhere/boss.hmap', owner: true })],
   ];

@@ -3,10 +3,11 @@
 // answers the question: yes, no, always, nothing; a session nobody can be asked in; the guard SIGKILLed mid-question.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../../plugins/cli/locate';
 import {
   ApprovalEvents,
+  ApprovalsApi,
   SocketApi,
   type AnsweredAsk,
   type ApprovalsListResult,
@@ -157,7 +158,7 @@ describe('approvals through a real homed and a socket client', () => {
     llm.enqueue(addCall(7, 8), { text: 'Fifteen again.' });
     assert.equal((await say('cli:always', 'once more')).text, 'Fifteen again.');
     assert.equal(asked('cli:always').length, 1, 'the second call was not asked about');
-    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', {});
+    const listed = await callOnce(homed.socket, ApprovalsApi.List, {});
     assert.deepEqual(listed.rules.map((r) => [r.tool, r.action, r.added_by, r.prefix ?? r.command ?? r.glob ?? r.path ?? null]), [['add', 'allow', 'always', null]]);
     // Revoked, the tool asks again.
     const rule = listed.rules[0]!;

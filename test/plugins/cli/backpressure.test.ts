@@ -8,8 +8,7 @@ import { createAdminMethods, type MethodTable } from '../../../plugin-host/clien
 import { connectRaw, waitFor, type RawSocket } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, recordingLog, serveFor, testRow } from './helpers';
-import { SocketApi } from '../../../protocol';
-import { byName } from '../../harness/by-name';
+import { NO_PARAMS, SocketApi, request } from '../../../protocol';
 
 const MIB = 1024 * 1024;
 const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
@@ -114,7 +113,7 @@ describe('cli socket backpressure', () => {
   it('delivers the longest answer whole with the default limits: a million characters streamed, then on one ~6 MB line', async (t) => {
     // U+0001 is JSON-encoded as \u0001: six bytes a character, the worst case of an answer.
     const piece = '\u0001'.repeat(1000);
-    const Answer = byName<string>('test/answer');
+    const Answer = request<Record<string, never>, string>('test/answer', { params: NO_PARAMS, permission: null });
     const methods: MethodTable = {
       [Answer.method]: testRow(async (_p, call) => {
         for (let i = 0; i < 1000; i++) call.stream(piece);

@@ -7,8 +7,12 @@ import { describe, it, type TestContext } from 'node:test';
 import { HomedClient, HomedTimeoutError, HomedUnreachableError, MAX_ANSWER_BYTES, callOnce } from '../../../plugins/cli/client';
 import { REQUEST_TIMEOUTS, TimeoutUsageError, chooseTimeout, connectTimeoutMs, requestTimeoutMs, takeTimeoutFlag } from '../../../plugins/cli/timeouts';
 import { leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
-import { SocketApi } from '../../../protocol';
-import { byName } from '../../harness/by-name';
+import { NO_PARAMS, SocketApi, request } from '../../../protocol';
+
+/** Methods only this file's fake servers answer. */
+const Long = request<Record<string, never>, string>('test/long', { params: NO_PARAMS, permission: null });
+const Short = request<Record<string, never>, string>('test/short', { params: NO_PARAMS, permission: null });
+const Big = request<Record<string, never>, string>('test/big', { params: NO_PARAMS, permission: null });
 
 describe('HomedClient', () => {
   it('says homed is not running, where, and how to start it, when no socket exists', async (t) => {
@@ -96,13 +100,13 @@ describe('HomedClient timeouts', () => {
 
   it('waits as long as a streamed answer keeps coming, and gives up once it stops', async (t) => {
     const streaming = await lineServer(t, (request, conn) => {
-      const items = request.method === 'test/long' ? 8 : 2;
+      const items = request.method === Long.method ? 8 : 2;
       let sent = 0;
       const timer = setInterval(() => {
         if (sent < items) conn.write(`${JSON.stringify({ id: request.id, stream: sent++ })}\n`);
         else {
           clearInterval(timer);
-          if (request.method === 'test/long') conn.write(`${JSON.stringify({ id: request.id, result: 'done' })}\n`);
+          if (request.method === Long.method) conn.write(`${JSON.stringify({ id: request.id, result: 'done' })}\n`);
         }
       }, 100);
       conn.on('close', () => clearInterval(timer));
@@ -111,10 +115,10 @@ describe('HomedClient timeouts', () => {
     t.after(() => client.close());
     const items: unknown[] = [];
     const started = Date.now();
-    assert.equal(await client.call(byName<string>('test/long'), {}, { timeoutMs: 400, onStream: (item) => items.push(item) }), 'done');
+    assert.equal(await client.call(Long, {}, { timeoutMs: 400, onStream: (item) => items.push(item) }), 'done');
     assert.ok(Date.now() - started > 400, 'the whole answer took longer than the timeout');
     assert.deepEqual(items, [0, 1, 2, 3, 4, 5, 6, 7]);
-    await assert.rejects(client.call(byName('test/short'), {}, { timeoutMs: 400 }), (e: unknown) => {
+    await assert.rejects(client.call(Short, {}, { timeoutMs: 400 }), (e: unknown) => {
       assert.ok(e instanceof HomedTimeoutError);
       assert.match(e.message, /^homed sent nothing more for test\/short in 400 ms \(the answer stopped coming\); is it busy or stuck\?/);
       return true;
@@ -125,7 +129,7 @@ describe('HomedClient timeouts', () => {
     const big = 'x'.repeat(8 * 1024 * 1024);
     const server = await lineServer(t, (request, conn) => conn.write(`${JSON.stringify({ id: request.id, result: big })}\n`));
     assert.ok(MAX_ANSWER_BYTES >= 8 * 1024 * 1024);
-    assert.equal(await callOnce(server.socket, byName<string>('test/big'), {}), big);
+    assert.equal(await callOnce(server.socket, Big, {}), big);
   });
 });
 

@@ -196,7 +196,7 @@ describe('homectl against a running homed', () => {
   it('help exits 0 and lists every command', async () => {
     const { code, stdout } = await ctl('help');
     assert.equal(code, 0);
-    for (const words of ['plugins list', 'plugins logs', 'config set', 'status']) assert.ok(stdout.includes(words), words);
+    for (const words of ['plugins list', 'plugins logs', 'config set', 'status', 'call METHOD']) assert.ok(stdout.includes(words), words);
   });
 });
 

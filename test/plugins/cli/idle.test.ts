@@ -5,14 +5,13 @@ import { connect } from 'node:net';
 import { describe, it } from 'node:test';
 import { HomedClient } from '../../../plugins/cli/client';
 import { createAdminMethods, type MethodTable } from '../../../plugin-host/client-api/methods';
-import { ErrorCodes, SocketApi } from '../../../protocol';
+import { ErrorCodes, NO_PARAMS, SocketApi, request } from '../../../protocol';
 import { connectRaw, waitFor } from '../../harness/homed';
 import { fakeKernel } from './fakes';
 import { limitsWith, serveFor, testRow, untilGone } from './helpers';
-import { byName } from '../../harness/by-name';
 
 const admin = createAdminMethods(fakeKernel({ 'kernel/status': () => ({ ok: true }) }), 'cli');
-const Slow = byName<string>('test/slow');
+const Slow = request<Record<string, never>, string>('test/slow', { params: NO_PARAMS, permission: null });
 const slow: MethodTable[string] = testRow(() => new Promise((resolve) => setTimeout(() => resolve('slow'), 200)));
 
 describe('cli socket idle and half-closed clients', () => {

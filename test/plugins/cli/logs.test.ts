@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { TimerApi, type KernelLogLine, type UsageRow } from '../../../protocol';
 import { startFakeLlmFor } from '../../fake-llm/server';
 import { HOMECTL_MAIN, cleanEnv, fakeProviderEnv, runHomectl, startHomed } from '../../harness/homed';
@@ -30,7 +30,7 @@ describe('homectl logs', () => {
     follower.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
     await waitFor(() => out.includes('timers loaded'), { what: 'the earlier timer lines', timeoutMs: 10_000 });
     llm.enqueue({ text: 'time to stretch' });
-    await requestOnce(homed.socket, TimerApi.Set.method, { session: 'cli:logs', message: 'stretch', delay: '1s' });
+    await callOnce(homed.socket, TimerApi.Set, { session: 'cli:logs', message: 'stretch', delay: '1s' });
     const line = await waitFor(() => out.split('\n').find((l) => l.includes('timer fired')), { what: 'the timer fired line', timeoutMs: 15_000 });
     assert.match(line, /^\d{4}-\d\d-\d\dT[\d:.]+Z INFO  \[timer\] timer fired id=\S+ session=cli:logs lateMs=\d+$/);
     assert.ok(!out.includes('[cli]') && !out.includes('homed ready'), `only the timer's lines:\n${out}`);

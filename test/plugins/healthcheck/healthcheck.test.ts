@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
-import { HealthcheckEvents, HealthcheckMethods, SocketApi, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
+import { HealthcheckApi, HealthcheckEvents, SocketApi, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
 import { runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { FAST_POLICY } from '../../kernel/kernel-harness';
 
@@ -93,7 +93,7 @@ describe('the healthcheck plugin in a real homed', () => {
     fs.writeFileSync(path.join(homed.dataDir, 'plugin-data', 'unsteady', 'crash-at-start'), 'yes');
     process.kill(unsteady.pid, 'SIGKILL');
     await waitFor(async () => (await pluginOf('unsteady'))?.state === 'failed', { timeoutMs: 30_000, what: 'unsteady to be failed' });
-    const report = await requestOnce<HealthReport>(homed.socket, HealthcheckMethods.Report, {});
+    const report = await callOnce(homed.socket, HealthcheckApi.Report, {});
     const finding = report.findings.find((f) => f.check === 'plugin:unsteady');
     assert.ok(finding, JSON.stringify(report.findings));
     assert.equal(finding.severity, 'error');
@@ -133,7 +133,7 @@ describe('the healthcheck plugin in a real homed', () => {
     fs.closeSync(fd);
     const again = await startHomed({ dataDir: homed.dataDir, env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(POLICY) } });
     try {
-      const report = await requestOnce<HealthReport>(again.socket, HealthcheckMethods.Report, { databases: true });
+      const report = await callOnce(again.socket, HealthcheckApi.Report, { databases: true });
       const knowledge = report.findings.find((f) => f.check === 'database:knowledge.db');
       assert.ok(knowledge, JSON.stringify(report.findings));
       assert.equal(knowledge.severity, 'error');

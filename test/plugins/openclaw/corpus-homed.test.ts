@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SocketApi } from '../../../protocol';
-import type { SkillInfo } from '../../../protocol/skills';
+import { SkillsApi, SocketApi } from '../../../protocol';
 import { REPO_ROOT } from '../../harness/homed';
 import { waitFor } from '../../harness/wait';
 import { startSkillsRig } from './rig';
@@ -27,7 +26,7 @@ test('the corpus in an extra folder: all 20 load and are gated', { skip: SKIP },
   assert.ok(listed.skills.every((skill) => skill.source === `extra:${extra}` && skill.description !== ''));
   const thingsMac = listed.skills.find((skill) => skill.name === 'things-mac');
   assert.deepEqual(thingsMac?.missing?.os, ['darwin']);
-  const info = await rig.call<SkillInfo>('skills/info', { name: 'gh-issues' });
+  const info = await rig.call(SkillsApi.Info, { name: 'gh-issues' });
   assert.equal(info.primaryEnv, 'GH_TOKEN');
   assert.deepEqual(info.install.map((option) => [option.id, option.label]), [['brew', 'brew install gh']]);
   const counts = new Map<string, number>();

@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SocketApi } from '../../../protocol';
-import type { SkillPreview, SkillsRemoveResult } from '../../../protocol/skills';
+import { SkillsApi, SocketApi } from '../../../protocol';
 import { TRUST_FLAG_WORDS } from '../../../plugins/openclaw/skills/trust-scan';
 import { manifest, zipBuffer } from '../../kernel/packages/helpers';
 import { waitFor } from '../../harness/wait';
@@ -20,7 +19,7 @@ test('a skill package is previewed from its inspected text, served once installe
   fs.writeFileSync(file, await zipBuffer([['plugin.json', manifest('forecast', '1.0.0', { entry: 'SKILL.md', permissions: [] })], ['SKILL.md', text]]));
 
   const inspected = await callOnce(rig.adminSocket, SocketApi.PluginsInstall, { file, inspectOnly: true });
-  const preview = await rig.call<SkillPreview>('skills/preview', { text: inspected.skill?.text ?? '', folder: inspected.manifest.name });
+  const preview = await rig.call(SkillsApi.Preview, { text: inspected.skill?.text ?? '', folder: inspected.manifest.name });
   assert.equal(preview.name, 'forecast');
   assert.equal(preview.flagged, 1);
   assert.deepEqual(preview.commands[0]?.flags, [`${TRUST_FLAG_WORDS['pipe-to-shell']}: "| sh"`, `${TRUST_FLAG_WORDS['base64-decode']}: "base64 -d"`]);
@@ -29,7 +28,7 @@ test('a skill package is previewed from its inspected text, served once installe
   await callOnce(rig.adminSocket, SocketApi.PluginsInstall, { file });
   const served = await rig.waitStatus('forecast', 'ready');
   assert.equal(served.source, 'package:forecast');
-  assert.deepEqual(await rig.call<SkillsRemoveResult>('skills/remove', { name: 'forecast' }), { removed: false, package: 'forecast' });
+  assert.deepEqual(await rig.call(SkillsApi.Remove, { name: 'forecast' }), { removed: false, package: 'forecast' });
   await callOnce(rig.adminSocket, SocketApi.PluginsRemove, { name: 'forecast' });
   await waitFor(async () => (await rig.list()).total === 0, { what: 'the package skill to go' });
 });

@@ -3,9 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TestContext } from 'node:test';
-import { requestOnce } from '../../../plugins/cli/client';
+import { callOnce } from '../../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../../plugins/cli/locate';
-import type { SkillStatusName, SkillSummary, SkillsListResult } from '../../../protocol/skills';
+import type { RequestDescriptor } from '../../../protocol';
+import { SkillsApi, type SkillStatusName, type SkillSummary, type SkillsListResult } from '../../../protocol/skills';
 import { fakeProviderEnv, makeTempDir, startHomed, type HomedHandle } from '../../harness/homed';
 import { writeUnder } from '../../harness/scratch';
 import { waitFor } from '../../harness/wait';
@@ -28,7 +29,8 @@ export interface SkillsRig {
   skillsDir: string;
   /** The owner's admin socket, where `call` goes: a socket method is called there with `callOnce(rig.adminSocket, SocketApi.X, params)`. */
   adminSocket: string;
-  call<R>(method: string, params?: Record<string, unknown>): Promise<R>;
+  /** Calls a client method through its descriptor on the admin socket (`rig.call(SkillsApi.Info, { name })`). */
+  call<P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R>;
   list(): Promise<SkillsListResult>;
   /** Waits until skills/list shows `name` (in effect) with `status`; answers its summary. */
   waitStatus(name: string, status: SkillStatusName, timeoutMs?: number): Promise<SkillSummary>;
@@ -50,8 +52,8 @@ export async function startSkillsRig(t: TestContext, options: { llm?: FakeLlm } 
   const skillsDir = path.join(homed.dataDir, 'skills');
   // As the owner's homectl calls: through the admin socket, where owner-only methods (skills/setup) are served.
   const adminSocket = adminSocketInDataDir(homed.dataDir);
-  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(adminSocket, method, params);
-  const list = (): Promise<SkillsListResult> => call<SkillsListResult>('skills/list');
+  const call = <P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R> => callOnce(adminSocket, descriptor, params);
+  const list = (): Promise<SkillsListResult> => call(SkillsApi.List, {});
   return {
     homed,
     binDir,

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { findExecutable } from '../../../protocol/runtime/executables';
-import { requestOnce } from '../../../plugins/cli/client';
-import { SkillsMethods, type SkillInfo, type SkillsSetupResult } from '../../../protocol/skills';
+import { callOnce } from '../../../plugins/cli/client';
+import { SkillsApi } from '../../../protocol/skills';
 import { writeUnder } from '../../harness/scratch';
 import { skillText, startSkillsRig } from './rig';
 
@@ -37,12 +37,12 @@ describe('skills/setup', () => {
     rig.writeSkill('npm-skill', skillText('npm-skill', { openclaw }));
     await rig.waitStatus('npm-skill', 'missing');
     // It runs an installer as homed's user, outside every sandbox: only the owner's homectl may ask, never the shared socket.
-    await assert.rejects(requestOnce(rig.homed.socket, SkillsMethods.Setup, { name: 'npm-skill', id: 'node' }), /skills\/setup widens what the agent may do, so only the owner runs it, on the machine running homed: homectl/);
+    await assert.rejects(callOnce(rig.homed.socket, SkillsApi.Setup, { name: 'npm-skill', id: 'node' }), /skills\/setup widens what the agent may do, so only the owner runs it, on the machine running homed: homectl/);
     assert.equal(fs.existsSync(argvFile), false, 'npm did not run');
-    const result = await rig.call<SkillsSetupResult>('skills/setup', { name: 'npm-skill', id: 'node' });
+    const result = await rig.call(SkillsApi.Setup, { name: 'npm-skill', id: 'node' });
     assert.deepEqual(result, { command: `npm install -g ${bin}@1.2.0`, exitCode: 0, output: 'added 1 package\n', status: 'ready' });
     assert.deepEqual(fs.readFileSync(argvFile, 'utf8').split('\n'), ['install', '-g', `${bin}@1.2.0`, '']);
-    await assert.rejects(rig.call('skills/setup', { name: 'npm-skill', id: 'brew' }), /has no install option "brew"; its options: node/);
+    await assert.rejects(rig.call(SkillsApi.Setup, { name: 'npm-skill', id: 'brew' }), /has no install option "brew"; its options: node/);
   });
 
   it('downloads, checks and unpacks an archive into the tools folder, whose programs count for gating', async (t) => {
@@ -61,12 +61,12 @@ describe('skills/setup', () => {
     rig.writeSkill('dl-skill', skillText('dl-skill', { openclaw: { requires: { bins: [bin] }, install: [download, wrong] } }));
     await rig.waitStatus('dl-skill', 'missing');
 
-    await assert.rejects(rig.call('skills/setup', { name: 'dl-skill', id: 'wrong' }), new RegExp(`has sha256 ${sha256}, not the 0{64} the skill gives; nothing was installed`));
+    await assert.rejects(rig.call(SkillsApi.Setup, { name: 'dl-skill', id: 'wrong' }), new RegExp(`has sha256 ${sha256}, not the 0{64} the skill gives; nothing was installed`));
     const toolsDir = path.join(rig.homed.dataDir, 'plugin-data', 'openclaw', 'tools', 'dl-skill');
     assert.equal(fs.existsSync(toolsDir), false, 'a refused download places nothing');
-    const info = await rig.call<SkillInfo>('skills/info', { name: 'dl-skill' });
+    const info = await rig.call(SkillsApi.Info, { name: 'dl-skill' });
     assert.equal(info.install[0]?.label, `download ${url} (sha256 ${sha256}) into ${toolsDir}, unpacked (strip 1)`);
-    const result = await rig.call<SkillsSetupResult>('skills/setup', { name: 'dl-skill', id: 'dl' });
+    const result = await rig.call(SkillsApi.Setup, { name: 'dl-skill', id: 'dl' });
     assert.deepEqual(result, { command: info.install[0]?.label, exitCode: 0, output: `placed in ${toolsDir}: bin`, status: 'ready' });
     assert.equal(fs.readFileSync(path.join(toolsDir, 'bin', bin), 'utf8'), '#!/bin/sh\necho downloaded\n');
   });
@@ -76,6 +76,6 @@ describe('skills/setup', () => {
     if (findExecutable('brew', `${rig.binDir}:${process.env['PATH'] ?? ''}`)) return t.skip('brew is installed here; setup would really run it');
     rig.writeSkill('brew-skill', skillText('brew-skill', { openclaw: { requires: { bins: ['ha-brew-only'] }, install: [{ id: 'brew', kind: 'brew', formula: 'ha-brew-only' }] } }));
     await rig.waitStatus('brew-skill', 'missing');
-    await assert.rejects(rig.call('skills/setup', { name: 'brew-skill', id: 'brew' }), /brew is not installed here \(not found in .*\); install Homebrew first, or pick another option/);
+    await assert.rejects(rig.call(SkillsApi.Setup, { name: 'brew-skill', id: 'brew' }), /brew is not installed here \(not found in .*\); install Homebrew first, or pick another option/);
   });
 });

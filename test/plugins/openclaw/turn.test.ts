@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SocketApi } from '../../../protocol';
+import { SkillsApi, SocketApi } from '../../../protocol';
 import { BLOCK_HEADER } from '../../../plugins/openclaw/prompt-block';
 import { startFakeLlmFor } from '../../fake-llm/server';
 import { callOnce } from '../../../plugins/cli/client';
@@ -42,7 +42,7 @@ async function writeSkills(rig: SkillsRig, bin: string): Promise<void> {
   await rig.waitStatus('hidden', 'ready');
   await rig.waitStatus('needs-x', 'missing');
   // Answered after a refresh that set the block: the next turn's system prompt has it.
-  await rig.call('skills/disable', { name: 'off' });
+  await rig.call(SkillsApi.Disable, { name: 'off' });
 }
 
 describe('skills in a turn', () => {

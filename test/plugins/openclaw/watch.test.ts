@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { HomedClient, callOnce } from '../../../plugins/cli/client';
-import { SocketApi, type EventsStreamItem } from '../../../protocol';
-import type { SkillInfo, SkillsToggleResult } from '../../../protocol/skills';
+import { SkillsApi, SocketApi, type EventsStreamItem } from '../../../protocol';
 import { writeUnder } from '../../harness/scratch';
 import { waitFor } from '../../harness/wait';
 import { skillText, startSkillsRig } from './rig';
@@ -59,7 +58,7 @@ describe('the openclaw skill set in a real homed', () => {
     rig.writeSkill('needs-bin', skillText('needs-bin', { openclaw }));
     const missing = await rig.waitStatus('needs-bin', 'missing');
     assert.deepEqual(missing.missing, { bins: [bin] });
-    const info = await rig.call<SkillInfo>('skills/info', { name: 'needs-bin' });
+    const info = await rig.call(SkillsApi.Info, { name: 'needs-bin' });
     assert.deepEqual(info.checks, [{ kind: 'bins', name: bin, ok: false }]);
     assert.deepEqual(info.install.map((option) => [option.id, option.label, option.applies]), [['npm', 'npm install -g stub-tool', true]]);
     rig.putOnPath(bin);
@@ -88,7 +87,7 @@ describe('the openclaw skill set in a real homed', () => {
       [`extra:${extra}`, dataFile],
     ]);
     assert.equal(listed.total, 2, 'shadowed skills are not counted');
-    const info = await rig.call<SkillInfo>('skills/info', { name: 'same' });
+    const info = await rig.call(SkillsApi.Info, { name: 'same' });
     assert.deepEqual(info.shadows, [path.join(packageDir, 'SKILL.md'), path.join(extra, 'same', 'SKILL.md')]);
 
     fs.rmSync(path.dirname(dataFile), { recursive: true });
@@ -103,11 +102,11 @@ describe('the openclaw skill set in a real homed', () => {
     rig.writeSkill('Weather Report', skillText('Weather Report'));
     rig.writeSkill('other', skillText('other'));
     await rig.waitStatus('Weather Report', 'ready');
-    const disabled = await rig.call<SkillsToggleResult>('skills/disable', { name: 'Weather Report' });
+    const disabled = await rig.call(SkillsApi.Disable, { name: 'Weather Report' });
     assert.deepEqual(disabled, { name: 'Weather Report', key: 'weather-report', status: 'disabled' });
-    const info = await rig.call<SkillInfo>('skills/info', { name: 'Weather Report' });
+    const info = await rig.call(SkillsApi.Info, { name: 'Weather Report' });
     assert.equal(info.settings.enabled, false);
-    const enabled = await rig.call<SkillsToggleResult>('skills/enable', { name: 'Weather Report' });
+    const enabled = await rig.call(SkillsApi.Enable, { name: 'Weather Report' });
     assert.equal(enabled.status, 'ready');
 
     await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['other'] });
@@ -116,6 +115,6 @@ describe('the openclaw skill set in a real homed', () => {
     await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'allow', value: ['weather-report'] });
     await rig.waitStatus('Weather Report', 'ready');
     await rig.waitStatus('other', 'blocked');
-    await assert.rejects(rig.call('skills/enable', { name: 'nope' }), /no skill named "nope"; homectl skills list shows them/);
+    await assert.rejects(rig.call(SkillsApi.Enable, { name: 'nope' }), /no skill named "nope"; homectl skills list shows them/);
   });
 });

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { HomedClient, callOnce, requestOnce } from '../../../plugins/cli/client';
-import { SocketApi, type ApprovalsListResult } from '../../../protocol';
+import { HomedClient, callOnce } from '../../../plugins/cli/client';
+import { ApprovalsApi, SocketApi } from '../../../protocol';
 import { waitFor } from '../../harness/homed';
 import { DESKTOP, PHONE, skip, startBrowserHarness, type BrowserHarness, type GuardedPage } from './browser-harness';
 
@@ -34,7 +34,7 @@ describe('the approval dialog in chromium', { skip }, () => {
   const history = (page = tab.page) => page.getByRole('list', { name: 'History' });
   const dialogOf = (question: string, page = tab.page) => page.getByRole('dialog', { name: question });
   const decisions = async (session: string): Promise<string[][]> =>
-    (await requestOnce<ApprovalsListResult>(socket(), 'approvals/list', { session, limit: 100 })).decisions.map((d) => [d.decision, d.by, d.detail ?? '']).reverse();
+    (await callOnce(socket(), ApprovalsApi.List, { session, limit: 100 })).decisions.map((d) => [d.decision, d.by, d.detail ?? '']).reverse();
 
   /** Sends `text` from the Chat page with the model scripted to call exec `command`, then to answer `answer`. */
   async function sendWithExec(command: string, answer: string, text: string): Promise<void> {

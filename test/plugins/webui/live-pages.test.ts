@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { callOnce, requestOnce } from '../../../plugins/cli/client';
-import { SocketApi, TimerApi, type TimerListResult } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, TimerApi } from '../../../protocol';
 import { runWaiter } from '../../harness/waiter';
 import { skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
@@ -18,7 +18,6 @@ const MARK = 'window.__notReloaded';
 describe('the Knowledge and Timers pages follow events in chromium', { skip }, () => {
   let harness: BrowserHarness;
   let work: string;
-  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(harness.live.homed.socket, method, params);
 
   before(async () => {
     harness = await startBrowserHarness({ llm: true });
@@ -74,14 +73,14 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     assert.equal(said.code, 0, said.stderr);
     await row('stretch your legs').waitFor();
     await row('stretch your legs').waitFor({ state: 'detached', timeout: 20_000 });
-    assert.deepEqual((await call<TimerListResult>(TimerApi.List.method)).timers, [], 'it fired');
+    assert.deepEqual((await callOnce(harness.live.homed.socket, TimerApi.List, {})).timers, [], 'it fired');
 
     llm.enqueue({ toolCalls: [{ name: 'timer_set', args: { message: 'call the plumber', delay: '1h' } }] }, { text: 'Set.' });
     assert.equal((await runWaiter(['-data', harness.live.homed.dataDir, '--session', 'web:timers', '-say', 'plumber in an hour'])).code, 0);
     await row('call the plumber').waitFor();
-    const [timer] = (await call<TimerListResult>(TimerApi.List.method)).timers;
+    const [timer] = (await callOnce(harness.live.homed.socket, TimerApi.List, {})).timers;
     assert.ok(timer);
-    await call(TimerApi.Cancel.method, { id: timer.id });
+    await callOnce(harness.live.homed.socket, TimerApi.Cancel, { id: timer.id });
     await row('call the plumber').waitFor({ state: 'detached' });
     await page.getByText('No timers are set.', { exact: false }).waitFor();
     await notReloaded(page);

@@ -5,15 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { callOnce, requestOnce } from '../../../plugins/cli/client';
-import { SocketApi, TimerApi, type TimerListResult, type TimerSetResult } from '../../../protocol';
+import { callOnce } from '../../../plugins/cli/client';
+import { SocketApi, TimerApi, type TimerSetParams } from '../../../protocol';
+import { byName } from '../../harness/by-name';
 import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser-harness';
 
 describe('the Timers page in chromium', { skip }, () => {
   let harness: BrowserHarness;
-  const call = <R>(method: string, params: Record<string, unknown> = {}): Promise<R> => requestOnce<R>(harness.live.homed.socket, method, params);
-  const setTimer = async (params: Record<string, unknown>): Promise<string> => (await call<TimerSetResult>(TimerApi.Set.method, { session: 'timers-page', ...params })).timer.id;
-  const listed = async (): Promise<string[]> => (await call<TimerListResult>(TimerApi.List.method)).timers.map((timer) => timer.message);
+  const setTimer = async (params: Omit<TimerSetParams, 'session'>): Promise<string> => (await callOnce(harness.live.homed.socket, TimerApi.Set, { session: 'timers-page', ...params })).timer.id;
+  const listed = async (): Promise<string[]> => (await callOnce(harness.live.homed.socket, TimerApi.List, {})).timers.map((timer) => timer.message);
 
   before(async () => {
     harness = await startBrowserHarness();
@@ -33,10 +33,12 @@ describe('the Timers page in chromium', { skip }, () => {
   const statusValue = (page: Page, term: string): Locator => page.getByRole('definition').filter({ has: page.locator(`xpath=self::*[preceding-sibling::dt[1][normalize-space()="${term}"]]`) });
 
   it('refuses a malformed timer/set and an unknown id with what to change', async () => {
-    await assert.rejects(call(TimerApi.Set.method, { session: 's', message: 'x', delay: 'soon' }), /delay "soon" is not a duration/);
-    await assert.rejects(call(TimerApi.Set.method, { session: 's', message: 'x' }), /give delay .* or at/);
-    await assert.rejects(call(TimerApi.Set.method, { message: 'x', delay: '1h' }), /session/);
-    await assert.rejects(call(TimerApi.Cancel.method, { id: 't-none' }), /there is no timer with id "t-none"/);
+    const socket = harness.live.homed.socket;
+    await assert.rejects(callOnce(socket, TimerApi.Set, { session: 's', message: 'x', delay: 'soon' }), /delay "soon" is not a duration/);
+    await assert.rejects(callOnce(socket, TimerApi.Set, { session: 's', message: 'x' }), /give delay .* or at/);
+    // By name: params without the session timer/set requires, sent on purpose to see them refused.
+    await assert.rejects(callOnce(socket, byName(TimerApi.Set.method), { message: 'x', delay: '1h' }), /session/);
+    await assert.rejects(callOnce(socket, TimerApi.Cancel, { id: 't-none' }), /there is no timer with id "t-none"/);
     assert.deepEqual(await listed(), []);
   });
 

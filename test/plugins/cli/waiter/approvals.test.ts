@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { callOnce, requestOnce } from '../../../../plugins/cli/client';
-import { SocketApi, type ApprovalsListResult } from '../../../../protocol';
+import { callOnce } from '../../../../plugins/cli/client';
+import { ApprovalsApi, SocketApi } from '../../../../protocol';
 import { startFakeLlm, type FakeLlm } from '../../../fake-llm/server';
 import { fakeProviderEnv, pidAlive, startHomed, waitFor, type HomedHandle } from '../../../harness/homed';
 import { TmuxPane, tmuxAvailable } from '../../../harness/tmux';
@@ -63,7 +63,7 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     (llm.requests.at(-1)?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
 
   const decisions = async (session: string): Promise<string[][]> => {
-    const listed = await requestOnce<ApprovalsListResult>(homed.socket, 'approvals/list', { session, limit: 100 });
+    const listed = await callOnce(homed.socket, ApprovalsApi.List, { session, limit: 100 });
     return listed.decisions.map((d) => [d.decision, d.by, d.detail ?? '']).reverse();
   };
 
