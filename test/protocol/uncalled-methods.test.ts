@@ -73,16 +73,21 @@ function callerSources(): string[] {
 }
 
 /**
- * Names of descriptors passed where a call is made: `call(X`, `notify(X`, `callPlugin(X`, or the wire's
- * `sendRequest(requestType(X)` / `sendNotification(notificationType(X)` (serving with onRequest is not calling).
+ * Names of descriptors passed where a call is made: the first argument of `call(`, `notify(`, `callPlugin(`, or of
+ * the wire's `sendRequest(requestType(` / `sendNotification(notificationType(` (serving with onRequest is not
+ * calling). A first argument that picks between descriptors (`cond ? A : B`) names each.
  */
 function calledNames(sources: string[]): Set<string> {
   const patterns = [
-    /\b(?:call|notify|callPlugin|callClient)\(\s*([A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?)\s*[,)]/g,
-    /\bsend(?:Request|Notification)\(\s*(?:requestType|notificationType)\(\s*([A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?)\s*\)/g,
+    /\b(?:call|notify|callPlugin|callClient)\(\s*([^,()]+?)\s*[,)]/g,
+    /\bsend(?:Request|Notification)\(\s*(?:requestType|notificationType)\(\s*([^,()]+?)\s*\)/g,
   ];
   const names = new Set<string>();
-  for (const text of sources) for (const pattern of patterns) for (const match of text.matchAll(pattern)) names.add(match[1] as string);
+  for (const text of sources) {
+    for (const pattern of patterns) {
+      for (const match of text.matchAll(pattern)) for (const name of (match[1] as string).matchAll(/\b[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?/g)) names.add(name[0]);
+    }
+  }
   return names;
 }
 
@@ -107,6 +112,7 @@ test('the scan sees a call through a descriptor and ignores a handler bound to o
     'void this.connection.sendNotification(notificationType(LogNotification), line);',
     'connection.onRequest(requestType(PingRequest), (p) => p);',
     'bindRequest(connection, caller, ConfigSetRequest, handler);',
+    "await ctx.call(action === 'enable' ? SkillsApi.Enable : SkillsApi.Disable, { name });",
   ]);
-  assert.deepEqual([...seen].sort(), ['LogNotification', 'MemorySearchRequest', 'SocketApi.ConfigGet']);
+  assert.deepEqual([...seen].sort(), ['LogNotification', 'MemorySearchRequest', 'SkillsApi.Disable', 'SkillsApi.Enable', 'SocketApi.ConfigGet']);
 });
