@@ -10,10 +10,13 @@ export function createRootLogger(level: string, kept?: { write(line: string): bo
   const options = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
   if (!kept) return pino(options);
   // Each stream takes every level: the logger's own level (core.log.level) is the one filter.
-  return pino(options, pino.multistream([
-    { level: 'trace', stream: pino.destination({ fd: 1, sync: true }) },
-    { level: 'trace', stream: kept },
-  ]));
+  return pino(
+    options,
+    pino.multistream([
+      { level: 'trace', stream: pino.destination({ fd: 1, sync: true }) },
+      { level: 'trace', stream: kept },
+    ]),
+  );
 }
 
 /**

@@ -47,8 +47,7 @@ export class ConnectedPluginContext implements PluginContext {
   readonly config: PluginContext['config'] = {
     get: async (key, scope) => (await this.connection.sendRequest(requestType(ConfigGetRequest), withScope({ key }, scope))).entry.value,
     entry: async (key, scope) => (await this.connection.sendRequest(requestType(ConfigGetRequest), withScope({ key }, scope))).entry,
-    set: async (key, value, scope) =>
-      (await this.connection.sendRequest(requestType(ConfigSetRequest), withScope({ key, value }, scope))).entry,
+    set: async (key, value, scope) => (await this.connection.sendRequest(requestType(ConfigSetRequest), withScope({ key, value }, scope))).entry,
     list: async (scope) => (await this.connection.sendRequest(requestType(ConfigListRequest), withScope({}, scope))).entries,
   };
 

@@ -37,7 +37,12 @@ export function startDeadline(timeoutMs: number, cancel: AbortSignal, reasons: D
  * Runs `work` under a deadline of `timeoutMs` joined with `cancel`: if either fired, its error is what the caller
  * sees, whatever broke first below (a socket closed by the abort, a half-written file).
  */
-export async function runWithDeadline<T>(timeoutMs: number, cancel: AbortSignal, reasons: DeadlineReasons, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function runWithDeadline<T>(
+  timeoutMs: number,
+  cancel: AbortSignal,
+  reasons: DeadlineReasons,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const deadline = startDeadline(timeoutMs, cancel, reasons);
   try {
     return await work(deadline.signal);

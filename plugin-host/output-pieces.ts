@@ -18,7 +18,13 @@ export class OutputJoiner {
       const text = output.text ?? '';
       if (this.heldChars + text.length > MAX_HELD_CHARS) {
         this.release(key);
-        return { session: output.session, ...(output.inputId !== undefined ? { inputId: output.inputId } : {}), kind: 'error', code: 'HA_ERR_INTERNAL', error: 'an output too large to hold arrived in pieces and was dropped' };
+        return {
+          session: output.session,
+          ...(output.inputId !== undefined ? { inputId: output.inputId } : {}),
+          kind: 'error',
+          code: 'HA_ERR_INTERNAL',
+          error: 'an output too large to hold arrived in pieces and was dropped',
+        };
       }
       this.heldChars += text.length;
       if (parts) parts.push(text);

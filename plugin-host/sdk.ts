@@ -123,10 +123,15 @@ export interface ClientMethodDefinition {
  * `serve(TimerApi.List, () => ({ now, timers }))`. The kernel checks the params against the descriptor's schema and
  * its permission and owner before `run` is called.
  */
-export function serve<P, R>(descriptor: RequestDescriptor<P, R>, run: (params: P, ctx: PluginContext) => NoInfer<R> | Promise<NoInfer<R>>): ClientMethodDefinition {
+export function serve<P, R>(
+  descriptor: RequestDescriptor<P, R>,
+  run: (params: P, ctx: PluginContext) => NoInfer<R> | Promise<NoInfer<R>>,
+): ClientMethodDefinition {
   // What crosses the handshake is data: a check written as a function would never run, so it is refused here.
   if (descriptor.paramPermission || descriptor.crossCheck) {
-    throw new Error(`${descriptor.method} cannot be served by a plugin: the kernel admits a served method by its schema and permission alone, so check the rest in its handler`);
+    throw new Error(
+      `${descriptor.method} cannot be served by a plugin: the kernel admits a served method by its schema and permission alone, so check the rest in its handler`,
+    );
   }
   return { descriptor, run };
 }
@@ -136,7 +141,11 @@ export interface StageCall {
   readonly signal: AbortSignal;
 }
 
-export type StageHandler = (snapshot: StageSnapshot, ctx: PluginContext, call: StageCall) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
+export type StageHandler = (
+  snapshot: StageSnapshot,
+  ctx: PluginContext,
+  call: StageCall,
+) => StagePatch | null | undefined | Promise<StagePatch | null | undefined>;
 
 /** Everything a plugin is: data plus handlers. */
 export interface PluginDefinition {

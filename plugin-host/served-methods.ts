@@ -45,7 +45,8 @@ export class ServedMethods {
 /** serve()'s list as it is; a plain-JavaScript object of rows, each made into what serve() would make of it. */
 function fromRows(methods: readonly ClientMethodDefinition[] | Readonly<Record<string, PlainMethodRow>>): readonly ClientMethodDefinition[] {
   if (Array.isArray(methods)) return methods;
-  if (typeof methods !== 'object' || methods === null) throw new Error('clientMethods is neither a list of served methods nor an object of rows by method name');
+  if (typeof methods !== 'object' || methods === null)
+    throw new Error('clientMethods is neither a list of served methods nor an object of rows by method name');
   return Object.entries(methods as Record<string, PlainMethodRow>).map(([name, row]) => {
     if (typeof row !== 'object' || row === null || typeof row.params !== 'object' || row.params === null || typeof row.run !== 'function') {
       throw new Error(`clientMethods["${name}"] needs params (a JSON Schema) and run(params, ctx)`);

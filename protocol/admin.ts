@@ -8,7 +8,6 @@ import { OWNER_FIELD, ownerClaim, type OwnerParams } from './owner';
 import type { PluginState } from './plugin-state';
 import type { SkillPackageFiles } from './skills';
 
-
 /** How the last process of a plugin ended. */
 export interface LastExit {
   /** Exit code, when it exited by itself. */

@@ -55,7 +55,11 @@ export interface KnowledgeChangedEvent {
 export const RESERVED_EVENT_PREFIXES = ['plugin.', 'config.', 'kernel.', 'turn.', 'knowledge.'] as const;
 
 /** A name a plugin publishes under (delivered as `<plugin>.<name>`). */
-const EVENT_NAME_FIELD: JsonSchema = { type: 'string', pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$', description: 'an event name (lower-case letters, digits, _ . -; at most 128)' };
+const EVENT_NAME_FIELD: JsonSchema = {
+  type: 'string',
+  pattern: '^[a-z0-9_][a-z0-9_.-]{0,127}$',
+  description: 'an event name (lower-case letters, digits, _ . -; at most 128)',
+};
 /** An exact event name or a `prefix.*` pattern. */
 export const EVENT_PATTERN_FIELD: JsonSchema = {
   type: 'string',
@@ -70,9 +74,17 @@ export interface EventSubscribeParams {
   names: string[];
 }
 /** plugin → kernel: receive these events as `events/deliver`. */
-export const EventSubscribeRequest = request<EventSubscribeParams, null>('events/subscribe', { params: subscribeParams, permission: 'events', aliases: ['event/subscribe'] });
+export const EventSubscribeRequest = request<EventSubscribeParams, null>('events/subscribe', {
+  params: subscribeParams,
+  permission: 'events',
+  aliases: ['event/subscribe'],
+});
 /** plugin → kernel: stop receiving these events. */
-export const EventUnsubscribeRequest = request<EventSubscribeParams, null>('events/unsubscribe', { params: subscribeParams, permission: null, aliases: ['event/unsubscribe'] });
+export const EventUnsubscribeRequest = request<EventSubscribeParams, null>('events/unsubscribe', {
+  params: subscribeParams,
+  permission: null,
+  aliases: ['event/unsubscribe'],
+});
 
 export interface EventPublishParams {
   /** Name inside the plugin's namespace; delivered as `<plugin>.<name>`. */

@@ -68,7 +68,11 @@ export function formatDurationExact(ms: number): string {
   if (ms < 0) return `-${formatDurationExact(-ms)}`;
   let rest = Math.round(ms);
   let text = '';
-  for (const [unit, size] of [['d', DAY], ['h', HOUR], ['m', MINUTE]] as const) {
+  for (const [unit, size] of [
+    ['d', DAY],
+    ['h', HOUR],
+    ['m', MINUTE],
+  ] as const) {
     if (rest < size) continue;
     text += `${Math.floor(rest / size)}${unit}`;
     rest %= size;

@@ -109,7 +109,12 @@ export const HealthReportNotification = notification<HealthReportParams>('health
   params: objectSchema(
     {
       report: objectSchema(
-        { at: { type: 'string', maxLength: 64 }, overall: SEVERITY_FIELD, findings: { type: 'array', maxItems: 500, items: FINDING_SCHEMA }, duration_ms: { type: 'number', minimum: 0 } },
+        {
+          at: { type: 'string', maxLength: 64 },
+          overall: SEVERITY_FIELD,
+          findings: { type: 'array', maxItems: 500, items: FINDING_SCHEMA },
+          duration_ms: { type: 'number', minimum: 0 },
+        },
         ['at', 'overall', 'findings', 'duration_ms'],
       ),
     },

@@ -88,7 +88,10 @@ export const KnowledgeRemoveRequest = request<KnowledgeRemoveParams, { removed: 
 });
 
 /** plugin → kernel: the indexed files (needs `knowledge`). */
-export const KnowledgeListRequest = request<Record<string, never>, { files: KnowledgeFile[] }>('knowledge/list', { params: NO_PARAMS, permission: 'knowledge' });
+export const KnowledgeListRequest = request<Record<string, never>, { files: KnowledgeFile[] }>('knowledge/list', {
+  params: NO_PARAMS,
+  permission: 'knowledge',
+});
 
 /** plugin → kernel: rebuild the index from the folder (needs `knowledge`). */
 export const KnowledgeReindexRequest = request<Record<string, never>, { files: number; chunks: number; ms: number }>('knowledge/reindex', {

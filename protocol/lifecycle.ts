@@ -63,10 +63,12 @@ export const InitializeRequest = request<InitializeParams, InitializeResult>('pl
       entry: { type: 'string' },
       kind: { enum: ['builtin', 'js', 'lua', 'skill'] },
       permissions: { type: 'array', items: { enum: [...PERMISSIONS] } },
-      paths: objectSchema(
-        { data: { type: 'string' }, plugin: { type: 'string' }, pluginData: { type: 'string' }, run: { type: 'string' } },
-        ['data', 'plugin', 'pluginData', 'run'],
-      ),
+      paths: objectSchema({ data: { type: 'string' }, plugin: { type: 'string' }, pluginData: { type: 'string' }, run: { type: 'string' } }, [
+        'data',
+        'plugin',
+        'pluginData',
+        'run',
+      ]),
       kernelVersion: { type: 'string' },
     },
     ['protocolVersion', 'name', 'entry', 'kind', 'permissions', 'paths', 'kernelVersion'],
@@ -82,7 +84,10 @@ export interface ShutdownParams {
   reason: string;
 }
 /** kernel → plugin: release what you hold; the answer means it is safe to exit. */
-export const ShutdownRequest = request<ShutdownParams, null>('plugin/shutdown', { params: objectSchema({ reason: { type: 'string' } }, ['reason']), permission: null });
+export const ShutdownRequest = request<ShutdownParams, null>('plugin/shutdown', {
+  params: objectSchema({ reason: { type: 'string' } }, ['reason']),
+  permission: null,
+});
 
 /** kernel → plugin: exit now. */
 export const ExitNotification = notification<Record<string, never>>('plugin/exit', { params: NO_PARAMS, permission: null });

@@ -32,7 +32,10 @@ export const LlmCompleteRequest = request<LlmCompleteParams, LlmCompleteResult>(
         type: 'array',
         minItems: 1,
         maxItems: MAX_LLM_MESSAGES,
-        items: objectSchema({ role: { enum: ['system', 'user', 'assistant'] }, content: { type: 'string', maxLength: MAX_LLM_PROMPT_CHARS } }, ['role', 'content']),
+        items: objectSchema({ role: { enum: ['system', 'user', 'assistant'] }, content: { type: 'string', maxLength: MAX_LLM_PROMPT_CHARS } }, [
+          'role',
+          'content',
+        ]),
       },
       provider: stringField(MAX_PROVIDER_NAME_CHARS),
       maxTokens: wholeNumberField(1, Number.MAX_SAFE_INTEGER),

@@ -1,7 +1,6 @@
 import { CONFIG_TYPES, type ConfigDef } from './config';
 import { PERMISSIONS, type Permission } from './permissions';
 
-
 /** plugin.json: what a plugin is and what it asks for. */
 export interface PluginManifest {
   /** Lower-case name, [a-z0-9-], at most 64 characters; also its config table's suffix. */

@@ -5,12 +5,27 @@
 // Adding a socket method is a descriptor here, its row there, and its callers.
 import { objectSchema, request, type JsonSchema, type RequestDescriptor } from './descriptor';
 import { INPUT_TEXT_FIELD, SESSION_FIELD, stringField } from './fields';
-import { KernelStatusRequest, PluginsControlRequest, PluginsInfoRequest, PluginsInstallRequest, PluginsListRequest, PluginsLogsRequest, PluginsRemoveRequest } from './admin';
+import {
+  KernelStatusRequest,
+  PluginsControlRequest,
+  PluginsInfoRequest,
+  PluginsInstallRequest,
+  PluginsListRequest,
+  PluginsLogsRequest,
+  PluginsRemoveRequest,
+} from './admin';
 import { AnswerRequest, PendingRequest } from './approvals';
 import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigOwnerParams } from './config';
 import { EVENT_PATTERN_FIELD } from './events';
 import type { InterruptResult } from './io';
-import { KNOWLEDGE_ADD_FIELDS, KnowledgeListRequest, KnowledgeReindexRequest, KnowledgeRemoveRequest, KnowledgeSearchRequest, type KnowledgeFile } from './knowledge';
+import {
+  KNOWLEDGE_ADD_FIELDS,
+  KnowledgeListRequest,
+  KnowledgeReindexRequest,
+  KnowledgeRemoveRequest,
+  KnowledgeSearchRequest,
+  type KnowledgeFile,
+} from './knowledge';
 import { MAX_CLIENT_EVENT_NAMES, MAX_INPUT_TEXT_CHARS } from './limits';
 import { LogsReadRequest, UsageReadRequest } from './logs';
 import { GraphQueryRequest, MemoryForgetRequest, MemorySearchRequest } from './memory';
@@ -138,4 +153,3 @@ export const SocketApi = {
   /** The questions waiting for an answer. */
   ApprovalPending: forwarded(PendingRequest),
 } as const;
-

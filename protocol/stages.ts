@@ -127,6 +127,9 @@ export interface StageInvokeParams {
 }
 /** kernel → plugin: run your handler for a stage. */
 export const StageInvokeRequest = request<StageInvokeParams, StagePatch | null>('stage/invoke', {
-  params: objectSchema({ stage: { enum: [...STAGE_NAMES] }, snapshot: { type: 'object', required: ['session'], properties: { session: { type: 'string' } } } }, ['stage', 'snapshot']),
+  params: objectSchema(
+    { stage: { enum: [...STAGE_NAMES] }, snapshot: { type: 'object', required: ['session'], properties: { session: { type: 'string' } } } },
+    ['stage', 'snapshot'],
+  ),
   permission: null,
 });

@@ -79,10 +79,10 @@ export const TimerApi = {
   List: request<Record<string, never>, TimerListResult>('timer/list', { params: NO_PARAMS, permission: null }),
   /** Sets a reminder for a conversation. */
   Set: request<TimerSetParams, TimerSetResult>('timer/set', {
-    params: objectSchema(
-      { session: SESSION_FIELD, message: stringField(1000), delay: DURATION_FIELD, at: stringField(64), repeat: DURATION_FIELD },
-      ['session', 'message'],
-    ),
+    params: objectSchema({ session: SESSION_FIELD, message: stringField(1000), delay: DURATION_FIELD, at: stringField(64), repeat: DURATION_FIELD }, [
+      'session',
+      'message',
+    ]),
     permission: null,
   }),
   /** Cancels a timer by id. */

@@ -42,7 +42,13 @@ export interface ToolInvokeResult {
 /** kernel → plugin: run one of your tools. */
 export const ToolInvokeRequest = request<ToolInvokeParams, ToolInvokeResult>('tool/invoke', {
   params: objectSchema(
-    { name: { type: 'string' }, args: ANY_FIELD, session: { type: 'string' }, callId: { type: 'string' }, env: { type: 'object', additionalProperties: { type: 'string' } } },
+    {
+      name: { type: 'string' },
+      args: ANY_FIELD,
+      session: { type: 'string' },
+      callId: { type: 'string' },
+      env: { type: 'object', additionalProperties: { type: 'string' } },
+    },
     ['name', 'args'],
   ),
   permission: null,

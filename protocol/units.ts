@@ -14,12 +14,32 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const DURATION_UNITS: Record<string, number> = {
-  ms: 1, msec: 1, msecs: 1, millisecond: 1, milliseconds: 1,
-  s: SECOND, sec: SECOND, secs: SECOND, second: SECOND, seconds: SECOND,
-  m: MINUTE, min: MINUTE, mins: MINUTE, minute: MINUTE, minutes: MINUTE,
-  h: HOUR, hr: HOUR, hrs: HOUR, hour: HOUR, hours: HOUR,
-  d: DAY, day: DAY, days: DAY,
-  w: 7 * DAY, week: 7 * DAY, weeks: 7 * DAY,
+  ms: 1,
+  msec: 1,
+  msecs: 1,
+  millisecond: 1,
+  milliseconds: 1,
+  s: SECOND,
+  sec: SECOND,
+  secs: SECOND,
+  second: SECOND,
+  seconds: SECOND,
+  m: MINUTE,
+  min: MINUTE,
+  mins: MINUTE,
+  minute: MINUTE,
+  minutes: MINUTE,
+  h: HOUR,
+  hr: HOUR,
+  hrs: HOUR,
+  hour: HOUR,
+  hours: HOUR,
+  d: DAY,
+  day: DAY,
+  days: DAY,
+  w: 7 * DAY,
+  week: 7 * DAY,
+  weeks: 7 * DAY,
 };
 const BARE_WHOLE = /^\d+$/;
 const DURATION_PART = /(\d+(?:\.\d+)?)\s*([a-z]+)/y;
@@ -42,10 +62,18 @@ export function parseDuration(text: string): number | undefined {
 
 const SIZE_UNITS: Record<string, number> = {
   b: 1,
-  k: 1024, kb: 1024, kib: 1024,
-  m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
-  t: 1024 ** 4, tb: 1024 ** 4, tib: 1024 ** 4,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
+  t: 1024 ** 4,
+  tb: 1024 ** 4,
+  tib: 1024 ** 4,
 };
 const SIZE_TEXT = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/;
 

@@ -26,7 +26,11 @@ function folderModules() {
       build.onResolve({ filter: /^homeagent:(pages|strings)$/ }, (args) => ({ path: args.path, namespace: 'homeagent-folder' }));
       build.onLoad({ filter: /.*/, namespace: 'homeagent-folder' }, (args) => {
         const dir = path.join(source, folders[args.path]);
-        const names = fs.readdirSync(dir).filter((file) => /^\w+\.ts$/.test(file) && !file.endsWith('.d.ts')).map((file) => file.slice(0, -3)).sort();
+        const names = fs
+          .readdirSync(dir)
+          .filter((file) => /^\w+\.ts$/.test(file) && !file.endsWith('.d.ts'))
+          .map((file) => file.slice(0, -3))
+          .sort();
         const lines = names.map((name, i) => `import m${i} from ${JSON.stringify(path.join(dir, `${name}.ts`))};`);
         lines.push(`export default { ${names.map((name, i) => `${JSON.stringify(name)}: m${i}`).join(', ')} };`);
         return { contents: lines.join('\n'), resolveDir: dir, loader: 'js', watchFiles: names.map((name) => path.join(dir, `${name}.ts`)) };

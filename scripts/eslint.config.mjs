@@ -34,7 +34,17 @@ export default tseslint.config(
     files: ['**/*.ts'],
     ignores: ['protocol/runtime/internals/sqlite.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'better-sqlite3', message: 'import Database from protocol/runtime/internals/sqlite.ts, which loads the better-sqlite3 build this Node.js can use' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'better-sqlite3',
+              message: 'import Database from protocol/runtime/internals/sqlite.ts, which loads the better-sqlite3 build this Node.js can use',
+            },
+          ],
+        },
+      ],
     },
   },
 );

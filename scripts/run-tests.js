@@ -37,7 +37,8 @@ const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ..
   env: { ...process.env, TMPDIR: runTmp },
 });
 const left = fs.readdirSync(runTmp);
-if (left.length > 0) console.error(`the run left ${left.length} temporary entries behind, now removed: ${left.slice(0, 20).join(' ')}${left.length > 20 ? ' …' : ''}`);
+if (left.length > 0)
+  console.error(`the run left ${left.length} temporary entries behind, now removed: ${left.slice(0, 20).join(' ')}${left.length > 20 ? ' …' : ''}`);
 try {
   fs.rmSync(runTmp, { recursive: true, force: true });
 } catch (error) {

@@ -56,7 +56,8 @@ export class Agent implements AgentDoor {
     this.outputs = new AgentOutputs({
       ...deps,
       deliver: (output) => this.deliverSafely(output),
-      onKeepFailed: (session, error) => deps.log.warn({ session }, `an answer nobody received could not be kept for the session's next client: ${error.message}`),
+      onKeepFailed: (session, error) =>
+        deps.log.warn({ session }, `an answer nobody received could not be kept for the session's next client: ${error.message}`),
     });
     this.cutOff = recoverCutOffTurns(deps.sessions);
     for (const turn of this.cutOff) deps.log.warn({ session: turn.row.session }, 'a turn was cut off when homed stopped; kept and marked in its session');
@@ -111,16 +112,25 @@ export class Agent implements AgentDoor {
     const lane = laneOf(input.session, input.via, input.source);
     const refusal = this.lanes.refusal(lane);
     if (refusal) {
-      const where = refusal.full === 'lane' ? `session ${input.session} already has ${refusal.limit} messages waiting` : `${refusal.limit} messages are waiting in all sessions`;
+      const where =
+        refusal.full === 'lane'
+          ? `session ${input.session} already has ${refusal.limit} messages waiting`
+          : `${refusal.limit} messages are waiting in all sessions`;
       throw haError(ErrorCodes.QueueFull, `the agent's input queue is full (${where}); try again shortly`, { plugin: input.source, session: input.session });
     }
     if (input.source !== CONSOLIDATION_SOURCE) this.writeAhead(input);
     const ahead = this.lanes.offer(lane, classOf(input), input);
     if (ahead > 0) {
-      this.outputs.answer(input, { kind: 'notice', text: `[waiting] ${ahead} earlier message${ahead === 1 ? '' : 's'} of this session ${ahead === 1 ? 'is' : 'are'} answered first` });
+      this.outputs.answer(input, {
+        kind: 'notice',
+        text: `[waiting] ${ahead} earlier message${ahead === 1 ? '' : 's'} of this session ${ahead === 1 ? 'is' : 'are'} answered first`,
+      });
     } else if (this.state === 'running' && this.lanes.running(lane) !== input) {
       const max = classOf(input) === 'person' ? this.deps.policy().lanes.personTurns : this.deps.policy().lanes.backgroundTurns;
-      this.outputs.answer(input, { kind: 'notice', text: `[waiting] ${max} turns are running (core.agent.max_concurrent_turns); this one starts when one ends` });
+      this.outputs.answer(input, {
+        kind: 'notice',
+        text: `[waiting] ${max} turns are running (core.agent.max_concurrent_turns); this one starts when one ends`,
+      });
     }
     return ahead;
   }
@@ -217,21 +227,17 @@ export class Agent implements AgentDoor {
     // The loop-back source asks the model about the kernel's own data: no conversation, no tools.
     // Picked by the turn while its on_input handlers work.
     const history = loopback ? [] : (system: LlmMessage) => this.deps.promptWindows.pick(input.session, input.text, system).messages.slice(1);
-    const turn = new Turn(
-      { session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) },
-      this.deps.turn,
-      {
-        delta: (text) => {
-          checkpoint.add(text);
-          this.outputs.answer(input, { kind: 'delta', text });
-        },
-        notice: (text) => this.outputs.answer(input, { kind: 'notice', text }),
-        tool: (event) => {
-          this.outputs.answer(input, { kind: 'tool', tool: event });
-          if (event.phase === 'end' && !loopback) this.logToolCall(input, event);
-        },
+    const turn = new Turn({ session: input.session, text: input.text, history, depth: 0, ...(loopback ? { tools: false } : {}) }, this.deps.turn, {
+      delta: (text) => {
+        checkpoint.add(text);
+        this.outputs.answer(input, { kind: 'delta', text });
       },
-    );
+      notice: (text) => this.outputs.answer(input, { kind: 'notice', text }),
+      tool: (event) => {
+        this.outputs.answer(input, { kind: 'tool', tool: event });
+        if (event.phase === 'end' && !loopback) this.logToolCall(input, event);
+      },
+    });
     const startedAt = Date.now();
     let ended = 'failed';
     this.turns.set(input.id, turn);
@@ -300,7 +306,8 @@ export class Agent implements AgentDoor {
     try {
       return this.deps.sessions.append(input.session, messages, ownerPlugin, input.source === CONSOLIDATION_SOURCE ? undefined : input.id, outcome.agentCalls);
     } catch (error) {
-      if (isDiskFull(error)) throw diskFullError(this.deps.sessions.file, 'the answer could not be stored (what was streamed is kept as of the last checkpoint)');
+      if (isDiskFull(error))
+        throw diskFullError(this.deps.sessions.file, 'the answer could not be stored (what was streamed is kept as of the last checkpoint)');
       throw error;
     }
   }

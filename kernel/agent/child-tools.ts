@@ -35,7 +35,7 @@ export function createChildTools(): KernelTool[] {
     {
       spec: {
         name: 'child_result',
-        description: 'Get a sub-agent\'s answer: waits for it to finish (up to timeout_ms) unless wait is false.',
+        description: "Get a sub-agent's answer: waits for it to finish (up to timeout_ms) unless wait is false.",
         parameters: {
           type: 'object',
           required: ['child'],
@@ -49,7 +49,15 @@ export function createChildTools(): KernelTool[] {
       },
       run: async (args, ctx) => {
         const child = ctx.children.get(String(args['child']));
-        if (!child) return { error: `no sub-agent "${String(args['child'])}" in this turn; known: ${ctx.children.list().map((c) => c.id).join(', ') || 'none'}` };
+        if (!child)
+          return {
+            error: `no sub-agent "${String(args['child'])}" in this turn; known: ${
+              ctx.children
+                .list()
+                .map((c) => c.id)
+                .join(', ') || 'none'
+            }`,
+          };
         if (args['wait'] !== false && child.state === 'running') {
           const waitMs = typeof args['timeout_ms'] === 'number' ? args['timeout_ms'] : 60_000;
           let timer: NodeJS.Timeout | undefined;

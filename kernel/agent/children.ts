@@ -1,4 +1,3 @@
-
 import { formatDuration } from '../../protocol/format';
 /** What the registry needs of a sub-agent's turn: run it to its end, or cut it short. */
 export interface ChildTurn {
@@ -53,16 +52,19 @@ export class ChildRegistry {
       child.error = `did not finish within ${formatDuration(this.limits.timeoutMs)}`;
       turn.interrupt();
     }, this.limits.timeoutMs);
-    child.finished = turn.run().then(
-      (outcome) => {
-        if (child.state === 'running') child.state = outcome.interrupted ? 'cancelled' : 'done';
-        child.text = outcome.text;
-      },
-      (error: Error) => {
-        if (child.state === 'running') child.state = 'error';
-        child.error ??= error.message;
-      },
-    ).finally(() => clearTimeout(timer));
+    child.finished = turn
+      .run()
+      .then(
+        (outcome) => {
+          if (child.state === 'running') child.state = outcome.interrupted ? 'cancelled' : 'done';
+          child.text = outcome.text;
+        },
+        (error: Error) => {
+          if (child.state === 'running') child.state = 'error';
+          child.error ??= error.message;
+        },
+      )
+      .finally(() => clearTimeout(timer));
     this.children.set(id, child);
     return child;
   }

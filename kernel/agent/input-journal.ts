@@ -58,7 +58,15 @@ export class InputJournal {
   }
 
   /** Writes an accepted input; throws (SQLITE_FULL, SQLITE_IOERR…) when it cannot be stored. */
-  accept(input: { id: string; session: string; source: string; inputId?: string | undefined; via: 'input' | 'interrupt'; text: string; receivedAt: number }): void {
+  accept(input: {
+    id: string;
+    session: string;
+    source: string;
+    inputId?: string | undefined;
+    via: 'input' | 'interrupt';
+    text: string;
+    receivedAt: number;
+  }): void {
     this.insert.run(input.id, input.session, input.source, input.inputId ?? null, input.via, input.text, input.receivedAt, input.receivedAt);
   }
 
@@ -94,6 +102,8 @@ export class InputJournal {
 
   /** A session's inputs that got no answer, oldest first. */
   unanswered(session: string): JournalRow[] {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM inputs WHERE session = ? AND state IN ('failed', 'dropped') ORDER BY received_at, rowid`).all(session) as JournalRow[];
+    return this.db
+      .prepare(`SELECT ${COLUMNS} FROM inputs WHERE session = ? AND state IN ('failed', 'dropped') ORDER BY received_at, rowid`)
+      .all(session) as JournalRow[];
   }
 }

@@ -29,7 +29,7 @@ export const DEFAULT_AGENT_POLICY: AgentPolicy = {
   toolTimeoutMs: 30_000,
   promptWindow: DEFAULT_PROMPT_WINDOW_POLICY,
   systemPrompt:
-    'You are HomeAgent, a personal assistant running on its owner\'s home server. Answer concisely, in the language of the question. Use the tools when they help.',
+    "You are HomeAgent, a personal assistant running on its owner's home server. Answer concisely, in the language of the question. Use the tools when they help.",
   children: { maxDepth: 2, maxRunning: 4, timeoutMs: 120_000 },
   lanes: DEFAULT_LANE_LIMITS,
   maxAnswerChars: 1_000_000,

@@ -25,7 +25,16 @@ export function recoverCutOffTurns(sessions: SessionStore): CutOffTurn[] {
     rows.map((row) => {
       const partial = row.partial ?? '';
       const answer = partial === '' ? (row.state === 'running' ? CUT_OFF_MARK : NOT_STARTED_MARK) : `${partial} ${CUT_OFF_MARK}`;
-      sessions.appendNow(row.session, [{ role: 'user', content: row.text }, { role: 'assistant', content: answer, flag: 'cut_off' }], undefined, row.id, row.receivedAt);
+      sessions.appendNow(
+        row.session,
+        [
+          { role: 'user', content: row.text },
+          { role: 'assistant', content: answer, flag: 'cut_off' },
+        ],
+        undefined,
+        row.id,
+        row.receivedAt,
+      );
       return { row, answer };
     }),
   );

@@ -45,10 +45,12 @@ export function showSession(db: Database.Database, session: string, limit = 200)
   const summary = db.prepare(`${SUMMARY_SQL} WHERE ids.session = ?`).get(session) as SummaryRow | undefined;
   if (!summary) return undefined;
   const messages = db
-    .prepare('SELECT role, content, tool_calls AS toolCalls, tool_call_id AS callId, tool_step AS step, flag, at, seq FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?')
+    .prepare(
+      'SELECT role, content, tool_calls AS toolCalls, tool_call_id AS callId, tool_step AS step, flag, at, seq FROM messages WHERE session = ? ORDER BY seq DESC LIMIT ?',
+    )
     .all(session, limit) as (MessageRow & { seq: number })[];
   const inputs = db
-    .prepare("SELECT text, state, error, received_at AS at FROM inputs WHERE session = ? ORDER BY received_at DESC LIMIT ?")
+    .prepare('SELECT text, state, error, received_at AS at FROM inputs WHERE session = ? ORDER BY received_at DESC LIMIT ?')
     .all(session, limit) as { text: string; state: string; error: string | null; at: number }[];
   const oldest = messages.at(-1)?.seq ?? Number.MAX_SAFE_INTEGER;
   const agentCalls = db

@@ -110,7 +110,9 @@ export class SessionStore {
   /** Records that a session's messages up to `seq` were distilled. */
   markDistilled(session: string, seq: number): void {
     this.db
-      .prepare('INSERT INTO distilled (session, seq, at) VALUES (?, ?, ?) ON CONFLICT (session) DO UPDATE SET seq = MAX(distilled.seq, excluded.seq), at = excluded.at')
+      .prepare(
+        'INSERT INTO distilled (session, seq, at) VALUES (?, ?, ?) ON CONFLICT (session) DO UPDATE SET seq = MAX(distilled.seq, excluded.seq), at = excluded.at',
+      )
       .run(session, seq, Date.now());
   }
 
@@ -135,12 +137,29 @@ export class SessionStore {
   }
 
   /** append's body, for callers already inside a transaction. */
-  appendNow(session: string, messages: StoredMessage[], ownerPlugin?: string, inputId?: string, at = Date.now(), agentCalls: readonly AgentCallRecord[] = []): number {
+  appendNow(
+    session: string,
+    messages: StoredMessage[],
+    ownerPlugin?: string,
+    inputId?: string,
+    at = Date.now(),
+    agentCalls: readonly AgentCallRecord[] = [],
+  ): number {
     const first = (this.nextSeq.get(session) as { seq: number }).seq + 1;
     let seq = first - 1;
     for (const m of messages) {
       const step = m.step ? JSON.stringify(m.step) : null;
-      this.insertMessage.run(session, ++seq, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, at, m.flag ?? null, step);
+      this.insertMessage.run(
+        session,
+        ++seq,
+        m.role,
+        m.content,
+        m.toolCalls ? JSON.stringify(m.toolCalls) : null,
+        m.toolCallId ?? null,
+        at,
+        m.flag ?? null,
+        step,
+      );
     }
     for (const call of agentCalls) {
       const { ms, outcome, denied } = call;

@@ -110,13 +110,20 @@ export class Turn {
     this.env = env ?? new TurnEnv();
     this.ownsEnv = env === undefined;
     // A sub-agent's text is its parent's tool result; its tool calls are shown to the person, marked as its own.
-    this.children = new ChildRegistry(setup.depth, deps.policy.children, (task, brief, depth, id) =>
-      new Turn(
-        { session: childSessionOf(setup.session), text: task, history: [], depth, ...(brief ? { brief } : {}) },
-        deps,
-        { delta: () => undefined, notice: () => undefined, tool: (event) => this.agentStep({ ...event, id: `${id}:${event.id}`, agent: event.agent ? `${id}/${event.agent}` : id }) },
-        this.env,
-      ),
+    this.children = new ChildRegistry(
+      setup.depth,
+      deps.policy.children,
+      (task, brief, depth, id) =>
+        new Turn(
+          { session: childSessionOf(setup.session), text: task, history: [], depth, ...(brief ? { brief } : {}) },
+          deps,
+          {
+            delta: () => undefined,
+            notice: () => undefined,
+            tool: (event) => this.agentStep({ ...event, id: `${id}:${event.id}`, agent: event.agent ? `${id}/${event.agent}` : id }),
+          },
+          this.env,
+        ),
     );
   }
 
@@ -224,7 +231,12 @@ export class Turn {
         context_messages: toContext(messages),
       });
       const text = post.snapshot.llm_text ?? answer.result.text;
-      const calls = (post.snapshot.tool_calls ?? []).map((call) => fromWireCall(call, answer.result.toolCalls.find((c) => c.id === call.id)));
+      const calls = (post.snapshot.tool_calls ?? []).map((call) =>
+        fromWireCall(
+          call,
+          answer.result.toolCalls.find((c) => c.id === call.id),
+        ),
+      );
       const assistant: LlmMessage = calls.length > 0 ? { role: 'assistant', content: text, toolCalls: calls } : { role: 'assistant', content: text };
       prompt.push(assistant);
       added.push(assistant);
@@ -268,22 +280,19 @@ export class Turn {
     this.llmCall = call;
     let partial = '';
     try {
-      const result = await this.deps.llm.complete(
-        this.llmRequest(messages),
-        {
-          signal: call.signal,
-          onNotice: (text) => this.sink.notice(text),
-          onText: (delta) => {
-            if (this.capped) return;
-            const room = this.deps.policy.maxAnswerChars - this.streamed;
-            const piece = delta.length > room ? delta.slice(0, room) : delta;
-            partial += piece;
-            this.streamed += piece.length;
-            if (piece) this.sink.delta(piece);
-            if (piece.length < delta.length) this.capAnswer(call);
-          },
+      const result = await this.deps.llm.complete(this.llmRequest(messages), {
+        signal: call.signal,
+        onNotice: (text) => this.sink.notice(text),
+        onText: (delta) => {
+          if (this.capped) return;
+          const room = this.deps.policy.maxAnswerChars - this.streamed;
+          const piece = delta.length > room ? delta.slice(0, room) : delta;
+          partial += piece;
+          this.streamed += piece.length;
+          if (piece) this.sink.delta(piece);
+          if (piece.length < delta.length) this.capAnswer(call);
         },
-      );
+      });
       this.usage.requests++;
       this.usage.inputTokens += result.usage.inputTokens ?? 0;
       this.usage.outputTokens += result.usage.outputTokens ?? 0;
@@ -333,7 +342,13 @@ export class Turn {
     const relay = new ProgressRelay((text) => this.sink.tool({ id, name: chosen.name, phase: 'progress', text }));
     let outcome: ToolOutcome;
     try {
-      outcome = await this.deps.tools.invoke(chosen, { session, signal: this.stopAll.signal, children: this.children, progress: (text) => relay.push(text), env: this.env });
+      outcome = await this.deps.tools.invoke(chosen, {
+        session,
+        signal: this.stopAll.signal,
+        children: this.children,
+        progress: (text) => relay.push(text),
+        env: this.env,
+      });
     } finally {
       relay.finish();
     }
@@ -374,7 +389,10 @@ export class Turn {
    */
   private systemMessage(): LlmMessage {
     const base = this.deps.policy.systemPrompt;
-    const sub = this.setup.depth > 0 ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.brief ? `\nContext: ${this.setup.brief}` : ''}` : '';
+    const sub =
+      this.setup.depth > 0
+        ? `\nYou are a sub-agent working on one task; answer with the result only.${this.setup.brief ? `\nContext: ${this.setup.brief}` : ''}`
+        : '';
     const blocks = this.setup.tools === false ? [] : (this.deps.promptBlocks?.() ?? []);
     return { role: 'system', content: composeSystemPrompt(base + sub, blocks) };
   }

@@ -37,7 +37,11 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
   pathDef('core.memory.text', '文本记忆的目录。', 'Folder of the text memory.'),
   pathDef('core.memory.documents', '文档记忆的目录。', 'Folder of the document memory.'),
   pathDef('core.knowledge.path', '知识库文档及其索引所在的目录。', 'Folder of the knowledge documents and their index.'),
-  pathDef('core.log.path', '内核日志文件（按大小轮转）所在的目录，homectl logs 从中读取较早的日志。', 'Folder of the kernel\'s log files (rotated by size), where homectl logs reads older lines.'),
+  pathDef(
+    'core.log.path',
+    '内核日志文件（按大小轮转）所在的目录，homectl logs 从中读取较早的日志。',
+    "Folder of the kernel's log files (rotated by size), where homectl logs reads older lines.",
+  ),
   {
     key: 'core.skills.path',
     type: 'path',
@@ -52,14 +56,46 @@ export const CORE_PATH_DEFS: readonly ConfigDef[] = [
 
 // Starting points from VS Code, OTP, systemd and PM2; see docs/ARCHITECTURE.md §12.
 const SUPERVISOR_DEFS: readonly ConfigDef[] = [
-  durationDef('core.supervisor.handshake_timeout', 30 * SECOND, '插件启动后必须在此时间内答复 initialize，否则视为启动失败。', 'How long a started plugin has to answer initialize before its start counts as failed.'),
-  durationDef('core.supervisor.request_timeout', 30 * SECOND, '内核发给插件的请求在此时间内未获答复即超时。', 'How long a request from the kernel to a plugin waits for its answer.'),
+  durationDef(
+    'core.supervisor.handshake_timeout',
+    30 * SECOND,
+    '插件启动后必须在此时间内答复 initialize，否则视为启动失败。',
+    'How long a started plugin has to answer initialize before its start counts as failed.',
+  ),
+  durationDef(
+    'core.supervisor.request_timeout',
+    30 * SECOND,
+    '内核发给插件的请求在此时间内未获答复即超时。',
+    'How long a request from the kernel to a plugin waits for its answer.',
+  ),
   durationDef('core.supervisor.heartbeat_interval', 5 * SECOND, '两次心跳检测之间的间隔。', 'Time between two heartbeats sent to each plugin.'),
-  durationDef('core.supervisor.heartbeat_timeout', 3 * SECOND, '心跳在此时间内未获答复，插件即被标记为无响应。', 'A plugin that does not answer a heartbeat within this time is marked unresponsive.'),
-  durationDef('core.supervisor.unresponsive_kill_after', 30 * SECOND, '插件持续无响应超过此时间即被终止并重启。', 'A plugin unresponsive for this long is killed and restarted.'),
-  durationDef('core.supervisor.restart_base', 1 * SECOND, '崩溃后重启的初始退避时间，每次连续崩溃翻倍。', 'First restart backoff after a crash; it doubles with each further crash.', 0),
+  durationDef(
+    'core.supervisor.heartbeat_timeout',
+    3 * SECOND,
+    '心跳在此时间内未获答复，插件即被标记为无响应。',
+    'A plugin that does not answer a heartbeat within this time is marked unresponsive.',
+  ),
+  durationDef(
+    'core.supervisor.unresponsive_kill_after',
+    30 * SECOND,
+    '插件持续无响应超过此时间即被终止并重启。',
+    'A plugin unresponsive for this long is killed and restarted.',
+  ),
+  durationDef(
+    'core.supervisor.restart_base',
+    1 * SECOND,
+    '崩溃后重启的初始退避时间，每次连续崩溃翻倍。',
+    'First restart backoff after a crash; it doubles with each further crash.',
+    0,
+  ),
   durationDef('core.supervisor.restart_max', 60 * SECOND, '重启退避时间的上限。', 'Upper bound of the restart backoff.', 0),
-  durationDef('core.supervisor.restart_reset_after', 60 * SECOND, '插件健康运行超过此时间后，退避时间恢复为初始值。', 'After running healthy this long, a plugin\'s backoff starts over from the base.', 0),
+  durationDef(
+    'core.supervisor.restart_reset_after',
+    60 * SECOND,
+    '插件健康运行超过此时间后，退避时间恢复为初始值。',
+    "After running healthy this long, a plugin's backoff starts over from the base.",
+    0,
+  ),
   {
     key: 'core.supervisor.crashloop_exits',
     type: 'int',
@@ -72,10 +108,31 @@ const SUPERVISOR_DEFS: readonly ConfigDef[] = [
       en: 'Unexpected exits within the crash-loop window after which a plugin is marked failed and no longer restarted.',
     },
   },
-  durationDef('core.supervisor.crashloop_window', 5 * MINUTE, '统计崩溃循环次数的时间窗口。', 'Time window in which unexpected exits are counted for the crash-loop breaker.'),
-  durationDef('core.supervisor.shutdown_timeout', 5 * SECOND, '关闭时等待插件答复 shutdown 的时间，超时后发送 SIGTERM。', 'How long shutdown waits for a plugin to answer shutdown before sending SIGTERM.'),
-  durationDef('core.supervisor.kill_grace', 3 * SECOND, '发送 SIGTERM 后等待进程退出的时间，超时后发送 SIGKILL。', 'How long after SIGTERM a plugin process has to exit before SIGKILL.', 0),
-  durationDef('core.supervisor.resource_poll_interval', 2 * SECOND, '采样插件 CPU 和内存占用的间隔。', 'Time between two samples of each plugin\'s CPU and memory use.'),
+  durationDef(
+    'core.supervisor.crashloop_window',
+    5 * MINUTE,
+    '统计崩溃循环次数的时间窗口。',
+    'Time window in which unexpected exits are counted for the crash-loop breaker.',
+  ),
+  durationDef(
+    'core.supervisor.shutdown_timeout',
+    5 * SECOND,
+    '关闭时等待插件答复 shutdown 的时间，超时后发送 SIGTERM。',
+    'How long shutdown waits for a plugin to answer shutdown before sending SIGTERM.',
+  ),
+  durationDef(
+    'core.supervisor.kill_grace',
+    3 * SECOND,
+    '发送 SIGTERM 后等待进程退出的时间，超时后发送 SIGKILL。',
+    'How long after SIGTERM a plugin process has to exit before SIGKILL.',
+    0,
+  ),
+  durationDef(
+    'core.supervisor.resource_poll_interval',
+    2 * SECOND,
+    '采样插件 CPU 和内存占用的间隔。',
+    "Time between two samples of each plugin's CPU and memory use.",
+  ),
 ];
 
 const LIMIT_DEFS: readonly ConfigDef[] = [
@@ -86,7 +143,10 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     default: 256,
     min: 16,
     restart: true,
-    description: { zh: '单个插件进程允许占用的最大常驻内存（MiB），超出即被终止。', en: 'Most resident memory (MiB) a plugin process may use before it is killed.' },
+    description: {
+      zh: '单个插件进程允许占用的最大常驻内存（MiB），超出即被终止。',
+      en: 'Most resident memory (MiB) a plugin process may use before it is killed.',
+    },
   },
   {
     key: 'core.plugin.max_cpu_percent',
@@ -96,7 +156,10 @@ const LIMIT_DEFS: readonly ConfigDef[] = [
     min: 0,
     max: 800,
     restart: true,
-    description: { zh: '单个插件进程允许的最大 CPU 占用百分比；0 表示不限制。', en: 'Most CPU a plugin process may use, in percent of one core; 0 means no limit.' },
+    description: {
+      zh: '单个插件进程允许的最大 CPU 占用百分比；0 表示不限制。',
+      en: 'Most CPU a plugin process may use, in percent of one core; 0 means no limit.',
+    },
   },
   {
     key: 'core.plugin.cpu_over_samples',
@@ -140,7 +203,7 @@ const WIRE_DEFS: readonly ConfigDef[] = [
     category: 'wire',
     default: 8192,
     min: 256,
-    description: { zh: '与插件通信时单条消息头的最大字节数。', en: 'Largest message header, in bytes, accepted on a plugin\'s pipe.' },
+    description: { zh: '与插件通信时单条消息头的最大字节数。', en: "Largest message header, in bytes, accepted on a plugin's pipe." },
   },
   {
     key: 'core.wire.max_body_bytes',
@@ -149,7 +212,7 @@ const WIRE_DEFS: readonly ConfigDef[] = [
     category: 'wire',
     default: 4 * 1024 * 1024,
     min: 1024,
-    description: { zh: '与插件通信时单条消息体的最大字节数。', en: 'Largest message body, in bytes, accepted on a plugin\'s pipe.' },
+    description: { zh: '与插件通信时单条消息体的最大字节数。', en: "Largest message body, in bytes, accepted on a plugin's pipe." },
   },
 ];
 

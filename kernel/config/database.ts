@@ -60,7 +60,9 @@ export function hasValueTable(db: Database.Database, scope: string): boolean {
 
 /** Lists the names of every table in the database. */
 export function listTables(db: Database.Database): string[] {
-  return prepareCached<[], { name: string }>(db, "SELECT name FROM sqlite_master WHERE type = 'table'").all().map((row) => row.name);
+  return prepareCached<[], { name: string }>(db, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    .all()
+    .map((row) => row.name);
 }
 
 // The file holds passwords in clear, so only its owner may read it; SQLite gives -wal and -shm the same mode.

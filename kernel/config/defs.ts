@@ -9,10 +9,7 @@ export const CONFIG_KEY = /^[a-z0-9_][a-z0-9_.-]{0,127}$/;
 /** Throws unless `key` is a well-formed setting key (a concrete one: a pattern with `*` names no single setting). */
 export function assertKey(scope: string, key: string): void {
   if (typeof key === 'string' && isPatternKey(key) && CONFIG_KEY.test(sampleKeyOf(key))) {
-    throw new ConfigError(
-      `${labelOf(scope, key)} is a pattern, not a setting; replace each * with a name, like ${key.replace(/\*/g, 'work')}`,
-      { scope, key },
-    );
+    throw new ConfigError(`${labelOf(scope, key)} is a pattern, not a setting; replace each * with a name, like ${key.replace(/\*/g, 'work')}`, { scope, key });
   }
   if (typeof key !== 'string' || !CONFIG_KEY.test(key)) {
     throw new ConfigError(

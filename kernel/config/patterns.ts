@@ -17,7 +17,10 @@ export function patternKeyProblem(key: string): string | undefined {
 
 /** Replaces each `*` of a pattern by a sample name, to check the rest of the key like any other key. */
 export function sampleKeyOf(pattern: string): string {
-  return pattern.split('.').map((s) => (s === '*' ? 'x' : s)).join('.');
+  return pattern
+    .split('.')
+    .map((s) => (s === '*' ? 'x' : s))
+    .join('.');
 }
 
 /** Picks the pattern definition that applies to `key`: the one with fewest `*`, then the first by key; undefined if none. */

@@ -49,13 +49,16 @@ export class ConfigRegistry {
   define(scope: string, defs: readonly ConfigDef[]): void {
     assertScope(scope);
     const clean = validateDefs(scope, defs);
-    const upsert = prepareCached(this.db,
+    const upsert = prepareCached(
+      this.db,
       'INSERT INTO config_defs (scope, key, def) VALUES (?, ?, ?) ON CONFLICT (scope, key) DO UPDATE SET def = excluded.def',
     );
-    this.db.transaction(() => {
-      ensureValueTable(this.db, scope);
-      for (const def of clean) upsert.run(scope, def.key, JSON.stringify(def));
-    }).immediate();
+    this.db
+      .transaction(() => {
+        ensureValueTable(this.db, scope);
+        for (const def of clean) upsert.run(scope, def.key, JSON.stringify(def));
+      })
+      .immediate();
   }
 
   /** Returns one setting, password masked; throws NotFound if it is neither declared (exactly or by a pattern) nor stored. */
@@ -129,24 +132,28 @@ export class ConfigRegistry {
 
   private store(scope: string, key: string, value: unknown, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
-    const entry = this.db.transaction((): ConfigEntry => {
-      const def = this.readDef(scope, key);
-      if (by !== 'owner' && def === undefined) throw this.unknownKey(scope, key);
-      if (by !== 'owner' && def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
-      if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'set');
-      const stored = def === undefined ? checkUndeclared(value) : coerceValue(def, value);
-      if (stored instanceof ValueProblem) {
-        const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
-        throw new ConfigError(`${labelOf(scope, key)}: ${stored.problem}; use ${expected}`, { scope, key });
-      }
-      const json = JSON.stringify(stored);
-      const oversize = describeOversize(Buffer.byteLength(json, 'utf8'));
-      if (oversize) throw new ConfigError(`${labelOf(scope, key)}: ${oversize}`, { scope, key });
-      ensureValueTable(this.db, scope);
-      prepareCached(this.db, `INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`)
-        .run(key, json);
-      return maskEntry(buildEntry(scope, key, def, { value: stored }));
-    }).immediate();
+    const entry = this.db
+      .transaction((): ConfigEntry => {
+        const def = this.readDef(scope, key);
+        if (by !== 'owner' && def === undefined) throw this.unknownKey(scope, key);
+        if (by !== 'owner' && def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+        if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'set');
+        const stored = def === undefined ? checkUndeclared(value) : coerceValue(def, value);
+        if (stored instanceof ValueProblem) {
+          const expected = def === undefined ? 'a string, number, true/false or other JSON value' : describeExpected(def);
+          throw new ConfigError(`${labelOf(scope, key)}: ${stored.problem}; use ${expected}`, { scope, key });
+        }
+        const json = JSON.stringify(stored);
+        const oversize = describeOversize(Buffer.byteLength(json, 'utf8'));
+        if (oversize) throw new ConfigError(`${labelOf(scope, key)}: ${oversize}`, { scope, key });
+        ensureValueTable(this.db, scope);
+        prepareCached(this.db, `INSERT INTO ${tableOf(scope)} (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(
+          key,
+          json,
+        );
+        return maskEntry(buildEntry(scope, key, def, { value: stored }));
+      })
+      .immediate();
     this.notify({ scope, key, entry });
     return entry;
   }
@@ -161,18 +168,18 @@ export class ConfigRegistry {
 
   private remove(scope: string, key: string, by: ConfigWriter): ConfigEntry {
     this.assertAddress(scope, key);
-    const { removed, entry } = this.db.transaction(() => {
-      if (by !== 'owner') {
-        const def = this.readDef(scope, key);
-        if (def === undefined && this.readStored(scope, key) === undefined) throw this.unknownKey(scope, key);
-        if (def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
-        if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'unset');
-      }
-      const changes = hasValueTable(this.db, scope)
-        ? prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes
-        : 0;
-      return { removed: changes > 0, entry: maskEntry(buildEntry(scope, key, this.readDef(scope, key), undefined)) };
-    }).immediate();
+    const { removed, entry } = this.db
+      .transaction(() => {
+        if (by !== 'owner') {
+          const def = this.readDef(scope, key);
+          if (def === undefined && this.readStored(scope, key) === undefined) throw this.unknownKey(scope, key);
+          if (def?.readOnly !== undefined) throw readOnlyError(scope, key, def.readOnly);
+          if (by === 'other' && def?.guarded === true) throw guardedError(scope, key, 'unset');
+        }
+        const changes = hasValueTable(this.db, scope) ? prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes : 0;
+        return { removed: changes > 0, entry: maskEntry(buildEntry(scope, key, this.readDef(scope, key), undefined)) };
+      })
+      .immediate();
     if (removed) this.notify({ scope, key, entry });
     return entry;
   }
@@ -180,24 +187,28 @@ export class ConfigRegistry {
   /** Removes keys no longer in use, definition and stored value alone (no change is published); answers how many rows went. */
   forget(scope: string, keys: readonly string[]): number {
     assertScope(scope);
-    return this.db.transaction(() => {
-      let removed = 0;
-      for (const key of keys) {
-        removed += prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ? AND key = ?').run(scope, key).changes;
-        if (hasValueTable(this.db, scope)) removed += prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes;
-      }
-      return removed;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        let removed = 0;
+        for (const key of keys) {
+          removed += prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ? AND key = ?').run(scope, key).changes;
+          if (hasValueTable(this.db, scope)) removed += prepareCached(this.db, `DELETE FROM ${tableOf(scope)} WHERE key = ?`).run(key).changes;
+        }
+        return removed;
+      })
+      .immediate();
   }
 
   /** Deletes a plugin's settings and their definitions (for `remove --purge`); its enabled state stays. */
   dropScope(plugin: string): void {
     assertPluginName(plugin);
-    this.db.transaction(() => {
-      this.db.exec(`DROP TABLE IF EXISTS ${tableOf(plugin)}`);
-      forgetStatements(this.db);
-      prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ?').run(plugin);
-    }).immediate();
+    this.db
+      .transaction(() => {
+        this.db.exec(`DROP TABLE IF EXISTS ${tableOf(plugin)}`);
+        forgetStatements(this.db);
+        prepareCached(this.db, 'DELETE FROM config_defs WHERE scope = ?').run(plugin);
+      })
+      .immediate();
   }
 
   /** Calls `listener` after each successful set or unset; returns the function that stops it. */
@@ -240,8 +251,13 @@ export class ConfigRegistry {
       );
     }
     const suggestion = closestKey(key, declared);
-    const hint = suggestion === undefined ? `${listing} shows every setting` : `did you mean ${commandLabelOf(scope, suggestion)}? (${listing} shows every setting)`;
-    return new ConfigError(`${labelOf(scope, key)} is not a known setting ${where}; ${hint}`, { scope, key, ...(suggestion ? { suggestion } : {}) }, ErrorCodes.NotFound);
+    const hint =
+      suggestion === undefined ? `${listing} shows every setting` : `did you mean ${commandLabelOf(scope, suggestion)}? (${listing} shows every setting)`;
+    return new ConfigError(
+      `${labelOf(scope, key)} is not a known setting ${where}; ${hint}`,
+      { scope, key, ...(suggestion ? { suggestion } : {}) },
+      ErrorCodes.NotFound,
+    );
   }
 
   // The exact definition wins; a key without one takes the pattern definition that matches it, if any.

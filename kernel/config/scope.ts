@@ -7,7 +7,7 @@ const PLUGIN_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const TABLE_PREFIX = 'config_';
 // `defs` would map onto the metadata table `config_defs`.
 const RESERVED_PLUGIN_NAMES: Record<string, string> = {
-  core: 'it names the kernel\'s own settings',
+  core: "it names the kernel's own settings",
   defs: 'its table would be the settings metadata table config_defs',
 };
 

@@ -31,7 +31,10 @@ export function fitForListing(entries: ConfigEntry[]): ConfigEntry[] {
     else total += bytes;
   });
   if (total > MAX_LISTED_BYTES) {
-    const biggestFirst = sizes.map((_, index) => index).filter((index) => !omitted.has(index)).sort((a, b) => sizes[b]! - sizes[a]! || a - b);
+    const biggestFirst = sizes
+      .map((_, index) => index)
+      .filter((index) => !omitted.has(index))
+      .sort((a, b) => sizes[b]! - sizes[a]! || a - b);
     for (const index of biggestFirst) {
       if (total <= MAX_LISTED_BYTES) break;
       omitted.add(index);

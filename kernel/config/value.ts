@@ -52,9 +52,7 @@ export function coerceValue(def: ConfigDef, value: unknown): unknown {
       return checkRange(def, bytes, formatBytesExact);
     }
     case 'enum':
-      return text !== undefined && (def.options ?? []).includes(text)
-        ? text
-        : new ValueProblem(`${shown} is not one of the options`);
+      return text !== undefined && (def.options ?? []).includes(text) ? text : new ValueProblem(`${shown} is not one of the options`);
     case 'json':
       if (typeof value === 'string') {
         try {
@@ -85,11 +83,15 @@ export function describeExpected(def: ConfigDef): string {
       return `a number${describeRange(def.min, def.max, String)}, like ${like ?? String(def.min ?? 0.5)}`;
     case 'duration':
       // Durations are never negative, so a minimum of 0 says nothing.
-      return `a duration${describeRange(def.min || undefined, def.max, formatDurationExact)}, like ${DURATION_EXAMPLES} ` +
-        `(${DURATION_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
+      return (
+        `a duration${describeRange(def.min || undefined, def.max, formatDurationExact)}, like ${DURATION_EXAMPLES} ` +
+        `(${DURATION_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`
+      );
     case 'size':
-      return `a size${describeRange(def.min || undefined, def.max, formatBytesExact)}, like ${SIZE_EXAMPLES} ` +
-        `(${SIZE_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`;
+      return (
+        `a size${describeRange(def.min || undefined, def.max, formatBytesExact)}, like ${SIZE_EXAMPLES} ` +
+        `(${SIZE_BARE_NUMBER}${like === undefined ? '' : `; default ${like}`})`
+      );
     case 'enum':
       return `one of ${(def.options ?? []).join(', ')}`;
     case 'json':

@@ -18,7 +18,6 @@ export class EventBus {
     }
   }
 
-
   /**
    * Delivers an event once to every subscriber with a matching pattern (a subscriber whose patterns overlap, like
    * `plugin.*` and `plugin.ready`, gets it once); a throwing subscriber does not stop the others.

@@ -63,6 +63,8 @@ export class HealthDesk {
 /** A plugin's state and, when it is not ready, the supervisor's words for why (else how its last process ended). */
 function probedPlugin(status: PluginStatus): ProbedPlugin {
   const exit = status.last_exit;
-  const ending = exit ? `its last process ended: ${exit.detail ?? exit.reason}${exit.code !== null ? ` (exit code ${exit.code})` : ''}${exit.signal ? ` (${exit.signal})` : ''}` : null;
+  const ending = exit
+    ? `its last process ended: ${exit.detail ?? exit.reason}${exit.code !== null ? ` (exit code ${exit.code})` : ''}${exit.signal ? ` (${exit.signal})` : ''}`
+    : null;
   return { name: status.name, state: status.state, enabled: status.enabled, reason: status.state === 'ready' ? null : (status.detail ?? ending) };
 }

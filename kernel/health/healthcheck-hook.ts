@@ -43,7 +43,10 @@ export function healthcheckHook(plugin: HealthcheckPluginView, reports: LatestRe
       const limitMs = Math.max(bound.intervals * plugin.intervalMs(), bound.minBoundMs);
       const silentMs = now() - Math.max(reports.receivedAt, seenSince);
       if (silentMs <= limitMs) return { healthy: true };
-      return { healthy: false, reason: `no report from the ${HEALTHCHECK_PLUGIN} plugin (${state}) for ${formatDuration(silentMs)} (bound ${formatDuration(limitMs)})` };
+      return {
+        healthy: false,
+        reason: `no report from the ${HEALTHCHECK_PLUGIN} plugin (${state}) for ${formatDuration(silentMs)} (bound ${formatDuration(limitMs)})`,
+      };
     },
   };
 }

@@ -68,6 +68,10 @@ export class LoopDelay {
     if (sorted.length === 0) return { mean_ms: 0, p99_ms: 0, max_ms: 0 };
     const round = (ms: number): number => Math.round(ms * 10) / 10;
     const mean = sorted.reduce((sum, ms) => sum + ms, 0) / sorted.length;
-    return { mean_ms: round(mean), p99_ms: round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number), max_ms: round(sorted.at(-1) as number) };
+    return {
+      mean_ms: round(mean),
+      p99_ms: round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] as number),
+      max_ms: round(sorted.at(-1) as number),
+    };
   }
 }

@@ -32,6 +32,8 @@ export function checkInWorker(files: string[]): Promise<QuickCheckResult> {
     };
     worker.once('message', (checks: DatabaseCheck[]) => answer(checks));
     worker.once('error', (error) => answer(files.map((file) => ({ path: file, ok: false, messages: [`the check's worker failed: ${error.message}`], ms: 0 }))));
-    worker.once('exit', (code) => answer(files.map((file) => ({ path: file, ok: false, messages: [`the check's worker exited with code ${code} before answering`], ms: 0 }))));
+    worker.once('exit', (code) =>
+      answer(files.map((file) => ({ path: file, ok: false, messages: [`the check's worker exited with code ${code} before answering`], ms: 0 }))),
+    );
   });
 }

@@ -24,8 +24,16 @@ export function assembleAgent(parts: AgentParts, plugins: SupervisedPlugins, inf
   const { router } = plugins;
   const kernelTools = [...createChildTools(), ...createMemoryTools(recall.queries)];
   const declarationOf = (plugin: string) => plugins.supervisor.plugins.get(plugin)?.declaration;
-  const stages = new StageHost((stage) => withDeclaredDeadlines(stage, router.stageHandlers(stage), declarationOf), () => agentPolicy.current.stageTimeoutMs);
-  const tools = new ToolRouter(() => router.offeredTools(), () => kernelTools, () => agentPolicy.current.toolTimeoutMs, plugins.services.toolCalls);
+  const stages = new StageHost(
+    (stage) => withDeclaredDeadlines(stage, router.stageHandlers(stage), declarationOf),
+    () => agentPolicy.current.stageTimeoutMs,
+  );
+  const tools = new ToolRouter(
+    () => router.offeredTools(),
+    () => kernelTools,
+    () => agentPolicy.current.toolTimeoutMs,
+    plugins.services.toolCalls,
+  );
   const turn: TurnDeps = {
     stages,
     tools,

@@ -22,7 +22,14 @@ export interface AgentParts {
 }
 
 /** Opens the conversations (agent.db) and recall; `idleForMs` asks the agent, once it exists, how long it has been idle. */
-export function openAgentParts(tree: DataTree, settings: Settings, infra: Infrastructure, llm: KernelLlm, env: NodeJS.ProcessEnv, idleForMs: () => number): AgentParts {
+export function openAgentParts(
+  tree: DataTree,
+  settings: Settings,
+  infra: Infrastructure,
+  llm: KernelLlm,
+  env: NodeJS.ProcessEnv,
+  idleForMs: () => number,
+): AgentParts {
   const { config, paths } = settings;
   const sessions = new SessionStore(path.join(tree.data, 'agent.db'));
   const recall = new Recall({

@@ -14,11 +14,23 @@ const GONE: ReadonlySet<PluginState> = new Set<PluginState>(['stopping', 'stoppe
 /** The registry of questions to a session's person: shown as a notice in the session's chat, announced on the bus. */
 export function openAsks(bus: EventBus, io: IOManager, sessions: SessionStore, supervisor: Supervisor, router: PluginRouter): AskRegistry {
   const asks = new AskRegistry({
-    route: askRouter({ database: sessions.database, ownerPluginOf: (session) => sessions.ownerPluginOf(session), personSessionOf, stateOf: (plugin) => supervisor.plugins.get(plugin)?.state }),
+    route: askRouter({
+      database: sessions.database,
+      ownerPluginOf: (session) => sessions.ownerPluginOf(session),
+      personSessionOf,
+      stateOf: (plugin) => supervisor.plugins.get(plugin)?.state,
+    }),
     show: (route, view, text) => {
       const { id, question, choices, expiresAt, ownerChoices, ownerCommand } = view;
       const ask = { id, question, choices, expiresAt, ...(ownerChoices ? { ownerChoices } : {}), ...(ownerCommand === undefined ? {} : { ownerCommand }) };
-      const output: OutputEvent = { target: route.target, session: personSessionOf(view.session), kind: 'notice', text, ask, ...(route.inputId === undefined ? {} : { inputId: route.inputId }) };
+      const output: OutputEvent = {
+        target: route.target,
+        session: personSessionOf(view.session),
+        kind: 'notice',
+        text,
+        ask,
+        ...(route.inputId === undefined ? {} : { inputId: route.inputId }),
+      };
       // A full output channel means a burst larger than it: deliver at once rather than drop the question.
       if (!io.emit(output)) router.deliver(output);
     },

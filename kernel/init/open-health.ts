@@ -18,11 +18,10 @@ export function openHealth(tree: DataTree, paths: CorePaths, config: ConfigRegis
   // Straight from the supervisor's record (list() would build every plugin's full status, sandbox plan included).
   const plugin = (): PluginSupervisor | undefined => supervisor().plugins.get(HEALTHCHECK_PLUGIN);
   desk.hooks.register(
-    healthcheckHook(
-      { state: () => plugin()?.state, pid: () => plugin()?.process?.pid ?? null, intervalMs: interval },
-      desk.latest,
-      { intervals: policy.healthcheckIntervals, minBoundMs: policy.healthcheckMinBoundMs },
-    ),
+    healthcheckHook({ state: () => plugin()?.state, pid: () => plugin()?.process?.pid ?? null, intervalMs: interval }, desk.latest, {
+      intervals: policy.healthcheckIntervals,
+      minBoundMs: policy.healthcheckMinBoundMs,
+    }),
   );
   return desk;
 }

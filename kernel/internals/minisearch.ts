@@ -60,7 +60,9 @@ export const FIELD_SHAPES: Readonly<Record<string, { expected: string; check: (v
 export function findInternalsProblems(index: object): string[] {
   const problems: string[] = [];
   for (const [path, { expected, check }] of Object.entries(FIELD_SHAPES)) {
-    const value = path.split('.').reduce<unknown>((at, name) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined), index);
+    const value = path
+      .split('.')
+      .reduce<unknown>((at, name) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[name] : undefined), index);
     if (!check(value)) problems.push(`MiniSearch field ${path} is ${value === undefined ? 'missing' : typeof value}, not ${expected}`);
   }
   return problems;

@@ -56,7 +56,8 @@ export class AskRegistry {
       ...(params.ownerCommand === undefined ? {} : { ownerCommand: params.ownerCommand }),
     };
     return new Promise<AskResult>((resolve) => {
-      const onAbort = (): void => this.settle(view.id, { choice: NO_CHOICE, by: 'withdrawn', reason: `plugin "${asker}" withdrew the question (the call was stopped)` });
+      const onAbort = (): void =>
+        this.settle(view.id, { choice: NO_CHOICE, by: 'withdrawn', reason: `plugin "${asker}" withdrew the question (the call was stopped)` });
       const question: Question = {
         view,
         route,
@@ -86,10 +87,17 @@ export class AskRegistry {
     const { unasked } = from;
     const question = this.pending.get(id);
     if (!question) {
-      throw haError(ErrorCodes.NotFound, `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approvals/pending lists the waiting ones`, { id });
+      throw haError(
+        ErrorCodes.NotFound,
+        `no question "${id}" is waiting for an answer (it was answered, ran out of time or was withdrawn); approvals/pending lists the waiting ones`,
+        { id },
+      );
     }
     if (!question.view.choices.includes(choice)) {
-      throw haError(ErrorCodes.InvalidValue, `"${choice}" is not an answer to question ${id}; answer one of ${question.view.choices.join(', ')}`, { id, choices: question.view.choices });
+      throw haError(ErrorCodes.InvalidValue, `"${choice}" is not an answer to question ${id}; answer one of ${question.view.choices.join(', ')}`, {
+        id,
+        choices: question.view.choices,
+      });
     }
     if (question.view.ownerChoices?.includes(choice) && from.owner !== true) throw ownerChoiceRefused(question.view, choice);
     if (unasked !== undefined) {
@@ -112,8 +120,10 @@ export class AskRegistry {
    */
   pluginGone(plugin: string, state: string): void {
     for (const question of [...this.pending.values()]) {
-      if (question.view.asker === plugin) this.settle(question.view.id, { choice: NO_CHOICE, by: 'withdrawn', reason: `plugin "${plugin}", which asked, is ${state}` });
-      else if (question.route.target === plugin) this.settle(question.view.id, { choice: NO_CHOICE, by: 'no-client', reason: `plugin "${plugin}", which showed the question, is ${state}` });
+      if (question.view.asker === plugin)
+        this.settle(question.view.id, { choice: NO_CHOICE, by: 'withdrawn', reason: `plugin "${plugin}", which asked, is ${state}` });
+      else if (question.route.target === plugin)
+        this.settle(question.view.id, { choice: NO_CHOICE, by: 'no-client', reason: `plugin "${plugin}", which showed the question, is ${state}` });
     }
   }
 

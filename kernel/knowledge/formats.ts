@@ -45,7 +45,8 @@ export function classifyFile(name: string): { format: DocumentFormat } | { reaso
   const ext = path.extname(name).toLowerCase();
   const format = FORMATS[ext];
   if (format) return { format };
-  const reason = REASONS[ext] ?? `${ext ? `"${ext}" files are` : 'files without an extension are'} not indexed; the knowledge base reads ${SUPPORTED_EXTENSIONS.join(' ')}`;
+  const reason =
+    REASONS[ext] ?? `${ext ? `"${ext}" files are` : 'files without an extension are'} not indexed; the knowledge base reads ${SUPPORTED_EXTENSIONS.join(' ')}`;
   return { reason };
 }
 

@@ -19,7 +19,15 @@ import { readSourceFile } from './source-file';
 import { scanFolder } from './scan-folder';
 import { createIndex, encodeIndex, INDEX_VERSION, searchIndex } from './search-index';
 import { writeSnapshot } from './snapshot';
-import { KNOWLEDGE_POLICY, type KnowledgeChange, type KnowledgeFile, type KnowledgeHit, type KnowledgeOptions, type KnowledgePolicy, type KnowledgeStats } from './types';
+import {
+  KNOWLEDGE_POLICY,
+  type KnowledgeChange,
+  type KnowledgeFile,
+  type KnowledgeHit,
+  type KnowledgeOptions,
+  type KnowledgePolicy,
+  type KnowledgeStats,
+} from './types';
 
 /** File names inside `indexDir`. */
 export const STORE_FILE = 'knowledge.db';
@@ -45,7 +53,10 @@ export class KnowledgeBase {
     private readonly loadedFrom: KnowledgeStats['loadedFrom'],
     private snapshotGeneration: number,
   ) {
-    this.syncBackoff = new LoopBackoff(() => [options.indexDir], () => policy.failureBackoff);
+    this.syncBackoff = new LoopBackoff(
+      () => [options.indexDir],
+      () => policy.failureBackoff,
+    );
   }
 
   /** Opens the knowledge base: loads the persisted index (or rebuilds it, saying why), catches up with the folder, then follows it. */
@@ -57,7 +68,8 @@ export class KnowledgeBase {
     removeStaleTemporaries(options.dir);
     const storeFile = path.join(options.indexDir, STORE_FILE);
     const { store, reset } = ChunkStore.open(storeFile, `chunks-v${CHUNKER_VERSION}-${policy.chunkChars}`);
-    if (reset) options.log.warn({ file: storeFile, dir: options.dir }, `knowledge chunk store set aside: ${reset}; re-reading every file of the knowledge folder`);
+    if (reset)
+      options.log.warn({ file: storeFile, dir: options.dir }, `knowledge chunk store set aside: ${reset}; re-reading every file of the knowledge folder`);
     const loaded = loadSearchIndex(store, path.join(options.indexDir, SNAPSHOT_FILE), SNAPSHOT_FORMAT, options.log);
     store.setClean(false);
     const indexer = new Indexer(store, loaded.index, policy);
@@ -111,7 +123,9 @@ export class KnowledgeBase {
   async add(source: string, options: { name?: string; replace?: boolean; from?: readonly string[] } = {}): Promise<KnowledgeFile> {
     const name = checkRelativeName(options.name ?? path.basename(source));
     return this.enqueue(async () => {
-      const bytes = await readSourceFile(source, [this.options.dir, ...(options.from ?? [])], this.options.dir, (size) => checkAddable(name, size, this.policy));
+      const bytes = await readSourceFile(source, [this.options.dir, ...(options.from ?? [])], this.options.dir, (size) =>
+        checkAddable(name, size, this.policy),
+      );
       return this.place(name, bytes, options.replace === true);
     });
   }
@@ -189,7 +203,13 @@ export class KnowledgeBase {
   /** Counters that tell how the index came to be. */
   stats(): KnowledgeStats {
     const store = this.indexer.store;
-    return { ...this.indexer.counters, loadedFrom: this.loadedFrom, snapshotsWritten: this.snapshotsWritten, chunks: this.indexer.index.documentCount, files: store.files().length };
+    return {
+      ...this.indexer.counters,
+      loadedFrom: this.loadedFrom,
+      snapshotsWritten: this.snapshotsWritten,
+      chunks: this.indexer.index.documentCount,
+      files: store.files().length,
+    };
   }
 
   /** Stops following the folder, finishes queued work, writes the snapshot and closes the store. */
@@ -254,16 +274,22 @@ export class KnowledgeBase {
     if (this.closed) return;
     clearTimeout(this.timers.sync);
     const { log, dir } = this.options;
-    this.timers.sync = setTimeout(() => {
-      if (!this.syncBackoff.mayRun(log, 'knowledge indexing')) return;
-      this.sync().then(
-        () => this.syncBackoff.succeeded(),
-        (error: Error) => {
-          const waitMs = this.syncBackoff.failed();
-          log.warn({ err: error.message, dir, failures: this.syncBackoff.failuresInARow, waitMs }, `knowledge folder sync failed; the next change or rescan tries again, in ${formatDuration(waitMs)} at the earliest`);
-        },
-      );
-    }, Math.max(delayMs, this.syncBackoff.waitMs()));
+    this.timers.sync = setTimeout(
+      () => {
+        if (!this.syncBackoff.mayRun(log, 'knowledge indexing')) return;
+        this.sync().then(
+          () => this.syncBackoff.succeeded(),
+          (error: Error) => {
+            const waitMs = this.syncBackoff.failed();
+            log.warn(
+              { err: error.message, dir, failures: this.syncBackoff.failuresInARow, waitMs },
+              `knowledge folder sync failed; the next change or rescan tries again, in ${formatDuration(waitMs)} at the earliest`,
+            );
+          },
+        );
+      },
+      Math.max(delayMs, this.syncBackoff.waitMs()),
+    );
     this.timers.sync.unref();
   }
 
@@ -283,7 +309,10 @@ export class KnowledgeBase {
       this.snapshotGeneration = store.generation;
       this.snapshotsWritten += 1;
     } catch (error) {
-      this.options.log.warn({ file, err: (error as Error).message }, 'could not write the knowledge index snapshot; the next open rebuilds it from the chunk store');
+      this.options.log.warn(
+        { file, err: (error as Error).message },
+        'could not write the knowledge index snapshot; the next open rebuilds it from the chunk store',
+      );
     }
   }
 }

@@ -37,7 +37,10 @@ export function loadSearchIndex(store: ChunkStore, file: string, format: string,
       const ms = Math.round(performance.now() - start);
       const facts = { file, chunks: index.documentCount, snapshotGeneration: snapshot.generation, storeGeneration: store.generation, ms };
       if (stale.length + missing.length > 0) {
-        log.info({ ...facts, added: missing.length, dropped: stale.length }, 'knowledge index snapshot was behind the chunk store (an unclean stop?); caught it up');
+        log.info(
+          { ...facts, added: missing.length, dropped: stale.length },
+          'knowledge index snapshot was behind the chunk store (an unclean stop?); caught it up',
+        );
         return { index, loadedFrom: 'snapshot', snapshotGeneration: -1, chunksIndexed: missing.length };
       }
       log.info(facts, 'knowledge index loaded from its snapshot');

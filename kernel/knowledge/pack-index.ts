@@ -81,7 +81,18 @@ export function unpackIndex<T>(packed: Buffer, options: Options<T>): MiniSearch<
   const labels = labelsText === '' ? [] : labelsText!.split('\n');
   if (ids.length !== meta.documents) throw new Error(`packed index names ${ids.length} documents, its header ${meta.documents}`);
   const index = MiniSearch.loadJS(
-    { documentCount: meta.documentCount, nextId: meta.nextId, documentIds: {}, fieldIds: meta.fieldIds, fieldLength: {}, averageFieldLength: meta.averageFieldLength, storedFields: {}, dirtCount: meta.dirtCount, index: [], serializationVersion: 2 },
+    {
+      documentCount: meta.documentCount,
+      nextId: meta.nextId,
+      documentIds: {},
+      fieldIds: meta.fieldIds,
+      fieldLength: {},
+      averageFieldLength: meta.averageFieldLength,
+      storedFields: {},
+      dirtCount: meta.dirtCount,
+      index: [],
+      serializationVersion: 2,
+    },
     options,
   );
   const ix = minisearchInternals(index);

@@ -6,11 +6,29 @@ import type { Block } from './blocks';
 const DROPPED = /<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>/gi;
 const TOKEN = /<(\/?)([a-zA-Z][\w:-]*)[^>]*>|<![^>]*>|<\?[^>]*>|[^<]+|</g;
 const BLOCK = new Set(
-  'address article aside blockquote body dd div dl dt fieldset figcaption figure footer form header hr html li main nav ol p pre section table tbody td tfoot th thead tr ul'.split(' '),
+  'address article aside blockquote body dd div dl dt fieldset figcaption figure footer form header hr html li main nav ol p pre section table tbody td tfoot th thead tr ul'.split(
+    ' ',
+  ),
 );
 const NAMED: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', mdash: '—', ndash: '–',
-  hellip: '…', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', middot: '·', times: '×', deg: '°',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  copy: '©',
+  reg: '®',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  middot: '·',
+  times: '×',
+  deg: '°',
 };
 
 /** Splits an HTML document into headings and paragraphs. */
@@ -26,7 +44,13 @@ export function parseHtml(source: string): Block[] {
   let inHead = false;
   let pre = 0;
   const flush = (): void => {
-    const body = pre > 0 ? text.replace(/^\n+|\s+$/g, '') : text.replace(/[ \t]*\n[ \t]*/g, '\n').replace(/\n{2,}/g, '\n').trim();
+    const body =
+      pre > 0
+        ? text.replace(/^\n+|\s+$/g, '')
+        : text
+            .replace(/[ \t]*\n[ \t]*/g, '\n')
+            .replace(/\n{2,}/g, '\n')
+            .trim();
     if (heading) {
       if (body !== '') blocks.push({ kind: 'heading', level: heading.level, title: body.replace(/\s+/g, ' '), line: heading.line });
       heading = undefined;

@@ -15,12 +15,22 @@ export function checkAddable(name: string, size: number, policy: KnowledgePolicy
   const classified = classifyFile(name);
   if ('reason' in classified) throw haError(ErrorCodes.InvalidValue, `cannot add ${name} to the knowledge base: ${classified.reason}`, { file: name });
   if (size > policy.maxFileBytes) {
-    throw haError(ErrorCodes.InvalidValue, `cannot add ${name}: it is ${formatBytes(size)}, over the ${formatBytes(policy.maxFileBytes)} limit for one knowledge file`, { file: name });
+    throw haError(
+      ErrorCodes.InvalidValue,
+      `cannot add ${name}: it is ${formatBytes(size)}, over the ${formatBytes(policy.maxFileBytes)} limit for one knowledge file`,
+      { file: name },
+    );
   }
 }
 
 /** Writes `bytes` as `name` in `dir` (unless the same bytes are there) and indexes it; a different file is kept unless `replace`. */
-export async function placeAndIndex(dir: string, indexer: Indexer, name: string, bytes: Buffer, replace: boolean): Promise<{ file: KnowledgeFile; outcome: FileOutcome }> {
+export async function placeAndIndex(
+  dir: string,
+  indexer: Indexer,
+  name: string,
+  bytes: Buffer,
+  replace: boolean,
+): Promise<{ file: KnowledgeFile; outcome: FileOutcome }> {
   const target = path.join(dir, name);
   const existing = await fs.promises.readFile(target).catch(() => undefined);
   if (existing && !existing.equals(bytes) && !replace) {

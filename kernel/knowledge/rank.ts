@@ -44,7 +44,13 @@ interface Buffers {
 const buffers = new WeakMap<object, Buffers>();
 
 /** The best `limit` documents (minisearch's numeric ids) for the terms, best first, scored as minisearch scores them. */
-export function rankWithInternals(ix: MiniSearchInternals, terms: readonly string[], plan: (term: string) => TermPlan, options: RankOptions, limit: number): { shortId: number; score: number }[] {
+export function rankWithInternals(
+  ix: MiniSearchInternals,
+  terms: readonly string[],
+  plan: (term: string) => TermPlan,
+  options: RankOptions,
+  limit: number,
+): { shortId: number; score: number }[] {
   const { scores, masks, touched, lengths } = buffersFor(ix);
   let count = 0;
   const { k, b, d } = options.bm25;

@@ -9,7 +9,9 @@ const MAX_PART = 255;
 /** Checks a file name relative to the knowledge folder and returns it '/'-separated; throws a clear error when it is not safe. */
 export function checkRelativeName(name: string): string {
   const refuse = (why: string): never => {
-    throw haError(ErrorCodes.InvalidValue, `knowledge file name "${name.slice(0, 200)}" is refused: ${why}; give a relative name such as "manuals/coffee.md"`, { file: name.slice(0, 200) });
+    throw haError(ErrorCodes.InvalidValue, `knowledge file name "${name.slice(0, 200)}" is refused: ${why}; give a relative name such as "manuals/coffee.md"`, {
+      file: name.slice(0, 200),
+    });
   };
   if (name.trim() === '') refuse('it is empty');
   if (name.length > MAX_NAME) refuse(`it is longer than ${MAX_NAME} characters`);

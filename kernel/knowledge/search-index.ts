@@ -93,12 +93,20 @@ function planFor(index: SearchIndex, exact: boolean): (term: string) => TermPlan
  * (rank.ts runs its scoring without a result object per match). Fuzzy matching is tried only for a
  * word the index does not hold as it is (a typo), which keeps a query over 100k chunks fast.
  */
-export function searchIndex(index: SearchIndex, query: string, limit: number, how: { exact?: boolean; publicSearch?: boolean } = {}): { id: string; score: number }[] {
+export function searchIndex(
+  index: SearchIndex,
+  query: string,
+  limit: number,
+  how: { exact?: boolean; publicSearch?: boolean } = {},
+): { id: string; score: number }[] {
   const plan = planFor(index, how.exact === true);
   const ix = minisearchInternals(index);
   if (how.publicSearch || ix === undefined) {
     const options: SearchOptions = { prefix: (term) => plan(term).prefix, fuzzy: (term) => plan(term).fuzzy || false };
-    return index.search(query, options).slice(0, limit).map((r: SearchResult) => ({ id: r.id as string, score: r.score }));
+    return index
+      .search(query, options)
+      .slice(0, limit)
+      .map((r: SearchResult) => ({ id: r.id as string, score: r.score }));
   }
   const terms = tokenize(query);
   if (terms.length === 0) return [];

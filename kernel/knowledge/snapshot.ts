@@ -21,9 +21,7 @@ interface SnapshotHeader {
 }
 
 /** A snapshot that passed its checks, or why there is none to use. */
-export type SnapshotRead =
-  | { ok: true; generation: number; encoded: EncodedIndex; bytes: number }
-  | { ok: false; missing: boolean; reason: string };
+export type SnapshotRead = { ok: true; generation: number; encoded: EncodedIndex; bytes: number } | { ok: false; missing: boolean; reason: string };
 
 /** Writes the encoded index with its header, atomically; returns the file's size. */
 export function writeSnapshot(file: string, encoded: EncodedIndex, format: string, generation: number, chunks: number): number {
@@ -62,8 +60,11 @@ export function readSnapshot(file: string, format: string): SnapshotRead {
   if (header.magic !== MAGIC) return { ok: false, missing: false, reason: 'it is not a knowledge index file' };
   if (header.format !== format) return { ok: false, missing: false, reason: `it has index format ${header.format}, this build reads ${format}` };
   const body = bytes.subarray(newline + 1);
-  if (body.length !== header.bytes) return { ok: false, missing: false, reason: `it is ${body.length} bytes long, its header says ${header.bytes} (cut short?)` };
-  if (createHash('sha256').update(body).digest('hex') !== header.sha256) return { ok: false, missing: false, reason: 'its checksum does not match its content' };
-  if (header.encoding !== 'packed' && header.encoding !== 'json') return { ok: false, missing: false, reason: `it has an unknown encoding (${String(header.encoding)})` };
+  if (body.length !== header.bytes)
+    return { ok: false, missing: false, reason: `it is ${body.length} bytes long, its header says ${header.bytes} (cut short?)` };
+  if (createHash('sha256').update(body).digest('hex') !== header.sha256)
+    return { ok: false, missing: false, reason: 'its checksum does not match its content' };
+  if (header.encoding !== 'packed' && header.encoding !== 'json')
+    return { ok: false, missing: false, reason: `it has an unknown encoding (${String(header.encoding)})` };
   return { ok: true, generation: header.generation, encoded: { encoding: header.encoding, body }, bytes: bytes.length };
 }

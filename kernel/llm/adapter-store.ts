@@ -68,7 +68,10 @@ export class AdapterStore {
       return { file, stat };
     }
     if (!ADAPTER_NAME.test(spec)) {
-      throw configError(provider, `${key} is ${JSON.stringify(spec)}; use ${BUILTIN_ADAPTERS.join(', ')}, the name of a file in ${this.userDir}, or the path of a .lua file`);
+      throw configError(
+        provider,
+        `${key} is ${JSON.stringify(spec)}; use ${BUILTIN_ADAPTERS.join(', ')}, the name of a file in ${this.userDir}, or the path of a .lua file`,
+      );
     }
     const own = path.join(this.userDir, `${spec}.lua`);
     const ownStat = statFile(own);

@@ -82,7 +82,13 @@ export class LuaAdapter {
     this.label = `adapter "${name}"`;
     this.vm = new LuaVm(source, { ...options, label: this.label, file });
     for (const fn of ['request', 'event']) {
-      if (!this.vm.has(fn)) throw new LuaScriptError(this.label, file, undefined, `the returned table has no "${fn}" function; an adapter needs request(req, provider) and event(ev, state)`);
+      if (!this.vm.has(fn))
+        throw new LuaScriptError(
+          this.label,
+          file,
+          undefined,
+          `the returned table has no "${fn}" function; an adapter needs request(req, provider) and event(ev, state)`,
+        );
     }
     this.hasHttpError = this.vm.has('http_error');
   }
@@ -117,13 +123,15 @@ export class LuaAdapter {
   private checkWireRequest(out: unknown): WireRequest {
     if (!isRecord(out)) throw this.fail('request() must return a table with url, headers, body and framing');
     const url = out['url'];
-    if (typeof url !== 'string' || !/^https?:\/\//i.test(url)) throw this.fail(`request() returned url ${JSON.stringify(url)}; it must be an http:// or https:// URL`);
+    if (typeof url !== 'string' || !/^https?:\/\//i.test(url))
+      throw this.fail(`request() returned url ${JSON.stringify(url)}; it must be an http:// or https:// URL`);
     const framing = out['framing'] ?? 'sse';
     if (framing !== 'sse' && framing !== 'ndjson') throw this.fail(`request() returned framing ${JSON.stringify(framing)}; use "sse" or "ndjson"`);
     const headers: Record<string, string> = {};
     const rawHeaders = out['headers'];
     if (isRecord(rawHeaders)) {
-      for (const [key, value] of Object.entries(rawHeaders)) if (typeof value === 'string' || typeof value === 'number') headers[key.toLowerCase()] = String(value);
+      for (const [key, value] of Object.entries(rawHeaders))
+        if (typeof value === 'string' || typeof value === 'number') headers[key.toLowerCase()] = String(value);
     }
     const body = out['body'];
     const method = typeof out['method'] === 'string' ? out['method'].toUpperCase() : 'POST';

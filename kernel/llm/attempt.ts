@@ -34,7 +34,10 @@ export async function runAttempt(attempt: Attempt): Promise<LlmResult> {
   const builder = new ResultBuilder(attempt.hooks.onText);
   const { idleMs, deadlineMs } = attempt.limits;
   const watch = new AttemptWatch(attempt.limits, attempt.hooks.signal, ({ waitedMs, headers, endsBy }) =>
-    tellPerson(attempt.hooks, firstTokenNotice({ provider: attempt.provider, waitedMs, headers, attempt: attempt.number, attempts: attempt.of, endsBy, timeoutMs: idleMs, deadlineMs })),
+    tellPerson(
+      attempt.hooks,
+      firstTokenNotice({ provider: attempt.provider, waitedMs, headers, attempt: attempt.number, attempts: attempt.of, endsBy, timeoutMs: idleMs, deadlineMs }),
+    ),
   );
   try {
     return await exchange(attempt, builder, watch);
@@ -149,8 +152,17 @@ function handleEvents(events: FramedEvent[], attempt: Attempt, builder: ResultBu
         continue;
       }
       const code = failure.kind === undefined ? '' : ` (${failure.kind})`;
-      const facts = { kind: 'provider' as const, provider: attempt.provider, retryable: failure.retryable ?? false, streamed: builder.streamed, partial: builder.build(attempt.provider, attempt.model) };
-      throw new LlmError(`LLM provider "${attempt.provider}" reported an error in its stream${code}: ${failure.message}`, failure.kind === undefined ? facts : { ...facts, code: failure.kind });
+      const facts = {
+        kind: 'provider' as const,
+        provider: attempt.provider,
+        retryable: failure.retryable ?? false,
+        streamed: builder.streamed,
+        partial: builder.build(attempt.provider, attempt.model),
+      };
+      throw new LlmError(
+        `LLM provider "${attempt.provider}" reported an error in its stream${code}: ${failure.message}`,
+        failure.kind === undefined ? facts : { ...facts, code: failure.kind },
+      );
     }
   }
   return false;
@@ -206,9 +218,10 @@ function transportError(error: unknown, attempt: Attempt, builder: ResultBuilder
     return expiryError(watch.expiry, { provider: attempt.provider, url: attempt.wire.url, idleMs, deadlineMs, streamed: builder.streamed, partial });
   }
   const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-  const message = reply === undefined
-    ? `LLM provider "${attempt.provider}" could not be reached at ${attempt.wire.url}: ${reason}`
-    : `the connection to LLM provider "${attempt.provider}" broke while it was answering: ${reason}`;
+  const message =
+    reply === undefined
+      ? `LLM provider "${attempt.provider}" could not be reached at ${attempt.wire.url}: ${reason}`
+      : `the connection to LLM provider "${attempt.provider}" broke while it was answering: ${reason}`;
   return new LlmError(message, { kind: 'network', provider: attempt.provider, retryable: true, streamed: builder.streamed, partial, cause: error });
 }
 

@@ -9,7 +9,12 @@ function def(key: string, type: ConfigDef['type'], zh: string, en: string, extra
 
 /** The LLM settings in the core table; per-provider keys are patterns (`llm.provider.<name>.api_key`). */
 export const LLM_DEFS: readonly ConfigDef[] = [
-  def('llm.default', 'string', '默认使用的 LLM 提供方名称，例如 work（对应 llm.provider.work.*）。', 'Name of the LLM provider used by default, e.g. work (its settings are llm.provider.work.*).'),
+  def(
+    'llm.default',
+    'string',
+    '默认使用的 LLM 提供方名称，例如 work（对应 llm.provider.work.*）。',
+    'Name of the LLM provider used by default, e.g. work (its settings are llm.provider.work.*).',
+  ),
   def(
     'llm.fallbacks',
     'string',
@@ -17,8 +22,17 @@ export const LLM_DEFS: readonly ConfigDef[] = [
     'Providers tried in order when the default one fails, comma-separated, e.g. backup,local.',
     { default: '' },
   ),
-  def('llm.retry.attempts', 'int', '每个提供方的最多尝试次数（含第一次），之后转向下一个提供方。', 'Most attempts per provider, the first included, before the next provider is tried.', { default: 3, min: 1, max: 10 }),
-  def('llm.retry.base_delay', 'duration', '第一次重试前的等待时间，之后每次翻倍。', 'Wait before the first retry; it doubles with each further retry.', { default: 1 * SECOND, min: 0 }),
+  def(
+    'llm.retry.attempts',
+    'int',
+    '每个提供方的最多尝试次数（含第一次），之后转向下一个提供方。',
+    'Most attempts per provider, the first included, before the next provider is tried.',
+    { default: 3, min: 1, max: 10 },
+  ),
+  def('llm.retry.base_delay', 'duration', '第一次重试前的等待时间，之后每次翻倍。', 'Wait before the first retry; it doubles with each further retry.', {
+    default: 1 * SECOND,
+    min: 0,
+  }),
   def('llm.retry.max_delay', 'duration', '两次尝试之间的最长等待时间。', 'Longest wait between two attempts.', { default: 20 * SECOND, min: 0 }),
   def(
     'llm.retry.max_retry_after',
@@ -31,23 +45,34 @@ export const LLM_DEFS: readonly ConfigDef[] = [
     'llm.provider.*.adapter',
     'string',
     '协议适配器：openai（任何 OpenAI 兼容服务：OpenAI、vLLM、llama.cpp、LM Studio）、anthropic、ollama，数据目录 adapters/ 下的 Lua 文件名，或 .lua 文件路径。',
-    'Protocol adapter: openai (any OpenAI-compatible server: OpenAI, vLLM, llama.cpp, LM Studio), anthropic, ollama, the name of a Lua file in the data dir\'s adapters/, or the path of a .lua file.',
+    "Protocol adapter: openai (any OpenAI-compatible server: OpenAI, vLLM, llama.cpp, LM Studio), anthropic, ollama, the name of a Lua file in the data dir's adapters/, or the path of a .lua file.",
     { default: 'openai' },
   ),
   def(
     'llm.provider.*.base_url',
     'string',
     '提供方的基础 URL，例如 https://api.openai.com/v1、https://api.anthropic.com、http://127.0.0.1:11434；留空使用适配器的默认值。',
-    'Base URL of the provider, e.g. https://api.openai.com/v1, https://api.anthropic.com, http://127.0.0.1:11434; empty means the adapter\'s default.',
+    "Base URL of the provider, e.g. https://api.openai.com/v1, https://api.anthropic.com, http://127.0.0.1:11434; empty means the adapter's default.",
   ),
-  def('llm.provider.*.model', 'string', '使用的模型名称，例如 gpt-4o-mini、claude-sonnet-4-5、llama3.2。', 'Model to use, e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2.'),
+  def(
+    'llm.provider.*.model',
+    'string',
+    '使用的模型名称，例如 gpt-4o-mini、claude-sonnet-4-5、llama3.2。',
+    'Model to use, e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2.',
+  ),
   def('llm.provider.*.api_key', 'password', '提供方的 API 密钥；从不以明文显示。', 'API key of the provider; never shown in clear.'),
-  def('llm.provider.*.max_tokens', 'int', '每次回答最多生成的 token 数；留空使用适配器的默认值。', 'Most tokens generated per answer; empty means the adapter\'s default.', { min: 1 }),
+  def(
+    'llm.provider.*.max_tokens',
+    'int',
+    '每次回答最多生成的 token 数；留空使用适配器的默认值。',
+    "Most tokens generated per answer; empty means the adapter's default.",
+    { min: 1 },
+  ),
   def(
     'llm.provider.*.context_window',
     'int',
     '模型一次最多接受的 token 数（上下文窗口）；发往它的请求会被缩短以放得下，并为回答留出 max_tokens（未设时留四分之一）。留空则只受 core.context.budget_tokens 限制。',
-    "Most tokens the model takes in at once (its context window); requests to it are shortened to fit, leaving room for the answer (max_tokens, else a quarter of the window). Empty: only core.context.budget_tokens bounds them.",
+    'Most tokens the model takes in at once (its context window); requests to it are shortened to fit, leaving room for the answer (max_tokens, else a quarter of the window). Empty: only core.context.budget_tokens bounds them.',
     { min: 1000 },
   ),
   def(

@@ -103,7 +103,10 @@ export class LlmAbortError extends Error {
     readonly partial?: LlmResult,
     cause?: unknown,
   ) {
-    super(provider === undefined ? 'the LLM request was aborted' : `the request to LLM provider "${provider}" was aborted`, cause === undefined ? undefined : { cause });
+    super(
+      provider === undefined ? 'the LLM request was aborted' : `the request to LLM provider "${provider}" was aborted`,
+      cause === undefined ? undefined : { cause },
+    );
   }
 }
 

@@ -32,12 +32,15 @@ export function expiryError(expiry: WatchExpiry, facts: ExpiryFacts): LlmError {
   const key = `llm.provider.${facts.provider}.timeout`;
   const waited = formatDuration(facts.idleMs);
   const remedy = `if it is only slow, allow it more time: homectl config set ${key} ${formatDurationExact(facts.idleMs * 2)}`;
-  return new LlmError(`${describeStall(expiry, facts, waited, key)}; ${expiry.stall === 'connect' ? `check llm.provider.${facts.provider}.base_url and that the server is up, or ${remedy}` : remedy}`, {
-    kind: 'timeout',
-    retryable: true,
-    stall: expiry.stall,
-    ...common,
-  });
+  return new LlmError(
+    `${describeStall(expiry, facts, waited, key)}; ${expiry.stall === 'connect' ? `check llm.provider.${facts.provider}.base_url and that the server is up, or ${remedy}` : remedy}`,
+    {
+      kind: 'timeout',
+      retryable: true,
+      stall: expiry.stall,
+      ...common,
+    },
+  );
 }
 
 function describeProgress(expiry: WatchExpiry, partial: LlmResult): string {

@@ -231,10 +231,14 @@ export class ProviderManager {
   }
 
   private readSettings(name: string): ProviderSettings {
-    if (!PROVIDER_NAME.test(name)) throw new LlmError(`"${name}" is not a valid LLM provider name; use lower-case letters, digits, '_' and '-'`, { kind: 'config', provider: name });
+    if (!PROVIDER_NAME.test(name))
+      throw new LlmError(`"${name}" is not a valid LLM provider name; use lower-case letters, digits, '_' and '-'`, { kind: 'config', provider: name });
     const model = this.readString(`llm.provider.${name}.model`);
     if (model === undefined) {
-      throw new LlmError(`LLM provider "${name}" has no model; set one with: homectl config set llm.provider.${name}.model <model name>`, { kind: 'config', provider: name });
+      throw new LlmError(`LLM provider "${name}" has no model; set one with: homectl config set llm.provider.${name}.model <model name>`, {
+        kind: 'config',
+        provider: name,
+      });
     }
     const settings: ProviderSettings = {
       name,

@@ -73,7 +73,16 @@ export class LuaProvider implements LlmProvider {
     for (let attempt = 1; ; attempt++) {
       if (hooks.signal?.aborted) throw new LlmAbortError(this.name, undefined, hooks.signal.reason);
       try {
-        return await runAttempt({ provider: this.name, model: this.settings.model, adapter: this.adapter, wire, limits, number: attempt, of: this.policy.attempts, hooks });
+        return await runAttempt({
+          provider: this.name,
+          model: this.settings.model,
+          adapter: this.adapter,
+          wire,
+          limits,
+          number: attempt,
+          of: this.policy.attempts,
+          hooks,
+        });
       } catch (error) {
         if (!(error instanceof LlmError)) throw error;
         error.attempts = attempt;

@@ -25,7 +25,15 @@ export interface RetryPolicy {
 // OpenAI's and Anthropic's SDKs retry twice with 0.5–8 s backoff; a person is waiting on the answer,
 // so three attempts, 1 s doubling, and no wait over 30 s before moving to the next provider. Hosted models
 // usually start answering within a second or two; after 5 s of silence the person hears why nothing shows.
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { attempts: 3, baseMs: 1000, factor: 2, maxMs: 20_000, jitter: 0.2, maxRetryAfterMs: 30_000, firstTokenNoticeMs: 5000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  attempts: 3,
+  baseMs: 1000,
+  factor: 2,
+  maxMs: 20_000,
+  jitter: 0.2,
+  maxRetryAfterMs: 30_000,
+  firstTokenNoticeMs: 5000,
+};
 
 /** Tells whether an HTTP status is worth retrying: 408, 409, 429 and every 5xx. */
 export function isRetryableStatus(status: number): boolean {

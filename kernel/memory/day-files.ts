@@ -55,7 +55,7 @@ export class DayFiles {
       return n;
     });
     for (const rewrite of rewrites) this.files.write(rewrite.rel, rewrite.content);
-    if (count > 0) this.db.log.info({ files: changed.map((c) => c.rel), items: count }, 'memory: took in a person\'s edits of the text files');
+    if (count > 0) this.db.log.info({ files: changed.map((c) => c.rel), items: count }, "memory: took in a person's edits of the text files");
     return { items: count, changed: changed.map((c) => c.rel) };
   }
 
@@ -66,11 +66,13 @@ export class DayFiles {
     if (!this.db.stmt(sql('facts')).get() && !this.db.stmt(sql('notes')).get()) return;
     this.sync();
     const byFile = new Map<string, { ref: ItemRef; text: string; forgotten: boolean }[]>();
-    const add = (kind: ItemRef['kind']) => (row: Row): void => {
-      const list = byFile.get(row.file) ?? [];
-      list.push({ ref: { kind, id: row.id }, text: row.text, forgotten: row.invalid_reason === 'forgotten' });
-      byFile.set(row.file, list);
-    };
+    const add =
+      (kind: ItemRef['kind']) =>
+      (row: Row): void => {
+        const list = byFile.get(row.file) ?? [];
+        list.push({ ref: { kind, id: row.id }, text: row.text, forgotten: row.invalid_reason === 'forgotten' });
+        byFile.set(row.file, list);
+      };
     this.db.stmt<Row>(sql('facts')).all().forEach(add('fact'));
     this.db.stmt<Row>(sql('notes')).all().forEach(add('note'));
     for (const [rel, items] of byFile) {

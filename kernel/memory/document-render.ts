@@ -59,7 +59,9 @@ export function renderBlock(db: MemoryDb, entity: EntityRow): string {
     "SELECT * FROM facts WHERE (subject_id = @id OR object_id = @id) AND invalid_reason = 'superseded' ORDER BY invalid_at DESC, id DESC",
     CAP.history,
   );
-  const lines = [`${BLOCK_BEGIN} e${entity.id} · written from the memory graph: edit a fact's words here and the fact changes, delete its line and it is forgotten; your own notes go outside this block -->`];
+  const lines = [
+    `${BLOCK_BEGIN} e${entity.id} · written from the memory graph: edit a fact's words here and the fact changes, delete its line and it is forgotten; your own notes go outside this block -->`,
+  ];
   const about = [entity.kind, aliases.length > 0 ? `also known as ${aliases.join(', ')}` : ''].filter(Boolean).join(' · ');
   if (about) lines.push(`_${about}_`);
   lines.push('', '## Facts');

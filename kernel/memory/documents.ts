@@ -183,7 +183,8 @@ export class Documents {
 
   // The document is the person's alone from now on (no markers, or one they wrote themselves).
   private takeOver(row: DocumentRow, content: string): void {
-    if (!row.owned && row.generated !== null) this.db.log.warn({ document: row.slug }, 'memory: a document lost its generated-block markers; it is yours now and will not be rewritten');
+    if (!row.owned && row.generated !== null)
+      this.db.log.warn({ document: row.slug }, 'memory: a document lost its generated-block markers; it is yours now and will not be rewritten');
     this.db.stmt('UPDATE documents SET owned = 1, generated = NULL, person_text = ?, updated_at = ? WHERE id = ?').run(content, this.db.now(), row.id);
     if (row.entity_id !== null) this.db.stmt('UPDATE entities SET doc_dirty = 0 WHERE id = ?').run(row.entity_id);
     this.index(row.id);
@@ -194,14 +195,20 @@ export class Documents {
     const taken = (s: string): boolean => this.db.stmt('SELECT 1 FROM documents WHERE slug = ?').get(s) !== undefined;
     const unique = taken(slug) && entityId !== null ? `${slug}-e${entityId}` : slug;
     const id = Number(
-      this.db.stmt('INSERT INTO documents (slug, entity_id, owned, updated_at) VALUES (?, ?, ?, ?)').run(unique, entityId, entityId === null ? 1 : 0, this.db.now()).lastInsertRowid,
+      this.db
+        .stmt('INSERT INTO documents (slug, entity_id, owned, updated_at) VALUES (?, ?, ?, ?)')
+        .run(unique, entityId, entityId === null ? 1 : 0, this.db.now()).lastInsertRowid,
     );
     return this.db.stmt<DocumentRow>('SELECT * FROM documents WHERE id = ?').get(id)!;
   }
 
   /** Indexes a document's own words again (after the tokenizer changed). */
   index(docId: number): void {
-    const row = this.db.stmt<{ person_text: string; name: string | null }>('SELECT d.person_text, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?').get(docId);
+    const row = this.db
+      .stmt<{ person_text: string; name: string | null }>(
+        'SELECT d.person_text, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?',
+      )
+      .get(docId);
     const words = row ? ownWords(row.person_text) : '';
     if (!row || !words) return unindex(this.db, 'document', docId);
     indexRow(this.db, 'document', docId, tokenize(`${row.name ?? ''} ${words}`).join(' '), true);

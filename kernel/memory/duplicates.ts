@@ -42,12 +42,14 @@ export function findDuplicates(db: MemoryDb): { sure: DuplicatePair[]; ambiguous
   };
   const byLoose = new Map<string, Candidate[]>();
   for (const c of all) pushTo(byLoose, c.loose, c);
-  for (const group of byLoose.values()) for (let i = 1; i < group.length; i++) propose(group[0]!, group[i]!, true, 'the same name apart from spacing or punctuation', 1);
+  for (const group of byLoose.values())
+    for (let i = 1; i < group.length; i++) propose(group[0]!, group[i]!, true, 'the same name apart from spacing or punctuation', 1);
   findAliasPairs(db, byId, byNorm, byLoose, propose);
-  for (const c of all) for (const part of partsOf(c.norm)) {
-    const other = byNorm.get(part);
-    if (other && !kindsConflict(c, other)) propose(c, other, false, `"${other.name}" may be short for "${c.name}"`, 0.6);
-  }
+  for (const c of all)
+    for (const part of partsOf(c.norm)) {
+      const other = byNorm.get(part);
+      if (other && !kindsConflict(c, other)) propose(c, other, false, `"${other.name}" may be short for "${c.name}"`, 0.6);
+    }
   findFuzzyPairs(all, propose);
   const pairs = [...proposals.values()].sort((x, y) => y.score - x.score);
   return { sure: pairs.filter((p) => p.sure).map(toPair), ambiguous: pairs.filter((p) => !p.sure).map(toPair) };
@@ -116,7 +118,8 @@ function findFuzzyPairs(all: Candidate[], propose: Propose): void {
       const shortest = Math.min(Array.from(a.loose).length, Array.from(b.loose).length);
       const distance = editDistance(a.loose, b.loose, 2);
       if (distance === 1 && shortest >= FUZZY.sureLength) propose(a, b, true, 'spelled one letter apart', 0.9);
-      else if (distance === 1 || (distance === 2 && shortest >= FUZZY.sureLength)) propose(a, b, false, `spelled ${distance} letters apart`, 0.8 - distance / 10);
+      else if (distance === 1 || (distance === 2 && shortest >= FUZZY.sureLength))
+        propose(a, b, false, `spelled ${distance} letters apart`, 0.8 - distance / 10);
       else if (similarity >= FUZZY.ambiguousTrigram) propose(a, b, false, `similar spelling (trigram similarity ${similarity.toFixed(2)})`, similarity / 2);
     }
   });
@@ -141,5 +144,10 @@ function numbersDiffer(a: string, b: string): boolean {
 function toPair(p: Proposal): DuplicatePair {
   const first = p.a.weight !== p.b.weight ? p.a.weight > p.b.weight : p.a.name.length !== p.b.name.length ? p.a.name.length > p.b.name.length : p.a.id < p.b.id;
   const [keep, drop] = first ? [p.a, p.b] : [p.b, p.a];
-  return { keep: { id: publicId('entity', keep.id), name: keep.name }, drop: { id: publicId('entity', drop.id), name: drop.name }, reason: p.reason, score: p.score };
+  return {
+    keep: { id: publicId('entity', keep.id), name: keep.name },
+    drop: { id: publicId('entity', drop.id), name: drop.name },
+    reason: p.reason,
+    score: p.score,
+  };
 }

@@ -28,9 +28,7 @@ export function findByName(db: MemoryDb, norm: string): EntityRow | undefined {
   if (norm.length === 0) return undefined;
   const byName = db.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE norm = ?`).get(norm);
   if (byName) return byName;
-  return db
-    .stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE id = (SELECT entity_id FROM aliases WHERE norm = ? ORDER BY entity_id LIMIT 1)`)
-    .get(norm);
+  return db.stmt<EntityRow>(`SELECT ${COLUMNS} FROM entities WHERE id = (SELECT entity_id FROM aliases WHERE norm = ? ORDER BY entity_id LIMIT 1)`).get(norm);
 }
 
 /** One entity by its row id. */
@@ -80,7 +78,10 @@ export function addAliases(db: MemoryDb, entity: EntityRow, aliases: readonly st
 
 /** The names an entity is also known by, alphabetically. */
 export function aliasesOf(db: MemoryDb, id: number): string[] {
-  return db.stmt<{ alias: string }>('SELECT alias FROM aliases WHERE entity_id = ? ORDER BY alias').all(id).map((r) => r.alias);
+  return db
+    .stmt<{ alias: string }>('SELECT alias FROM aliases WHERE entity_id = ? ORDER BY alias')
+    .all(id)
+    .map((r) => r.alias);
 }
 
 /** Marks entities whose document must be written again. */

@@ -22,7 +22,10 @@ export interface FactRow {
   in_file: number;
 }
 
-type ViewRow = Pick<FactRow, 'id' | 'subject_id' | 'predicate' | 'object' | 'object_id' | 'text' | 'learned_at' | 'valid_from' | 'invalid_at' | 'invalid_reason' | 'superseded_by'> & {
+type ViewRow = Pick<
+  FactRow,
+  'id' | 'subject_id' | 'predicate' | 'object' | 'object_id' | 'text' | 'learned_at' | 'valid_from' | 'invalid_at' | 'invalid_reason' | 'superseded_by'
+> & {
   subject_name: string;
   object_name: string | null;
 };

@@ -152,7 +152,15 @@ function distancesTo(target: number, maxHops: number, edges: (id: number) => Edg
 }
 
 // Depth-first over simple paths of exactly `length` relations, stepping only where the target is still in reach.
-function walk(start: number, target: number, length: number, distance: Map<number, number>, edges: (id: number) => Edge[], found: number[][], limit: number): void {
+function walk(
+  start: number,
+  target: number,
+  length: number,
+  distance: Map<number, number>,
+  edges: (id: number) => Edge[],
+  found: number[][],
+  limit: number,
+): void {
   const onPath = new Set<number>([start]);
   const facts: number[] = [];
   const step = (node: number): void => {

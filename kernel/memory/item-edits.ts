@@ -33,9 +33,19 @@ export function loadItem(db: MemoryDb, ref: ItemRef): StoredItem | undefined {
 
 /** The items a file is known to hold: written to it, not forgotten. */
 export function itemsInFile(db: MemoryDb, file: string): StoredItem[] {
-  const facts = db.stmt<ItemRow & { id: number }>("SELECT id, text, file, in_file, invalid_reason FROM facts WHERE file = ? AND in_file = 1 AND invalid_reason IS NOT 'forgotten'").all(file);
-  const notes = db.stmt<ItemRow & { id: number }>("SELECT id, text, file, in_file, invalid_reason FROM notes WHERE file = ? AND in_file = 1 AND invalid_reason IS NOT 'forgotten'").all(file);
-  const item = (kind: ItemRef['kind']) => (row: ItemRow & { id: number }): StoredItem => ({ ref: { kind, id: row.id }, text: row.text, file: row.file, inFile: true, forgotten: false });
+  const facts = db
+    .stmt<ItemRow & { id: number }>(
+      "SELECT id, text, file, in_file, invalid_reason FROM facts WHERE file = ? AND in_file = 1 AND invalid_reason IS NOT 'forgotten'",
+    )
+    .all(file);
+  const notes = db
+    .stmt<ItemRow & { id: number }>(
+      "SELECT id, text, file, in_file, invalid_reason FROM notes WHERE file = ? AND in_file = 1 AND invalid_reason IS NOT 'forgotten'",
+    )
+    .all(file);
+  const item =
+    (kind: ItemRef['kind']) =>
+    (row: ItemRow & { id: number }): StoredItem => ({ ref: { kind, id: row.id }, text: row.text, file: row.file, inFile: true, forgotten: false });
   return [...facts.map(item('fact')), ...notes.map(item('note'))];
 }
 

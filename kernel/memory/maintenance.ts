@@ -12,12 +12,17 @@ const CHUNK = 500;
 export function runMaintenance(db: MemoryDb, retentionDays: number): { pruned: number; vacuumed: boolean; ms: number } {
   const started = performance.now();
   if (!Number.isFinite(retentionDays) || retentionDays < 0) {
-    throw haError(ErrorCodes.InvalidValue, `memory maintenance: retention must be a number of days ≥ 0, not ${retentionDays}; check core.memory.retention_days`);
+    throw haError(
+      ErrorCodes.InvalidValue,
+      `memory maintenance: retention must be a number of days ≥ 0, not ${retentionDays}; check core.memory.retention_days`,
+    );
   }
   const cutoff = db.now() - retentionDays * DAY_MS;
   const pruned = db.transaction(() => {
     const facts = db
-      .stmt<{ id: number; subject_id: number; object_id: number | null }>('SELECT id, subject_id, object_id FROM facts WHERE invalid_at IS NOT NULL AND invalid_at < ? AND invalid_reason IS NOT NULL')
+      .stmt<{ id: number; subject_id: number; object_id: number | null }>(
+        'SELECT id, subject_id, object_id FROM facts WHERE invalid_at IS NOT NULL AND invalid_at < ? AND invalid_reason IS NOT NULL',
+      )
       .all(cutoff);
     for (const fact of facts) {
       unindex(db, 'fact', fact.id);

@@ -17,17 +17,35 @@ export function mergeEntities(db: MemoryDb, keepName: string, dropName: string, 
     const keep = mustFind(db, keepName);
     const drop = mustFind(db, dropName);
     if (keep.id === drop.id) return { keep: keep.id, changed: false };
-    const moved = db.stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ?').all(drop.id).map((r) => r.id);
-    const incoming = db.stmt<{ subject_id: number }>('SELECT DISTINCT subject_id FROM facts WHERE object_id = ?').all(drop.id).map((r) => r.subject_id);
+    const moved = db
+      .stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ?')
+      .all(drop.id)
+      .map((r) => r.id);
+    const incoming = db
+      .stmt<{ subject_id: number }>('SELECT DISTINCT subject_id FROM facts WHERE object_id = ?')
+      .all(drop.id)
+      .map((r) => r.subject_id);
     db.stmt('UPDATE facts SET subject_id = ? WHERE subject_id = ?').run(keep.id, drop.id);
     db.stmt('UPDATE facts SET object_id = ? WHERE object_id = ?').run(keep.id, drop.id);
-    db.stmt('INSERT OR IGNORE INTO aliases (norm, entity_id, alias) SELECT norm, ?, alias FROM aliases WHERE entity_id = ? AND norm <> ?').run(keep.id, drop.id, keep.norm);
+    db.stmt('INSERT OR IGNORE INTO aliases (norm, entity_id, alias) SELECT norm, ?, alias FROM aliases WHERE entity_id = ? AND norm <> ?').run(
+      keep.id,
+      drop.id,
+      keep.norm,
+    );
     db.stmt('INSERT OR IGNORE INTO aliases (norm, entity_id, alias) VALUES (?, ?, ?)').run(drop.norm, keep.id, drop.name);
     if (keep.kind === null && drop.kind !== null) db.stmt('UPDATE entities SET kind = ? WHERE id = ?').run(drop.kind, keep.id);
     db.stmt('UPDATE merges SET keep_id = ? WHERE keep_id = ?').run(keep.id, drop.id);
-    db
-      .stmt('INSERT INTO merges (keep_id, drop_id, drop_name, at, source, session, turn, file, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(keep.id, drop.id, drop.name, db.now(), provenance.source, provenance.session ?? null, provenance.turn ?? null, provenance.file ?? null, provenance.actor ?? null);
+    db.stmt('INSERT INTO merges (keep_id, drop_id, drop_name, at, source, session, turn, file, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      keep.id,
+      drop.id,
+      drop.name,
+      db.now(),
+      provenance.source,
+      provenance.session ?? null,
+      provenance.turn ?? null,
+      provenance.file ?? null,
+      provenance.actor ?? null,
+    );
     db.stmt('UPDATE documents SET fold_into = ? WHERE fold_into = ?').run(keep.id, drop.id);
     db.stmt('UPDATE documents SET entity_id = NULL, fold_into = ? WHERE entity_id = ?').run(keep.id, drop.id);
     db.stmt('DELETE FROM entities WHERE id = ?').run(drop.id);
@@ -66,6 +84,11 @@ function collapse(db: MemoryDb, subject: number): void {
     if (facts.length < 2) continue;
     const start = (f: FactRow): number => f.valid_from ?? f.learned_at;
     const latest = facts.reduce((a, b) => (start(b) > start(a) || (start(b) === start(a) && b.id > a.id) ? b : a));
-    supersede(db, latest.id, start(latest), facts.filter((f) => f !== latest));
+    supersede(
+      db,
+      latest.id,
+      start(latest),
+      facts.filter((f) => f !== latest),
+    );
   }
 }

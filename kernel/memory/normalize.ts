@@ -8,15 +8,7 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 
 /** A name folded for comparison: NFKC (full-width → ASCII), lower case, Latin diacritics and punctuation gone, single spaces. */
 export function normalizeName(name: string): string {
-  return name
-    .normalize('NFKC')
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(LATIN_MARKS, '')
-    .normalize('NFC')
-    .replace(APOSTROPHES, '')
-    .replace(NOT_WORD, ' ')
-    .trim();
+  return name.normalize('NFKC').toLowerCase().normalize('NFD').replace(LATIN_MARKS, '').normalize('NFC').replace(APOSTROPHES, '').replace(NOT_WORD, ' ').trim();
 }
 
 /** A normalised name with its spaces gone too ("lin-wei", "LinWei" and "Lin Wei" share one). */
@@ -41,11 +33,17 @@ export function normalizeNoteText(text: string): string {
 
 /** The text as one Markdown line: newlines and comment delimiters cannot break the file's markers. */
 export function lineText(text: string): string {
-  return text.replace(/<!--|-->/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/<!--|-->/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A file name for an entity's document: its normalised name with dashes, or `entity-<id>` when nothing is left. */
 export function slugify(norm: string, entityId: number): string {
-  const slug = norm.replace(/ /g, '-').replace(/[./\\]/g, '').slice(0, 80);
+  const slug = norm
+    .replace(/ /g, '-')
+    .replace(/[./\\]/g, '')
+    .slice(0, 80);
   return slug.length > 0 ? slug : `entity-${entityId}`;
 }

@@ -20,13 +20,7 @@ const INSERT = `INSERT INTO provenance (fact_id, note_id, action, source, sessio
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Adds one history row to a fact or a note. */
-export function addProvenance(
-  db: MemoryDb,
-  target: { fact: number } | { note: number },
-  action: ProvenanceAction,
-  p: Provenance,
-  detail?: string,
-): void {
+export function addProvenance(db: MemoryDb, target: { fact: number } | { note: number }, action: ProvenanceAction, p: Provenance, detail?: string): void {
   const fact = 'fact' in target ? target.fact : null;
   const note = 'note' in target ? target.note : null;
   db.stmt(INSERT).run(fact, note, action, p.source, p.session ?? null, p.turn ?? null, p.file ?? null, p.actor ?? null, detail ?? null, db.now());
@@ -34,12 +28,10 @@ export function addProvenance(
 
 /** Copies every history row of one fact onto another (duplicates collapsing in a merge). */
 export function copyFactProvenance(db: MemoryDb, from: number, to: number): void {
-  db
-    .stmt(
-      `INSERT INTO provenance (fact_id, action, source, session, turn, file, actor, detail, at)
+  db.stmt(
+    `INSERT INTO provenance (fact_id, action, source, session, turn, file, actor, detail, at)
        SELECT ?, action, source, session, turn, file, actor, detail, at FROM provenance WHERE fact_id = ? ORDER BY id`,
-    )
-    .run(to, from);
+  ).run(to, from);
 }
 
 /** A stored row as the public record. */

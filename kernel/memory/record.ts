@@ -47,15 +47,25 @@ function recordFact(db: MemoryDb, fact: ExtractedFact, provenance: Provenance, o
   const predicate = normalizePredicate(fact.predicate);
   const objectNorm = normalizeName(fact.object) || fact.object.trim().toLowerCase();
   const same = objectEntity
-    ? db.stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ? AND object_id = ? AND object_id IS NOT NULL AND invalid_at IS NULL AND predicate = ? LIMIT 1').get(subject.id, objectEntity.id, predicate)
-    : db.stmt<{ id: number }>('SELECT id FROM facts WHERE subject_id = ? AND predicate = ? AND object_norm = ? AND object_id IS NULL AND invalid_at IS NULL LIMIT 1').get(subject.id, predicate, objectNorm);
+    ? db
+        .stmt<{ id: number }>(
+          'SELECT id FROM facts WHERE subject_id = ? AND object_id = ? AND object_id IS NOT NULL AND invalid_at IS NULL AND predicate = ? LIMIT 1',
+        )
+        .get(subject.id, objectEntity.id, predicate)
+    : db
+        .stmt<{ id: number }>(
+          'SELECT id FROM facts WHERE subject_id = ? AND predicate = ? AND object_norm = ? AND object_id IS NULL AND invalid_at IS NULL LIMIT 1',
+        )
+        .get(subject.id, predicate, objectNorm);
   if (same) {
     addProvenance(db, { fact: same.id }, 'confirmed', provenance);
     outcome.duplicates++;
     return;
   }
   // Only a single-valued predicate needs the current values: they are what the new one may supersede.
-  const current = fact.single ? db.stmt<FactRow>('SELECT * FROM facts WHERE subject_id = ? AND predicate = ? AND invalid_at IS NULL ORDER BY id').all(subject.id, predicate) : [];
+  const current = fact.single
+    ? db.stmt<FactRow>('SELECT * FROM facts WHERE subject_id = ? AND predicate = ? AND invalid_at IS NULL ORDER BY id').all(subject.id, predicate)
+    : [];
   const now = db.now();
   const validFrom = parseTime(db, fact.validFrom);
   const id = Number(
@@ -64,8 +74,18 @@ function recordFact(db: MemoryDb, fact: ExtractedFact, provenance: Provenance, o
         `INSERT INTO facts (subject_id, predicate, object, object_norm, object_id, text, single, learned_at, valid_from, file)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(subject.id, predicate, fact.object.trim(), objectNorm, objectEntity?.id ?? null, fact.text.trim(), fact.single ? 1 : 0, now, validFrom, `text/${localDayOf(now)}.md`)
-      .lastInsertRowid,
+      .run(
+        subject.id,
+        predicate,
+        fact.object.trim(),
+        objectNorm,
+        objectEntity?.id ?? null,
+        fact.text.trim(),
+        fact.single ? 1 : 0,
+        now,
+        validFrom,
+        `text/${localDayOf(now)}.md`,
+      ).lastInsertRowid,
   );
   addProvenance(db, { fact: id }, 'learned', provenance);
   indexFact(db, id, true);

@@ -32,7 +32,10 @@ export function reindexIfTokenizerChanged(db: MemoryDb, indexDocument: (id: numb
     })
     .immediate();
   if (stored !== undefined || rows > 0) {
-    db.log.info({ rows, from: stored ?? 'none', to: TOKENIZER_VERSION, ms: Math.round(performance.now() - started) }, 'memory: search index rebuilt for a new tokenizer version');
+    db.log.info(
+      { rows, from: stored ?? 'none', to: TOKENIZER_VERSION, ms: Math.round(performance.now() - started) },
+      'memory: search index rebuilt for a new tokenizer version',
+    );
   }
   return rows;
 }

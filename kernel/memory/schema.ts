@@ -129,7 +129,9 @@ export function openGraphDatabase(file: string): Database.Database {
     db.pragma('busy_timeout = 5000');
     const version = db.pragma('user_version', { simple: true }) as number;
     if (version > SCHEMA_VERSION) {
-      throw new Error(`${file} was written by a newer HomeAgent (memory schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade HomeAgent or move the file away`);
+      throw new Error(
+        `${file} was written by a newer HomeAgent (memory schema ${version}, this one knows ${SCHEMA_VERSION}); upgrade HomeAgent or move the file away`,
+      );
     }
     db.exec(SCHEMA);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);

@@ -49,24 +49,52 @@ function toHit(db: MemoryDb, row: Match, asOf: number | undefined, includeInvali
     if (asOf !== undefined && !includeInvalid && !db.stmt(`SELECT 1 FROM facts f WHERE f.id = @id AND ${VALID_AT}`).get({ id, t: asOf })) return undefined;
     if (asOf !== undefined && includeInvalid && fact.learned_at > asOf) return undefined;
     if (asOf === undefined && !includeInvalid && fact.invalid_at !== null) return undefined;
-    return { id: publicId('fact', id), text: fact.text, source: sourceOf(db, 'fact_id', id), score, learnedAt: fact.learned_at, validity: validityOf(fact.invalid_reason), kind: 'fact' };
+    return {
+      id: publicId('fact', id),
+      text: fact.text,
+      source: sourceOf(db, 'fact_id', id),
+      score,
+      learnedAt: fact.learned_at,
+      validity: validityOf(fact.invalid_reason),
+      kind: 'fact',
+    };
   }
   if (kind === 'note') {
-    const note = db.stmt<{ text: string; learned_at: number; invalid_at: number | null }>('SELECT text, learned_at, invalid_at FROM notes WHERE id = ?').get(id);
+    const note = db
+      .stmt<{ text: string; learned_at: number; invalid_at: number | null }>('SELECT text, learned_at, invalid_at FROM notes WHERE id = ?')
+      .get(id);
     if (!note) return undefined;
     if (asOf !== undefined && note.learned_at > asOf) return undefined;
     if (!includeInvalid && note.invalid_at !== null && (asOf === undefined || note.invalid_at <= asOf)) return undefined;
-    return { id: publicId('note', id), text: note.text, source: sourceOf(db, 'note_id', id), score, learnedAt: note.learned_at, validity: note.invalid_at === null ? 'current' : 'forgotten', kind: 'note' };
+    return {
+      id: publicId('note', id),
+      text: note.text,
+      source: sourceOf(db, 'note_id', id),
+      score,
+      learnedAt: note.learned_at,
+      validity: note.invalid_at === null ? 'current' : 'forgotten',
+      kind: 'note',
+    };
   }
   // Documents have no history: they are part of what is known now, not of what was known then.
   if (asOf !== undefined) return undefined;
-  const doc = db.stmt<{ slug: string; person_text: string; updated_at: number; name: string | null }>(
-    'SELECT d.slug, d.person_text, d.updated_at, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?',
-  ).get(id);
+  const doc = db
+    .stmt<{ slug: string; person_text: string; updated_at: number; name: string | null }>(
+      'SELECT d.slug, d.person_text, d.updated_at, e.name FROM documents d LEFT JOIN entities e ON e.id = d.entity_id WHERE d.id = ?',
+    )
+    .get(id);
   if (!doc) return undefined;
   const words = ownWords(doc.person_text).replace(/\s+/g, ' ');
   const excerpt = words.length > EXCERPT ? `${words.slice(0, EXCERPT)}…` : words;
-  return { id: publicId('document', id), text: doc.name ? `${doc.name}: ${excerpt}` : excerpt, source: `file documents/${doc.slug}.md`, score, learnedAt: doc.updated_at, validity: 'current', kind: 'document' };
+  return {
+    id: publicId('document', id),
+    text: doc.name ? `${doc.name}: ${excerpt}` : excerpt,
+    source: `file documents/${doc.slug}.md`,
+    score,
+    learnedAt: doc.updated_at,
+    validity: 'current',
+    kind: 'document',
+  };
 }
 
 // Where a fact or note came from: its first provenance row, as a person reads it.

@@ -52,7 +52,8 @@ export class MemoryStore {
 
   /** Stores a free note a person or tool asked to remember. */
   write(text: string, provenance: Provenance): FactView | { id: string } {
-    if (typeof text !== 'string' || text.trim() === '') throw haError(ErrorCodes.InvalidValue, 'memory write: the text to remember is empty; give the words to remember');
+    if (typeof text !== 'string' || text.trim() === '')
+      throw haError(ErrorCodes.InvalidValue, 'memory write: the text to remember is empty; give the words to remember');
     const note = writeNote(this.db, text, provenance);
     if (note.created) this.files.flush();
     return { id: publicId('note', note.id) };

@@ -44,7 +44,11 @@ function checkEntryHeaders(record: ZipRecord): void {
     throw ambiguous('ambiguous.local-name', `its local header names it "${printable(localName)}"`, record);
   }
   if (local.compressionMethod !== central.compressionMethod) {
-    throw ambiguous('ambiguous.local-method', `its local header says compression method ${local.compressionMethod}, the central directory ${central.compressionMethod}`, record);
+    throw ambiguous(
+      'ambiguous.local-method',
+      `its local header says compression method ${local.compressionMethod}, the central directory ${central.compressionMethod}`,
+      record,
+    );
   }
   const flagsDiffer = (local.generalPurposeBitFlag ^ central.generalPurposeBitFlag) & MEANINGFUL_FLAGS;
   if (flagsDiffer !== 0) {
@@ -63,20 +67,30 @@ function checkSpaces(records: readonly ZipRecord[], layout: ArchiveLayout): void
   for (const record of byStart) {
     if (record.start !== expected) {
       const rule = expected === 0 ? 'ambiguous.prefix' : 'ambiguous.gap';
-      const what = expected === 0 ? `${record.start} bytes of other data come before the first entry` : `${record.start - expected} unclaimed bytes come before it`;
+      const what =
+        expected === 0 ? `${record.start} bytes of other data come before the first entry` : `${record.start - expected} unclaimed bytes come before it`;
       throw ambiguous(rule, what, expected === 0 ? undefined : record);
     }
     expected = record.end;
   }
   if (expected !== layout.cdOffset) {
-    throw ambiguous(records.length === 0 ? 'ambiguous.prefix' : 'ambiguous.gap', `${layout.cdOffset - expected} unclaimed bytes come before the central directory`);
+    throw ambiguous(
+      records.length === 0 ? 'ambiguous.prefix' : 'ambiguous.gap',
+      `${layout.cdOffset - expected} unclaimed bytes come before the central directory`,
+    );
   }
-  const cdLength = records.reduce((sum, r) => sum + CENTRAL_RECORD_SIZE + r.central.fileNameLength + r.central.extraFieldLength + r.central.fileCommentLength, 0);
+  const cdLength = records.reduce(
+    (sum, r) => sum + CENTRAL_RECORD_SIZE + r.central.fileNameLength + r.central.extraFieldLength + r.central.fileCommentLength,
+    0,
+  );
   if (cdLength !== layout.cdSize) {
     throw ambiguous('ambiguous.central-directory-size', `its end record says the central directory is ${layout.cdSize} bytes, its records fill ${cdLength}`);
   }
   if (layout.cdOffset + cdLength !== layout.cdEndExpected) {
-    throw ambiguous('ambiguous.gap', `${layout.cdEndExpected - layout.cdOffset - cdLength} unclaimed bytes lie between the central directory and the end record`);
+    throw ambiguous(
+      'ambiguous.gap',
+      `${layout.cdEndExpected - layout.cdOffset - cdLength} unclaimed bytes lie between the central directory and the end record`,
+    );
   }
 }
 
@@ -92,9 +106,14 @@ export function checkHeadersAgree(records: readonly ZipRecord[]): void {
     for (const field of ['crc32', 'compressedSize', 'uncompressedSize'] as const) {
       // With bit 3 the local header may leave a field 0 and give it in the descriptor instead.
       const localOk = local[field] === stated[field] || (deferred && local[field] === 0);
-      if (!localOk) throw disagreement(record, 'ambiguous.local-sizes', `its local header says ${field} ${local[field]}, the central directory ${stated[field]}`);
+      if (!localOk)
+        throw disagreement(record, 'ambiguous.local-sizes', `its local header says ${field} ${local[field]}, the central directory ${stated[field]}`);
       if (descriptor !== undefined && descriptor[field] !== stated[field]) {
-        throw disagreement(record, 'ambiguous.data-descriptor', `its data descriptor says ${field} ${descriptor[field]}, the central directory ${stated[field]}`);
+        throw disagreement(
+          record,
+          'ambiguous.data-descriptor',
+          `its data descriptor says ${field} ${descriptor[field]}, the central directory ${stated[field]}`,
+        );
       }
     }
   }
@@ -112,7 +131,7 @@ function parseLocalExtras(record: ZipRecord): ExtraField[] {
   const fields: ExtraField[] = [];
   const raw = record.local.extraField;
   // A malformed local extra area is not fatal here: the central one is authoritative and was parsed by yauzl.
-  for (let i = 0; i + 4 <= raw.length; ) {
+  for (let i = 0; i + 4 <= raw.length;) {
     const size = raw.readUInt16LE(i + 2);
     fields.push({ id: raw.readUInt16LE(i), data: raw.subarray(i + 4, i + 4 + size) });
     i += 4 + size;

@@ -91,7 +91,9 @@ export class ZipReader {
   openRawData(entry: Entry, local: LocalFileHeader): Promise<Readable> {
     return new Promise((resolve, reject) => {
       const size = entry.compressedSize;
-      this.zip.openReadStreamLowLevel(local.fileDataStart, size, 0, size, false, entry.uncompressedSize, (error, stream) => (error ? reject(error) : resolve(stream)));
+      this.zip.openReadStreamLowLevel(local.fileDataStart, size, 0, size, false, entry.uncompressedSize, (error, stream) =>
+        error ? reject(error) : resolve(stream),
+      );
     });
   }
 

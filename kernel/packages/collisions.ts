@@ -22,9 +22,14 @@ export function checkDuplicates(records: readonly ZipRecord[]): void {
     }
     const folded = segmentsOf(first.name).join('/') === segmentsOf(record.name).join('/') ? '' : ' once case and Unicode normalisation are ignored';
     if (first.isDirectory !== record.isDirectory) {
-      throw new InstallError('DUPLICATE_PATH', 'duplicate.file-and-folder', `it and entry "${printable(first.name)}" are a file and a folder at one path${folded}`, {
-        entry: record.name,
-      });
+      throw new InstallError(
+        'DUPLICATE_PATH',
+        'duplicate.file-and-folder',
+        `it and entry "${printable(first.name)}" are a file and a folder at one path${folded}`,
+        {
+          entry: record.name,
+        },
+      );
     }
     throw new InstallError('DUPLICATE_PATH', 'duplicate.name', `it has the same path as entry "${printable(first.name)}"${folded}`, { entry: record.name });
   }

@@ -11,8 +11,22 @@ function intDef(key: string, value: number, min: number, max: number, zh: string
 export const PACKAGE_DEFS: readonly ConfigDef[] = [
   intDef(K.maxArchiveBytes, D.maxArchiveBytes / MIB, 1, 4095, '.hmap 插件包文件本身的最大大小（MiB）。', 'Largest .hmap package file accepted, in MiB.'),
   intDef(K.maxEntries, D.maxEntries, 1, 65535, '插件包中最多允许的条目数（含文件夹）。', 'Most entries (folders included) a package may hold.'),
-  intDef(K.maxEntryBytes, D.maxEntryBytes / MIB, 1, 4095, '插件包中单个文件解压后的最大大小（MiB）。', 'Largest uncompressed size of one file in a package, in MiB.'),
-  intDef(K.maxTotalBytes, D.maxTotalBytes / MIB, 1, 65535, '插件包中所有文件解压后的总大小上限（MiB）。', 'Largest uncompressed size of all files of a package together, in MiB.'),
+  intDef(
+    K.maxEntryBytes,
+    D.maxEntryBytes / MIB,
+    1,
+    4095,
+    '插件包中单个文件解压后的最大大小（MiB）。',
+    'Largest uncompressed size of one file in a package, in MiB.',
+  ),
+  intDef(
+    K.maxTotalBytes,
+    D.maxTotalBytes / MIB,
+    1,
+    65535,
+    '插件包中所有文件解压后的总大小上限（MiB）。',
+    'Largest uncompressed size of all files of a package together, in MiB.',
+  ),
   intDef(
     K.maxRatio,
     D.maxRatio,

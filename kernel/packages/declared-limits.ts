@@ -17,12 +17,21 @@ export function checkDeclaredLimits(records: readonly ZipRecord[], limits: Insta
     }
     const size = record.central.uncompressedSize;
     if (size > limits.maxEntryBytes) {
-      throw limitError('limit.entry-size', `it declares ${size} bytes, over the limit of ${limits.maxEntryBytes} per entry`, raiseAdvice('maxEntryBytes', size), record);
+      throw limitError(
+        'limit.entry-size',
+        `it declares ${size} bytes, over the limit of ${limits.maxEntryBytes} per entry`,
+        raiseAdvice('maxEntryBytes', size),
+        record,
+      );
     }
     total += size;
   }
   if (total > limits.maxTotalBytes) {
-    throw limitError('limit.total-size', `its entries declare ${total} bytes together, over the limit of ${limits.maxTotalBytes}`, raiseAdvice('maxTotalBytes', total));
+    throw limitError(
+      'limit.total-size',
+      `its entries declare ${total} bytes together, over the limit of ${limits.maxTotalBytes}`,
+      raiseAdvice('maxTotalBytes', total),
+    );
   }
 }
 

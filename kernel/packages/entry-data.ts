@@ -51,7 +51,8 @@ async function writeWhole(zip: ZipReader, record: ZipRecord, limits: InstallLimi
   let data = raw;
   if (compressionMethod === 8) {
     data = await inflateRaw(raw, { maxOutputLength: Math.max(uncompressedSize, 1) }).catch((error: unknown) => {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw dataError(record, 'data.size', `its data runs past the ${uncompressedSize} bytes declared`);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
+        throw dataError(record, 'data.size', `its data runs past the ${uncompressedSize} bytes declared`);
       throw classify(record, error);
     });
   }
@@ -94,9 +95,11 @@ function overrun(record: ZipRecord, limits: InstallLimits, tally: DataTally, cou
   const next = count + more;
   const declared = record.central.uncompressedSize;
   if (next > declared) return dataError(record, 'data.size', `its data runs past the ${declared} bytes declared`);
-  if (next > limits.maxEntryBytes) return limitError(record, 'limit.entry-size', `its data passes ${limits.maxEntryBytes} bytes`, raiseAdvice('maxEntryBytes', next));
+  if (next > limits.maxEntryBytes)
+    return limitError(record, 'limit.entry-size', `its data passes ${limits.maxEntryBytes} bytes`, raiseAdvice('maxEntryBytes', next));
   const total = tally.total + more;
-  if (total > limits.maxTotalBytes) return limitError(record, 'limit.total-size', `the package's data passes ${limits.maxTotalBytes} bytes`, raiseAdvice('maxTotalBytes', total));
+  if (total > limits.maxTotalBytes)
+    return limitError(record, 'limit.total-size', `the package's data passes ${limits.maxTotalBytes} bytes`, raiseAdvice('maxTotalBytes', total));
   // The ratio is judged on real bytes: the declared size is what a bomb lies about.
   const packed = record.central.compressedSize;
   if (next > limits.ratioGraceBytes && next > limits.maxRatio * packed) {

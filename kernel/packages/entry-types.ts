@@ -31,7 +31,10 @@ function entryTypeProblem(record: ZipRecord): { rule: string; problem: string } 
   if (type === S_IFREG && record.isDirectory) return { rule: 'type.mode-mismatch', problem: 'its name ends in "/" but its mode says regular file' };
   const carriesData = central.uncompressedSize > 0 || central.compressedSize > (central.compressionMethod === 8 ? EMPTY_DEFLATE_BYTES : 0);
   if (record.isDirectory && carriesData) {
-    return { rule: 'type.folder-with-data', problem: `it is a folder that carries ${central.compressedSize} bytes of data; unzip tools disagree whether it is a file` };
+    return {
+      rule: 'type.folder-with-data',
+      problem: `it is a folder that carries ${central.compressedSize} bytes of data; unzip tools disagree whether it is a file`,
+    };
   }
   return undefined;
 }

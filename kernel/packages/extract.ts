@@ -25,7 +25,9 @@ export async function extractInto(zip: ZipReader, records: readonly ZipRecord[],
     await makeFolders(tree, record.isDirectory ? segments : segments.slice(0, -1), made);
     if (record.isDirectory) continue;
     const target = path.join(tree, ...segments);
-    await pumpEntry(zip, record, limits, tally, async () => fs.createWriteStream('', { fd: await openFile(target, CREATE_ONLY, FILE_MODE), highWaterMark: WRITE_BUFFER }));
+    await pumpEntry(zip, record, limits, tally, async () =>
+      fs.createWriteStream('', { fd: await openFile(target, CREATE_ONLY, FILE_MODE), highWaterMark: WRITE_BUFFER }),
+    );
   }
 }
 

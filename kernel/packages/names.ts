@@ -29,11 +29,13 @@ export function nameProblem(name: string, limits: Pick<InstallLimits, 'maxNameBy
   if (CONTROL.test(name)) return { rule: 'path.control', problem: 'its name contains a control or invisible character' };
   if (name.includes('\uFFFD')) return { rule: 'path.encoding', problem: 'its name is not valid UTF-8' };
   if (RESERVED_CHARS.test(name)) return { rule: 'path.reserved-char', problem: 'its name contains one of < > : " | ? *' };
-  if (segments.some((s) => RESERVED_NAME.test(s))) return { rule: 'path.reserved-name', problem: 'its name uses a device name Windows reserves (CON, NUL, COM1…)' };
+  if (segments.some((s) => RESERVED_NAME.test(s)))
+    return { rule: 'path.reserved-name', problem: 'its name uses a device name Windows reserves (CON, NUL, COM1…)' };
   if (segments.some((s) => s.endsWith('.') || s.endsWith(' '))) {
     return { rule: 'path.trailing-dot-space', problem: 'a segment of its name ends in a dot or a space, which Windows drops' };
   }
-  if (name !== name.normalize('NFC')) return { rule: 'path.not-nfc', problem: 'its name is not in Unicode NFC form, so it could collide with another spelling' };
+  if (name !== name.normalize('NFC'))
+    return { rule: 'path.not-nfc', problem: 'its name is not in Unicode NFC form, so it could collide with another spelling' };
   const longest = Math.max(...segments.map((s) => Buffer.byteLength(s)));
   if (longest > limits.maxNameBytes) {
     return { rule: 'path.segment-length', problem: `a segment of its name is ${longest} bytes long, over the limit of ${limits.maxNameBytes}` };

@@ -7,15 +7,25 @@ export function checkOverlap(records: readonly ZipRecord[], layout: ArchiveLayou
   const byStart = [...records].sort((a, b) => a.start - b.start || a.index - b.index);
   for (const [i, record] of byStart.entries()) {
     if (record.end > layout.cdOffset) {
-      throw new InstallError('OVERLAP', 'overlap.central-directory', `its bytes ${record.start}–${record.end} run into the central directory at ${layout.cdOffset}`, {
-        entry: record.name,
-      });
+      throw new InstallError(
+        'OVERLAP',
+        'overlap.central-directory',
+        `its bytes ${record.start}–${record.end} run into the central directory at ${layout.cdOffset}`,
+        {
+          entry: record.name,
+        },
+      );
     }
     const next = byStart[i + 1];
     if (next !== undefined && next.start < record.end) {
-      throw new InstallError('OVERLAP', 'overlap.entries', `its bytes ${next.start}–${next.end} overlap those of entry "${printable(record.name)}" (${record.start}–${record.end})`, {
-        entry: next.name,
-      });
+      throw new InstallError(
+        'OVERLAP',
+        'overlap.entries',
+        `its bytes ${next.start}–${next.end} overlap those of entry "${printable(record.name)}" (${record.start}–${record.end})`,
+        {
+          entry: next.name,
+        },
+      );
     }
   }
 }

@@ -1,6 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ErrorCodes, haError, OWNER_GRANTED_PERMISSIONS, type PluginsInstallParams, type PluginsInstallResult, type PluginsRemoveParams, type SkillPackagesChangedEvent } from '../../protocol';
+import {
+  ErrorCodes,
+  haError,
+  OWNER_GRANTED_PERMISSIONS,
+  type PluginsInstallParams,
+  type PluginsInstallResult,
+  type PluginsRemoveParams,
+  type SkillPackagesChangedEvent,
+} from '../../protocol';
 import { CORE_SCOPE, type ConfigRegistry } from '../config';
 import { kindOfEntry, readManifest, type PluginKind, type PluginRecord } from '../registry/discover';
 import { homedUserNote, planSandbox } from '../supervisor/sandbox';
@@ -82,7 +90,11 @@ export class PackageAdmin {
     }
   }
 
-  private async installPinned(pinned: PinnedPackage, how: { inspectOnly: boolean; owner: boolean; file: string }, limits: InstallLimits): Promise<PluginsInstallResult> {
+  private async installPinned(
+    pinned: PinnedPackage,
+    how: { inspectOnly: boolean; owner: boolean; file: string },
+    limits: InstallLimits,
+  ): Promise<PluginsInstallResult> {
     const { inspectOnly } = how;
     const { supervisor, pluginDir } = this.deps;
     const policy: PackagePolicy = { builtinNames: this.builtinNames(), homeagentVersion: this.deps.kernelVersion };
@@ -154,7 +166,9 @@ export class PackageAdmin {
     if (!isPluginName(name)) throw haError(ErrorCodes.InvalidValue, `"${name}" is not a plugin name; names are lower-case letters, digits and '-', at most 64`);
     const plugin = supervisor.plugins.get(name);
     if (plugin?.record.kind === 'builtin') {
-      throw haError(ErrorCodes.Conflict, `"${name}" is a built-in plugin and cannot be removed; disable it with: homectl plugins disable ${name}`, { plugin: name });
+      throw haError(ErrorCodes.Conflict, `"${name}" is a built-in plugin and cannot be removed; disable it with: homectl plugins disable ${name}`, {
+        plugin: name,
+      });
     }
     if (!plugin && !fs.existsSync(path.join(pluginDir, name))) {
       throw haError(ErrorCodes.NotFound, `no installed plugin named "${name}"; see homectl plugins list`, { plugin: name });

@@ -49,7 +49,8 @@ export function checkPackage(files: PackageFiles): CheckedPackage {
   if (kind === undefined) {
     throw invalid('package.entry-kind', `its entry "${manifest.entry}" is none of a .js or .mjs module, main.lua or SKILL.md`, MANIFEST);
   }
-  if (!files.has(manifest.entry)) throw invalid('package.entry-missing', `plugin.json names the entry "${manifest.entry}", which is not in the package`, MANIFEST);
+  if (!files.has(manifest.entry))
+    throw invalid('package.entry-missing', `plugin.json names the entry "${manifest.entry}", which is not in the package`, MANIFEST);
   if (files.has(SKILL_CONFIG)) parseJson(files.read(SKILL_CONFIG), SKILL_CONFIG, 'package.skill-json');
   if (kind === 'skill') return { manifest, kind, skill: { text: readSkillText(files.read(manifest.entry), manifest.entry) } };
   return { manifest, kind };

@@ -36,7 +36,11 @@ function refuseNewerHomeagent(manifest: PluginManifest, running: string): void {
         ? `it needs HomeAgent ${manifest.homeagent} or later, and this is ${running}`
         : undefined;
   if (problem === undefined) return;
-  throw new InstallError('INVALID_PACKAGE', 'package.homeagent-version', problem, { entry: 'plugin.json', stage: 'package', advice: 'update HomeAgent, or install a version of the plugin made for this one' });
+  throw new InstallError('INVALID_PACKAGE', 'package.homeagent-version', problem, {
+    entry: 'plugin.json',
+    stage: 'package',
+    advice: 'update HomeAgent, or install a version of the plugin made for this one',
+  });
 }
 
 // `homeagent` names the lowest version a package runs on: `1.2.0` (a pre-release like `1.2.0-beta.1` sorts before

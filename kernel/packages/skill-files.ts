@@ -32,7 +32,10 @@ export function describeScanFiles(records: readonly ZipRecord[], kept: ReadonlyM
     if (record.isDirectory || OWN_FILES.has(record.name)) continue;
     const data = kept.get(record.name);
     if (!data) {
-      unscanned.push({ file: record.name, reason: `${record.central.uncompressedSize} bytes, past what the scan reads (${SKILL_SCAN_CAPS.fileBytes} a file, ${SKILL_SCAN_CAPS.totalBytes} in all)` });
+      unscanned.push({
+        file: record.name,
+        reason: `${record.central.uncompressedSize} bytes, past what the scan reads (${SKILL_SCAN_CAPS.fileBytes} a file, ${SKILL_SCAN_CAPS.totalBytes} in all)`,
+      });
       continue;
     }
     const text = decodeText(data);

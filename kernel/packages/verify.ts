@@ -5,7 +5,12 @@ import type { InstallLimits } from './limits';
 import type { ZipRecord } from './structure';
 
 /** Reads every file of a checked package as extraction would, writing nothing; keeps the data of the files named in `keep`. */
-export async function verifyData(zip: ZipReader, records: readonly ZipRecord[], limits: InstallLimits, keep: ReadonlySet<string>): Promise<Map<string, Buffer>> {
+export async function verifyData(
+  zip: ZipReader,
+  records: readonly ZipRecord[],
+  limits: InstallLimits,
+  keep: ReadonlySet<string>,
+): Promise<Map<string, Buffer>> {
   const kept = new Map<string, Buffer>();
   const tally: DataTally = { total: 0 };
   for (const record of records) {

@@ -11,7 +11,10 @@ export const MEMORY_DEFS: readonly ConfigDef[] = [
     type: 'bool',
     category: 'memory',
     default: true,
-    description: { zh: '空闲时把对话提炼为长期记忆（事实、实体、关系）。', en: 'Distil conversations into long-term memory (facts, entities, relations) when idle.' },
+    description: {
+      zh: '空闲时把对话提炼为长期记忆（事实、实体、关系）。',
+      en: 'Distil conversations into long-term memory (facts, entities, relations) when idle.',
+    },
   },
   {
     key: 'core.memory.distill_idle',
@@ -19,7 +22,10 @@ export const MEMORY_DEFS: readonly ConfigDef[] = [
     category: 'memory',
     default: DEFAULT_DISTILL_POLICY.idleMs,
     min: 0,
-    description: { zh: 'agent 空闲多久后开始提炼；有人输入会立即打断提炼。', en: 'How long the agent must be idle before distilling; a person\'s input interrupts it at once.' },
+    description: {
+      zh: 'agent 空闲多久后开始提炼；有人输入会立即打断提炼。',
+      en: "How long the agent must be idle before distilling; a person's input interrupts it at once.",
+    },
   },
   {
     key: 'core.memory.distill_batch',
@@ -36,7 +42,10 @@ export const MEMORY_DEFS: readonly ConfigDef[] = [
     category: 'memory',
     default: DEFAULT_CONSOLIDATION_POLICY.everyMs,
     min: SECOND,
-    description: { zh: '记忆整理（合并重复实体、清理、VACUUM）的最长间隔。', en: 'Longest gap between memory consolidations (merging duplicate entities, pruning, VACUUM).' },
+    description: {
+      zh: '记忆整理（合并重复实体、清理、VACUUM）的最长间隔。',
+      en: 'Longest gap between memory consolidations (merging duplicate entities, pruning, VACUUM).',
+    },
   },
   {
     key: 'core.memory.consolidate_idle',

@@ -42,7 +42,7 @@ export function createMemoryTools(recall: RecallService): KernelTool[] {
     {
       spec: {
         name: 'knowledge_search',
-        description: 'Search the owner\'s documents (manuals, notes) in the knowledge base; each hit names its file and section so you can cite it.',
+        description: "Search the owner's documents (manuals, notes) in the knowledge base; each hit names its file and section so you can cite it.",
         parameters: { type: 'object', required: ['query'], additionalProperties: false, properties: { query: QUERY, limit: LIMIT } },
       },
       run: async (args) => {

@@ -31,7 +31,9 @@ export class RecallService implements RecallSources {
 
   // A turn's context draws on these: a failing search leaves its part out (logged) rather than failing the turn.
   searchMemory(query: string, limit: number): RecalledItem[] {
-    return this.guarded('memory', () => this.memory.search(query, { limit }).map((hit) => ({ id: hit.id, text: hit.text, source: hit.source, score: hit.score })));
+    return this.guarded('memory', () =>
+      this.memory.search(query, { limit }).map((hit) => ({ id: hit.id, text: hit.text, source: hit.source, score: hit.score })),
+    );
   }
 
   searchKnowledge(query: string, limit: number): RecalledItem[] {

@@ -48,7 +48,12 @@ export function bindAdminMethods(connection: MessageConnection, caller: SdkCalle
   bindRequest(connection, caller, PluginsControlRequest, async (params) => {
     if (params.owner !== true) refuseWideningControl(admin.supervisor.get(params.name), params.action);
     const plugin = await admin.supervisor.control(params.name, params.action);
-    audit(admin.log, caller, { plugin: params.name, action: params.action, state: plugin.state }, `plugin ${params.name}: ${params.action}, now ${plugin.state}`);
+    audit(
+      admin.log,
+      caller,
+      { plugin: params.name, action: params.action, state: plugin.state },
+      `plugin ${params.name}: ${params.action}, now ${plugin.state}`,
+    );
     return { plugin };
   });
   bindRequest(connection, caller, LogsReadRequest, (params) => admin.logs.read(params));

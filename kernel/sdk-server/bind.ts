@@ -68,7 +68,8 @@ export function bindKernelServices(connection: MessageConnection, caller: SdkCal
   // The interrupt itself was admitted and acted on when its frame was read (interceptPriorityMessage); this only answers.
   connection.onRequest(requestType(InterruptRequest), (params) => {
     const answer = interruptAnswers.get(params as object);
-    if (answer === undefined) throw haError(ErrorCodes.InvalidValue, 'io/interrupt refused: params needs "session"', { plugin: caller.name, method: InterruptRequest.method });
+    if (answer === undefined)
+      throw haError(ErrorCodes.InvalidValue, 'io/interrupt refused: params needs "session"', { plugin: caller.name, method: InterruptRequest.method });
     if (answer instanceof Error) throw answer;
     return answer;
   });

@@ -70,8 +70,14 @@ export function bindRequest<P, R>(
 }
 
 /** Serves a notification: one that is refused is dropped with a line in the caller's log (there is no one to answer). */
-export function bindNotification<P>(connection: MessageConnection, caller: SdkCaller, descriptor: NotificationDescriptor<P>, handler: (params: P) => void): void {
-  for (const name of wireNames(descriptor)) connection.onNotification(notificationType({ ...descriptor, method: name }), (params) => admitAndRun(caller, descriptor, params, handler));
+export function bindNotification<P>(
+  connection: MessageConnection,
+  caller: SdkCaller,
+  descriptor: NotificationDescriptor<P>,
+  handler: (params: P) => void,
+): void {
+  for (const name of wireNames(descriptor))
+    connection.onNotification(notificationType({ ...descriptor, method: name }), (params) => admitAndRun(caller, descriptor, params, handler));
 }
 
 /** A method's name and the earlier names it still answers to (docs/ARCHITECTURE.md, wire names). */

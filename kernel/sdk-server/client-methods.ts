@@ -120,11 +120,15 @@ function ownerOnly(method: string, plugin: string): Error {
 
 /** `webui/open is not available: plugin "webui" is disabled; enable it with homectl plugins enable webui`. */
 function unavailableServer(method: string, plugin: PluginSupervisor): Error {
-  return haError(ErrorCodes.PluginUnavailable, `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`, {
-    method,
-    plugin: plugin.name,
-    state: plugin.state,
-  });
+  return haError(
+    ErrorCodes.PluginUnavailable,
+    `${method} is not available: ${describeState(plugin.name, plugin.state)}; ${adviceFor(plugin.name, plugin.state)}`,
+    {
+      method,
+      plugin: plugin.name,
+      state: plugin.state,
+    },
+  );
 }
 
 /** The plugin serving `method`: the first ready one that declared it, else the first that did (to say its state). */

@@ -1,6 +1,14 @@
 import type { Logger } from 'pino';
 import type { MessageConnection } from 'vscode-jsonrpc';
-import { ConfigGetRequest, ConfigListRequest, ConfigSetRequest, ConfigUnsetRequest, type ConfigEntry, type ConfigOwnerParams, type ConfigScopeParams } from '../../protocol';
+import {
+  ConfigGetRequest,
+  ConfigListRequest,
+  ConfigSetRequest,
+  ConfigUnsetRequest,
+  type ConfigEntry,
+  type ConfigOwnerParams,
+  type ConfigScopeParams,
+} from '../../protocol';
 import { ConfigError, fitForListing, maskEntry, type ConfigRegistry, type ConfigWriter } from '../config';
 import { audit, loggedValue } from './audit';
 import { bindRequest, demandPermission, type SdkCaller } from './binder';
@@ -38,7 +46,8 @@ export function bindConfigMethods(connection: MessageConnection, caller: SdkCall
     wrapConfigErrors(() => {
       const entry = config.set(params.scope ?? caller.name, params.key, params.value, writerOf(params, ConfigSetRequest.method));
       // Written for people (a named scope): logged with who asked; a plugin keeping its own state is not.
-      if (params.scope !== undefined) audit(log, caller, { scope: entry.scope, key: entry.key, value: loggedValue(entry) }, `setting ${entry.scope}:${entry.key} changed`);
+      if (params.scope !== undefined)
+        audit(log, caller, { scope: entry.scope, key: entry.key, value: loggedValue(entry) }, `setting ${entry.scope}:${entry.key} changed`);
       return { entry: maskEntry(entry) };
     }),
   );

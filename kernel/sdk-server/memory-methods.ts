@@ -20,7 +20,12 @@ const DEFAULT_HITS = { memory: 10, knowledge: 5 } as const;
  * memory/*, graph/query and knowledge/*: the binder checks each caller's permission before anything else.
  * `sourceFolders(plugin)` are the folders a knowledge/add path may come from besides the knowledge folder.
  */
-export function bindMemoryMethods(connection: MessageConnection, caller: SdkCaller, recall: () => RecallService, sourceFolders: (plugin: string) => string[]): void {
+export function bindMemoryMethods(
+  connection: MessageConnection,
+  caller: SdkCaller,
+  recall: () => RecallService,
+  sourceFolders: (plugin: string) => string[],
+): void {
   bindRequest(connection, caller, MemorySearchRequest, (params) => ({
     hits: recall().memoryHits(params.query, params.limit ?? DEFAULT_HITS.memory, params.includeInvalid === true),
   }));
@@ -36,7 +41,9 @@ export function bindMemoryMethods(connection: MessageConnection, caller: SdkCall
     const replace = params.replace === true;
     // A path needs `admin` too (the descriptor says so): it reads a file of the kernel's machine, from the allowed folders only.
     if (params.path !== undefined) {
-      return { file: await knowledge.add(params.path, { replace, from: sourceFolders(caller.name), ...(params.name === undefined ? {} : { name: params.name }) }) };
+      return {
+        file: await knowledge.add(params.path, { replace, from: sourceFolders(caller.name), ...(params.name === undefined ? {} : { name: params.name }) }),
+      };
     }
     return { file: await knowledge.addText(params.name ?? '', params.text ?? '', { replace }) };
   });

@@ -17,14 +17,25 @@ export function bindPackageMethods(connection: MessageConnection, caller: SdkCal
     if (result.installed) {
       const { name, version } = result.manifest;
       const how = result.upgradedFrom === undefined ? 'installed' : `upgraded from ${result.upgradedFrom}`;
-      audit(log, caller, { plugin: name, version, kind: result.kind, ...(result.upgradedFrom ? { from: result.upgradedFrom } : {}) }, `package ${name} ${version} ${how}`);
+      audit(
+        log,
+        caller,
+        { plugin: name, version, kind: result.kind, ...(result.upgradedFrom ? { from: result.upgradedFrom } : {}) },
+        `package ${name} ${version} ${how}`,
+      );
     }
     return result;
   });
   bindRequest(connection, caller, PluginsRemoveRequest, async (params) => {
     if (params.owner !== true) refuseToRemoveGuard(supervisor, params.name);
     const result = await packages.remove(params);
-    if (result.removed) audit(log, caller, { plugin: params.name, purge: params.purge === true }, `package ${params.name} removed${params.purge ? ' with its data and config' : ''}`);
+    if (result.removed)
+      audit(
+        log,
+        caller,
+        { plugin: params.name, purge: params.purge === true },
+        `package ${params.name} removed${params.purge ? ' with its data and config' : ''}`,
+      );
     return result;
   });
 }

@@ -14,7 +14,9 @@ export function describeSandbox(plugin: PluginSupervisor): SandboxWall[] {
     {
       wall: 'dies-with-kernel',
       active: setpriv !== null,
-      note: setpriv ? `parent-death signal SIGKILL set by ${setpriv}` : 'setpriv (util-linux) not found: the host exits when its wire closes, but a hung host outlives a killed kernel',
+      note: setpriv
+        ? `parent-death signal SIGKILL set by ${setpriv}`
+        : 'setpriv (util-linux) not found: the host exits when its wire closes, but a hung host outlives a killed kernel',
     },
     { wall: 'allow-listed-env', active: true, note: 'sees only PATH, locale, TZ, TMPDIR, HOME, USER: no NODE_OPTIONS, no kernel secrets' },
     { wall: 'memory-cap', active: true, note: 'RSS watched with pidusage; killed over its limit' },

@@ -18,7 +18,11 @@ uninstall-service (as root): stops and removes the unit and the commands; --purg
 and the user.`;
 
 /** Runs a service subcommand; returns the exit code (0 done, 1 failed, 2 usage). */
-export function runServiceCommand(argv: readonly string[], out = (line: string): void => void process.stdout.write(`${line}\n`), err = (line: string): void => void process.stderr.write(`${line}\n`)): number {
+export function runServiceCommand(
+  argv: readonly string[],
+  out = (line: string): void => void process.stdout.write(`${line}\n`),
+  err = (line: string): void => void process.stderr.write(`${line}\n`),
+): number {
   const [command, ...rest] = argv;
   if (rest.includes('--help') || rest.includes('-h')) {
     out(USAGE);
@@ -42,7 +46,7 @@ export function runServiceCommand(argv: readonly string[], out = (line: string):
     }
     return 0;
   } catch (error) {
-    err(`homed ${command}: ${error instanceof ServiceSetupError ? error.message : (error as Error).stack ?? String(error)}`);
+    err(`homed ${command}: ${error instanceof ServiceSetupError ? error.message : ((error as Error).stack ?? String(error))}`);
     return 1;
   }
 }

@@ -29,7 +29,9 @@ export function checkServiceDataDir(dir: string, hiddenByUnit: readonly string[]
 /** Refuses an existing folder with files in it that homed did not make: install-service would hand them all over. */
 export function checkDataDirContents(dir: string): void {
   if (!fs.existsSync(dir) || fs.readdirSync(dir).length === 0 || fs.existsSync(path.join(dir, 'config.db'))) return;
-  throw new ServiceSetupError(`${dir} already holds files and is not a homed data dir (it has no config.db); pick a new or empty folder, or a data dir homed made`);
+  throw new ServiceSetupError(
+    `${dir} already holds files and is not a homed data dir (it has no config.db); pick a new or empty folder, or a data dir homed made`,
+  );
 }
 
 /** Refuses while a homed (not the service, which install-service stops first) serves the data dir. */

@@ -38,7 +38,9 @@ export function installService(options: InstallOptions): void {
   say(account.created ? `created the system user and group ${user}` : `using the existing user ${user} (uid ${account.uid}, group ${account.group})`);
   checkUserCanRun(user, account.group, node);
   const data = prepareServiceDataDir(dataDir, account);
-  say(`${data.created ? 'created' : 'using'} ${dataDir} (owner ${user}, mode 0750${data.handedOver ? `; ${data.handedOver} entries handed over to ${user}` : ''})`);
+  say(
+    `${data.created ? 'created' : 'using'} ${dataDir} (owner ${user}, mode 0750${data.handedOver ? `; ${data.handedOver} entries handed over to ${user}` : ''})`,
+  );
 
   const bins = installWrappers(node, PACKAGE_ROOT);
   if (bins.written.length) say(`commands on PATH: ${bins.written.join(', ')}`);
@@ -56,9 +58,14 @@ export function installService(options: InstallOptions): void {
 
 /** install-service changes the system: root, and a systemd that runs this machine. */
 function checkSystem(): void {
-  if (process.geteuid?.() !== 0) throw new ServiceSetupError('install-service adds a user, a unit and commands in /usr/local/bin: run it as root (sudo homed install-service)');
-  if (!fs.existsSync('/run/systemd/system')) throw new ServiceSetupError('systemd does not run this machine (no /run/systemd/system): start homed some other way, e.g. homed -data DIR from your init system');
-  if (!fs.existsSync(path.join(PACKAGE_ROOT, COMMANDS['homed'] as string))) throw new ServiceSetupError(`${PACKAGE_ROOT} has no compiled homed; build it first (npm run build)`);
+  if (process.geteuid?.() !== 0)
+    throw new ServiceSetupError('install-service adds a user, a unit and commands in /usr/local/bin: run it as root (sudo homed install-service)');
+  if (!fs.existsSync('/run/systemd/system'))
+    throw new ServiceSetupError(
+      'systemd does not run this machine (no /run/systemd/system): start homed some other way, e.g. homed -data DIR from your init system',
+    );
+  if (!fs.existsSync(path.join(PACKAGE_ROOT, COMMANDS['homed'] as string)))
+    throw new ServiceSetupError(`${PACKAGE_ROOT} has no compiled homed; build it first (npm run build)`);
 }
 
 /** The service user must be able to run node on the package: try it, the way the unit will. */

@@ -9,7 +9,9 @@ export function statusLine(status: KernelStatus, plugins: readonly Pick<PluginSt
   const { ready, enabled } = status.plugins;
   const notReady = plugins.filter((p) => p.state !== 'ready' && p.state !== 'disabled');
   const pluginPart =
-    notReady.length === 0 ? `${ready} ${plural(ready, 'plugin')}` : `${ready} of ${enabled} plugins (${notReady.map((p) => `${p.name}: ${p.state}`).join(', ')})`;
+    notReady.length === 0
+      ? `${ready} ${plural(ready, 'plugin')}`
+      : `${ready} of ${enabled} plugins (${notReady.map((p) => `${p.name}: ${p.state}`).join(', ')})`;
   const { running, waiting } = status.turns;
   const turnPart = `${running} ${plural(running, 'turn')} running${waiting > 0 ? `, ${waiting} waiting` : ''}`;
   const report = status.health?.report;

@@ -32,7 +32,14 @@ export class ServiceLink {
     }
     const status = (): string => statusLine(this.kernel.status(), this.kernel.supervisor.list());
     await this.notifier.send({ READY: '1', STATUS: status() });
-    this.watchdog = new Watchdog({ notifier: this.notifier, health: this.kernel.health.hooks, status, keepAliveMs: keepAlive, statusEveryMs: policy.statusEveryMs, log: this.kernel.log });
+    this.watchdog = new Watchdog({
+      notifier: this.notifier,
+      health: this.kernel.health.hooks,
+      status,
+      keepAliveMs: keepAlive,
+      statusEveryMs: policy.statusEveryMs,
+      log: this.kernel.log,
+    });
     this.watchdog.start();
   }
 

@@ -16,11 +16,13 @@ export interface UninstallOptions {
 /** Removes the service; throws ServiceSetupError when the unit there is not one install-service wrote. */
 export function uninstallService(options: UninstallOptions): void {
   const { say } = options;
-  if (process.geteuid?.() !== 0) throw new ServiceSetupError('uninstall-service removes a unit and commands in /usr/local/bin: run it as root (sudo homed uninstall-service)');
+  if (process.geteuid?.() !== 0)
+    throw new ServiceSetupError('uninstall-service removes a unit and commands in /usr/local/bin: run it as root (sudo homed uninstall-service)');
   let dataDir = SERVICE_DATA_DIR;
   let user = SERVICE_USER;
   if (fs.existsSync(SERVICE_UNIT_PATH)) {
-    if (!isOurUnit(SERVICE_UNIT_PATH)) throw new ServiceSetupError(`${SERVICE_UNIT_PATH} was not written by install-service; remove it yourself (systemctl disable --now homed)`);
+    if (!isOurUnit(SERVICE_UNIT_PATH))
+      throw new ServiceSetupError(`${SERVICE_UNIT_PATH} was not written by install-service; remove it yourself (systemctl disable --now homed)`);
     const text = fs.readFileSync(SERVICE_UNIT_PATH, 'utf8');
     dataDir = dataDirOfUnit(text) ?? dataDir;
     user = userOfUnit(text) ?? user;

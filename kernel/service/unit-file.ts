@@ -25,7 +25,10 @@ const UNSAFE = /[\s"'\\%$;`]/;
 /** Refuses a field systemd would read differently (split, expanded) or a path that is not absolute. */
 export function checkUnitFields(fields: Partial<UnitFields>): void {
   for (const [name, value] of Object.entries(fields)) {
-    if (UNSAFE.test(value)) throw new ServiceSetupError(`the ${name} "${value}" has a space, quote, backslash, % or $ in it, which a unit file cannot take as it is; use a path without them`);
+    if (UNSAFE.test(value))
+      throw new ServiceSetupError(
+        `the ${name} "${value}" has a space, quote, backslash, % or $ in it, which a unit file cannot take as it is; use a path without them`,
+      );
     if (name !== 'user' && name !== 'group' && !path.isAbsolute(value)) throw new ServiceSetupError(`the ${name} "${value}" must be an absolute path`);
   }
 }

@@ -1,4 +1,13 @@
-import { MAX_STAGE_TIMEOUT_MS, STAGE_PATCH_FIELDS, STAGES, StageInvokeRequest, type PluginState, type StageName, type StagePatch, type StageSnapshot } from '../../protocol';
+import {
+  MAX_STAGE_TIMEOUT_MS,
+  STAGE_PATCH_FIELDS,
+  STAGES,
+  StageInvokeRequest,
+  type PluginState,
+  type StageName,
+  type StagePatch,
+  type StageSnapshot,
+} from '../../protocol';
 import { schemaProblem } from '../../protocol/runtime/schema-check';
 import { flushQueuedWrites } from '../../protocol/runtime/wire';
 import type { PluginChannel } from '../supervisor/channel';

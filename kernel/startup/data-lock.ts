@@ -46,7 +46,9 @@ export function lockDataDir(dataDir: string, runDir: string): DataLock {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-      throw new StartupError(`${file} is not the lock file homed makes (${(error as Error).message}): if no homed runs on ${dataDir}, delete it and start homed again`);
+      throw new StartupError(
+        `${file} is not the lock file homed makes (${(error as Error).message}): if no homed runs on ${dataDir}, delete it and start homed again`,
+      );
     }
     throw error;
   }

@@ -19,4 +19,3 @@ export function hasPermission(plugin: Grantee, permission: Permission): boolean 
   if (BUILTIN_ONLY.has(permission) && plugin.record.kind !== 'builtin') return false;
   return (plugin.record.manifest.permissions ?? []).includes(permission);
 }
-

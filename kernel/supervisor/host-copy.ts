@@ -174,7 +174,8 @@ function nodePackages(packageRoot: string): NodePackage[] {
   const names = new Map<string, string>();
   for (const pkg of topLevel) {
     const seen = names.get(pkg.name);
-    if (seen !== undefined) throw new Error(`two copies of the package ${pkg.name} are needed by the plugin host (${seen} and ${pkg.dir}); reinstall with npm ci`);
+    if (seen !== undefined)
+      throw new Error(`two copies of the package ${pkg.name} are needed by the plugin host (${seen} and ${pkg.dir}); reinstall with npm ci`);
     names.set(pkg.name, pkg.dir);
   }
   return topLevel;
@@ -191,7 +192,9 @@ function packageDir(name: string, from: string): string {
   try {
     dir = path.dirname(require.resolve(name, { paths: [from] }));
   } catch (error) {
-    throw new Error(`the plugin host needs the node package ${name}, which node cannot find from ${from} (${(error as Error).message.split('\n')[0]}); reinstall HomeAgent's packages (npm ci)`);
+    throw new Error(
+      `the plugin host needs the node package ${name}, which node cannot find from ${from} (${(error as Error).message.split('\n')[0]}); reinstall HomeAgent's packages (npm ci)`,
+    );
   }
   while (!fs.existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
   return dir;

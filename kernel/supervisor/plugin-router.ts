@@ -66,13 +66,20 @@ export class PluginRouter {
     const proc = plugin?.process;
     if (!plugin || !proc || plugin.state !== 'ready') {
       const state = plugin ? plugin.state : 'not installed';
-      if (params.kind !== 'delta') this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: plugin "${target}" is ${state}; the turn is kept in its session`);
+      if (params.kind !== 'delta')
+        this.log.warn(
+          { plugin: target, session: params.session, kind: params.kind },
+          `output not delivered: plugin "${target}" is ${state}; the turn is kept in its session`,
+        );
       return;
     }
     try {
       for (const piece of splitOutput(params)) proc.channel.notify(OutputNotification, piece);
     } catch (error) {
-      this.log.warn({ plugin: target, session: params.session, kind: params.kind }, `output not delivered: ${(error as Error).message}; the turn is kept in its session`);
+      this.log.warn(
+        { plugin: target, session: params.session, kind: params.kind },
+        `output not delivered: ${(error as Error).message}; the turn is kept in its session`,
+      );
     }
   }
 }

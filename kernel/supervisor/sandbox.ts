@@ -82,8 +82,13 @@ const OWN_UID_CAPS = ['SETUID', 'SETGID', 'CHOWN'] as const;
 /** Why homed cannot put up a wall that needs these capabilities, or null when it can. */
 function lacking(privilege: Privilege, caps: readonly ('SETUID' | 'SETGID' | 'CHOWN' | 'SYS_ADMIN')[]): string | null {
   if (holds(privilege, ...caps)) return null;
-  if (privilege.root) return `homed runs as root without ${missing(privilege, ...caps).map((c) => `CAP_${c}`).join(', ')}`;
-  const absent = missing(privilege, ...caps).map((c) => `CAP_${c}`).join(', ');
+  if (privilege.root)
+    return `homed runs as root without ${missing(privilege, ...caps)
+      .map((c) => `CAP_${c}`)
+      .join(', ')}`;
+  const absent = missing(privilege, ...caps)
+    .map((c) => `CAP_${c}`)
+    .join(', ');
   return `homed is not running as root and lacks ${absent} (the installed service has them)`;
 }
 
@@ -131,7 +136,9 @@ export function planSandbox(input: SandboxInput): SandboxPlan {
   walls.push({
     wall: 'open-files-cap',
     active: prlimit !== null,
-    note: prlimit ? `RLIMIT_NOFILE ${input.maxOpenFiles} (soft and hard) set by ${prlimit}` : 'prlimit (util-linux) not found: the plugin has the open-files limit of homed',
+    note: prlimit
+      ? `RLIMIT_NOFILE ${input.maxOpenFiles} (soft and hard) set by ${prlimit}`
+      : 'prlimit (util-linux) not found: the plugin has the open-files limit of homed',
   });
 
   // 3. Own uid and no network: only with the privilege to set them (root, or the capabilities the service grants).

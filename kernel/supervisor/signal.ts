@@ -28,7 +28,9 @@ function signalAs(runAs: RunAs, pgid: number, signal: NodeJS.Signals): void {
   if (!setpriv) return;
   const kill = findTool('kill');
   // procps kill where installed; node itself otherwise.
-  const command = kill ? [kill, '-s', signal.replace(/^SIG/, ''), '--', `-${pgid}`] : [process.execPath, '-e', `try { process.kill(-${pgid}, '${signal}') } catch {}`];
+  const command = kill
+    ? [kill, '-s', signal.replace(/^SIG/, ''), '--', `-${pgid}`]
+    : [process.execPath, '-e', `try { process.kill(-${pgid}, '${signal}') } catch {}`];
   const args = [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', ...capabilityDropArgs(), '--', ...command];
   spawn(setpriv, args, { stdio: 'ignore' }).on('error', () => undefined);
 }

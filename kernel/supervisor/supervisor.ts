@@ -59,7 +59,9 @@ export class Supervisor {
   async stopAll(): Promise<void> {
     this.watch.stop();
     for (const level of [...this.levels].reverse()) {
-      await Promise.all(level.map((name) => this.plugins.get(name)!.stop('kernel-shutdown', this.plugins.get(name)!.state === 'disabled' ? 'disabled' : 'stopped')));
+      await Promise.all(
+        level.map((name) => this.plugins.get(name)!.stop('kernel-shutdown', this.plugins.get(name)!.state === 'disabled' ? 'disabled' : 'stopped')),
+      );
     }
   }
 

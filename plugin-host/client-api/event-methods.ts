@@ -70,7 +70,13 @@ export function createEventMethods(fanout: EventFanout): MethodTable {
 async function followEvents(fanout: EventFanout, names: string[], call: SocketCall): Promise<null> {
   if (call.signal.aborted || call.notification) return null;
   const stop = await fanout.follow(names, (event) => {
-    const item: EventsStreamItem = { kind: 'event', name: event.name, source: event.source, at: event.at, ...(event.data === undefined ? {} : { data: event.data }) };
+    const item: EventsStreamItem = {
+      kind: 'event',
+      name: event.name,
+      source: event.source,
+      at: event.at,
+      ...(event.data === undefined ? {} : { data: event.data }),
+    };
     call.stream(item);
   });
   return new Promise((resolve) => {

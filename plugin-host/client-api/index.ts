@@ -16,7 +16,15 @@ export { ChatRouter } from './chat/router';
 export { SocketFailure, toSocketError } from './errors';
 export { EventFanout } from './event-methods';
 export { methodTable, row, type MethodTable, type SocketCall, type SocketMethod } from './methods';
-export { MAX_IN_FLIGHT, openClientSession, type ClientSession, type ClientSessionDeps, type ClientTransport, type ForwardCall, type SessionState } from './session';
+export {
+  MAX_IN_FLIGHT,
+  openClientSession,
+  type ClientSession,
+  type ClientSessionDeps,
+  type ClientTransport,
+  type ForwardCall,
+  type SessionState,
+} from './session';
 
 /** The whole client protocol of one serving plugin. */
 export interface ClientMethods {

@@ -64,7 +64,12 @@ export type MethodTable = Readonly<Record<string, SocketMethod>>;
 
 /** Declares a row: the descriptor's schema is what makes its params type true at run time. */
 export function row<P, R>(descriptor: RequestDescriptor<P, R>, run: (params: P, call: SocketCall) => Promise<R>): SocketRow {
-  return { method: descriptor.method, params: descriptor.params, run: run as SocketMethod['run'], ...(descriptor.aliases ? { aliases: descriptor.aliases } : {}) };
+  return {
+    method: descriptor.method,
+    params: descriptor.params,
+    run: run as SocketMethod['run'],
+    ...(descriptor.aliases ? { aliases: descriptor.aliases } : {}),
+  };
 }
 
 /** A table of rows, each under its method's name and under each earlier name it keeps. */

@@ -173,7 +173,13 @@ function cancelNow(text: string, ctx: LineContext): boolean {
 function cancelRequest(request: SocketRequest, ctx: LineContext): void {
   const id = request.params?.['id'];
   if (typeof id !== 'number' && typeof id !== 'string') {
-    if (request.id !== undefined) ctx.send({ id: request.id, error: toSocketError(new SocketFailure(ErrorCodes.InvalidRequest, `${SOCKET_CANCEL_METHOD} needs params.id, the id of a request of yours that is running`)) });
+    if (request.id !== undefined)
+      ctx.send({
+        id: request.id,
+        error: toSocketError(
+          new SocketFailure(ErrorCodes.InvalidRequest, `${SOCKET_CANCEL_METHOD} needs params.id, the id of a request of yours that is running`),
+        ),
+      });
     return;
   }
   ctx.running.get(id)?.abort();
@@ -235,11 +241,7 @@ function isUnserved(error: unknown, method: string): boolean {
 
 function unknownMethod(method: string, methods: MethodTable, served: readonly string[] = []): SocketFailure {
   const plugins = served.length > 0 ? `; plugins serve ${served.join(', ')}` : '';
-  return new SocketFailure(
-    ErrorCodes.MethodNotFound,
-    `unknown method "${method}"; the socket serves ${Object.keys(methods).join(', ')}${plugins}`,
-    { method },
-  );
+  return new SocketFailure(ErrorCodes.MethodNotFound, `unknown method "${method}"; the socket serves ${Object.keys(methods).join(', ')}${plugins}`, { method });
 }
 
 function serialise(answer: SocketResponse, deps: ClientSessionDeps): string {

@@ -10,10 +10,7 @@ export function parseRequestLine(line: string): SocketRequest {
     value = JSON.parse(line);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new SocketFailure(
-      ErrorCodes.ParseError,
-      `line is not JSON (${why}); send one JSON object per line, e.g. {"id":1,"method":"kernel/status"}`,
-    );
+    throw new SocketFailure(ErrorCodes.ParseError, `line is not JSON (${why}); send one JSON object per line, e.g. {"id":1,"method":"kernel/status"}`);
   }
   if (nestsDeeperThan(value, MAX_CLIENT_LINE_DEPTH)) {
     throw new SocketFailure(

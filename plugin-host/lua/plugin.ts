@@ -139,7 +139,8 @@ class LuaPlugin {
 
     setFunction(L, 'tool', (state) => {
       const name = checkString(state, 1, 'homeagent.tool', 'a tool name');
-      if (lua.lua_type(state, 2) !== lua.LUA_TTABLE) raiseLuaError(state, `homeagent.tool("${name}"): the second argument must be a table { description = ..., parameters = {...} }`);
+      if (lua.lua_type(state, 2) !== lua.LUA_TTABLE)
+        raiseLuaError(state, `homeagent.tool("${name}"): the second argument must be a table { description = ..., parameters = {...} }`);
       const spec = this.convert.toJs(state, 2) as Record<string, unknown>;
       const ref = this.functionRef(state, 3, `homeagent.tool("${name}")`);
       if (typeof spec['description'] !== 'string') raiseLuaError(state, `homeagent.tool("${name}"): description must be a string`);
@@ -203,7 +204,10 @@ class LuaPlugin {
     lua.lua_setfield(L, -2, to_luastring('log'));
     lua.lua_setglobal(L, to_luastring('homeagent'));
 
-    lua.lua_pushjsfunction(L, printFunction((line) => this.ctx?.log.info(line)));
+    lua.lua_pushjsfunction(
+      L,
+      printFunction((line) => this.ctx?.log.info(line)),
+    );
     lua.lua_setglobal(L, to_luastring('print'));
   }
 
@@ -212,7 +216,10 @@ class LuaPlugin {
     const name = lua.lua_type(L, 1) === lua.LUA_TSTRING ? decodeString(lua.lua_tolstring(L, 1)) : '';
     const bare = name.endsWith('.lua') ? name.slice(0, -4) : name;
     if (!MODULE_NAME.test(bare)) {
-      raiseLuaError(L, `require("${name}") refused: only .lua modules inside the plugin's folder can be required, by names like "util" or "lib.util" (no "..", no absolute paths)`);
+      raiseLuaError(
+        L,
+        `require("${name}") refused: only .lua modules inside the plugin's folder can be required, by names like "util" or "lib.util" (no "..", no absolute paths)`,
+      );
     }
     const relative = `${bare.split(/[./]/).join('/')}.lua`;
     const file = path.join(this.root, relative);
@@ -365,8 +372,6 @@ function checkString(L: LuaState, index: number, fn: string, what: string): stri
   if (lua.lua_type(L, index) !== lua.LUA_TSTRING) raiseLuaError(L, `${fn}: argument ${index} must be ${what} (a string)`);
   return decodeString(lua.lua_tolstring(L, index));
 }
-
-
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

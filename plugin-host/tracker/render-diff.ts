@@ -17,7 +17,8 @@ export function renderChangeDiff(entries: readonly ChangeEntry[], blobs: BlobSto
 function renderEntry(entry: ChangeEntry, blobs: BlobStore): string {
   const { path, before, after } = entry;
   const notes = metadataNotes(before, after);
-  const body = before.kind !== 'dir' && after.kind !== 'dir' && (before.kind === 'file' || after.kind === 'file') ? contentDiff(path, before, after, blobs) : '';
+  const body =
+    before.kind !== 'dir' && after.kind !== 'dir' && (before.kind === 'file' || after.kind === 'file') ? contentDiff(path, before, after, blobs) : '';
   const header = before.kind === after.kind ? '' : `${path}: ${describeState(before)} → ${describeState(after)}\n`;
   const lines = notes.map((note) => `${path}: ${note}\n`).join('');
   return header + lines + body;

@@ -96,7 +96,10 @@ export function withPlace<T>(abs: string, options: WalkOptions, use: (place: Pla
 /** One walk: the place, or the next absolute path to walk when a symlink allowed to be followed stood on the way. */
 function walkOnce(target: string, options: WalkOptions, made: string[]): Place | string {
   const top = options.top !== undefined && !options.followWithin && isInsideRoots(target, [options.top]) ? options.top : topOf(target, options.followWithin);
-  const names = path.relative(top, target).split(path.sep).filter((n) => n !== '');
+  const names = path
+    .relative(top, target)
+    .split(path.sep)
+    .filter((n) => n !== '');
   if (names.length === 0) return placeOfTop(top, made);
   let dir = fs.openSync(top, O_PATH | fs.constants.O_DIRECTORY);
   let walked = top;
@@ -164,7 +167,8 @@ function followLink(linkPath: string, text: string, rest: string[], options: Wal
   const resolved = path.resolve(path.dirname(linkPath), text, ...rest);
   const roots = options.followWithin;
   if (!roots) throw new Refusal(`goes through ${linkPath}, a symlink (to ${text}); nothing is reached through a symlink here`);
-  if (!isInsideRoots(resolved, roots)) throw new Refusal(`leads outside the allowed roots through a symlink (it resolves to ${resolved}); the roots are ${roots.join(', ')}`);
+  if (!isInsideRoots(resolved, roots))
+    throw new Refusal(`leads outside the allowed roots through a symlink (it resolves to ${resolved}); the roots are ${roots.join(', ')}`);
   return resolved;
 }
 

@@ -72,5 +72,6 @@ export function locateInRoots(input: string, roots: readonly string[], options: 
 
 /** Refuses a regular file with other hard links, for reads as for writes: its other names may be outside the roots. */
 export function refuseHardLink(input: string, place: Pick<Place, 'dir' | 'name'>, why: string, stat: fs.Stats | null = lstatAt(place)): void {
-  if (stat?.isFile() && stat.nlink > 1) throw new PathRefusedError(`${input} has ${stat.nlink} hard links; ${why}, so it is refused (copy it to a new file first)`);
+  if (stat?.isFile() && stat.nlink > 1)
+    throw new PathRefusedError(`${input} has ${stat.nlink} hard links; ${why}, so it is refused (copy it to a new file first)`);
 }

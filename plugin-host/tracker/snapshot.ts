@@ -45,7 +45,8 @@ export async function snapshotRoots(store: ChangeStore, roots: string[], options
   const upsert = store.database.prepare('INSERT OR REPLACE INTO stat_index (path, size, mtime_ms, ino, ctime_ms, sha256) VALUES (?, ?, ?, ?, ?, ?)');
   const pending: unknown[][] = [];
   const take = (p: string, state: FileState): void => {
-    if (states.size >= maxPaths) throw new Error(`the roots hold more than ${maxPaths} paths; the snapshot mode cannot track a tree this big (narrow the roots)`);
+    if (states.size >= maxPaths)
+      throw new Error(`the roots hold more than ${maxPaths} paths; the snapshot mode cannot track a tree this big (narrow the roots)`);
     states.set(p, state);
   };
   const specials = new Set<string>();

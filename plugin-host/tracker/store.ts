@@ -69,11 +69,13 @@ export class ChangeStore {
     if (entries.length === 0) return null;
     const insertSet = this.db.prepare('INSERT INTO change_sets (session, tool, call_id, summary, mode, created_at) VALUES (?, ?, ?, ?, ?, ?)');
     const insertEntry = this.db.prepare('INSERT INTO change_entries (set_id, seq, path, before, after) VALUES (?, ?, ?, ?, ?)');
-    const id = this.db.transaction(() => {
-      const rowid = Number(insertSet.run(set.session, set.tool, set.callId, set.summary, set.mode, Date.now()).lastInsertRowid);
-      entries.forEach((e, seq) => insertEntry.run(rowid, seq, e.path, JSON.stringify(e.before), JSON.stringify(e.after)));
-      return rowid;
-    }).immediate();
+    const id = this.db
+      .transaction(() => {
+        const rowid = Number(insertSet.run(set.session, set.tool, set.callId, set.summary, set.mode, Date.now()).lastInsertRowid);
+        entries.forEach((e, seq) => insertEntry.run(rowid, seq, e.path, JSON.stringify(e.before), JSON.stringify(e.after)));
+        return rowid;
+      })
+      .immediate();
     return { id: formatId(id) };
   }
 
@@ -136,7 +138,8 @@ export function formatId(rowid: number): string {
 /** 12 from `c12` (or `12`); a clear error for anything else. */
 export function parseId(id: string): number {
   const match = /^c?([1-9][0-9]{0,15})$/.exec(id.trim());
-  if (!match?.[1]) throw haError(ErrorCodes.InvalidValue, `${JSON.stringify(id)} is not a change set id; ids look like c12 (homectl changes list shows them)`, { id });
+  if (!match?.[1])
+    throw haError(ErrorCodes.InvalidValue, `${JSON.stringify(id)} is not a change set id; ids look like c12 (homectl changes list shows them)`, { id });
   return Number(match[1]);
 }
 

@@ -29,7 +29,9 @@ export interface UndoPlan {
 /** Reads every path's state now and finds what stands in the way. */
 export function planUndo(entries: readonly ChangeEntry[], blobs: BlobStore, maxKeepBytes: number): UndoPlan {
   const steps = entries.map((entry) => ({ entry, now: readFileState(entry.path, blobs, maxKeepBytes) }));
-  const conflicts = steps.filter((s) => !sameState(s.now, s.entry.after)).map((s) => `${s.entry.path} (now ${describeState(s.now)}; the change left ${describeState(s.entry.after)})`);
+  const conflicts = steps
+    .filter((s) => !sameState(s.now, s.entry.after))
+    .map((s) => `${s.entry.path} (now ${describeState(s.now)}; the change left ${describeState(s.entry.after)})`);
   const unrestorable = steps
     .filter((s) => s.entry.before.kind === 'file' && (s.entry.before.sha256 === null || !blobs.has(s.entry.before.sha256)))
     .map((s) => s.entry.path);

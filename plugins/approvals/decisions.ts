@@ -16,7 +16,10 @@ export class DecisionLog {
   private readonly insert: Database.Statement;
   private readonly prune: Database.Statement;
 
-  constructor(file: string, private readonly now: () => number = Date.now) {
+  constructor(
+    file: string,
+    private readonly now: () => number = Date.now,
+  ) {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');

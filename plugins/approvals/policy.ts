@@ -36,7 +36,11 @@ export const UNKNOWN_TOOL_POLICY: ToolPolicy = 'ask';
 
 /** The tool's policy: the owner's override, else the default, else `ask`. */
 export function policyOf(tool: string, overrides: Readonly<Record<string, ToolPolicy>>): ToolPolicy {
-  return (Object.hasOwn(overrides, tool) ? overrides[tool] : undefined) ?? (Object.hasOwn(DEFAULT_POLICY, tool) ? DEFAULT_POLICY[tool] : undefined) ?? UNKNOWN_TOOL_POLICY;
+  return (
+    (Object.hasOwn(overrides, tool) ? overrides[tool] : undefined) ??
+    (Object.hasOwn(DEFAULT_POLICY, tool) ? DEFAULT_POLICY[tool] : undefined) ??
+    UNKNOWN_TOOL_POLICY
+  );
 }
 
 /** Reads `approvals:policy`: a map of tool names to allow|ask|deny; entries of another shape are left out and named. */
@@ -44,7 +48,8 @@ export function parsePolicy(value: unknown): { policy: Record<string, ToolPolicy
   const policy: Record<string, ToolPolicy> = {};
   const problems: string[] = [];
   if (value === undefined || value === null) return { policy, problems };
-  if (typeof value !== 'object' || Array.isArray(value)) return { policy, problems: ['approvals:policy must be an object like {"exec": "ask"}; it is ignored'] };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { policy, problems: ['approvals:policy must be an object like {"exec": "ask"}; it is ignored'] };
   for (const [tool, given] of Object.entries(value as Record<string, unknown>)) {
     if (TOOL_POLICIES.includes(given as ToolPolicy)) policy[tool] = given as ToolPolicy;
     else problems.push(`approvals:policy.${tool} is ${JSON.stringify(given)}, not one of allow, ask, deny; the default applies`);

@@ -65,7 +65,10 @@ export function tooLongToAsk(question: Question): string | undefined {
 export function summarizeArgs(args: unknown, max = MAX_SUMMARY_CHARS): string {
   let text: string;
   try {
-    text = JSON.stringify(args ?? {}, (_key, value: unknown) => (typeof value === 'string' && value.length > MAX_RECORDED_CHARS ? `${value.slice(0, MAX_RECORDED_CHARS - 1)}…` : value)) ?? 'null';
+    text =
+      JSON.stringify(args ?? {}, (_key, value: unknown) =>
+        typeof value === 'string' && value.length > MAX_RECORDED_CHARS ? `${value.slice(0, MAX_RECORDED_CHARS - 1)}…` : value,
+      ) ?? 'null';
   } catch {
     text = String(args);
   }

@@ -37,7 +37,13 @@ export function parseRules(value: unknown): { rules: ApprovalRule[]; problems: s
 
 /** Makes a rule from a spec; throws a RuleError saying what is wrong. */
 export function makeRule(spec: RuleSpec, addedBy: string, now: number): ApprovalRule {
-  const rule: ApprovalRule = { id: `r-${randomBytes(3).toString('hex')}`, tool: spec.tool, action: spec.action, added_at: new Date(now).toISOString(), added_by: addedBy };
+  const rule: ApprovalRule = {
+    id: `r-${randomBytes(3).toString('hex')}`,
+    tool: spec.tool,
+    action: spec.action,
+    added_at: new Date(now).toISOString(),
+    added_by: addedBy,
+  };
   for (const key of MATCHERS) if (spec[key] !== undefined) rule[key] = spec[key];
   if (spec.cwd !== undefined) rule.cwd = spec.cwd;
   if (spec.env !== undefined && Object.keys(spec.env).length > 0) rule.env = { ...spec.env };
@@ -64,7 +70,8 @@ export function alwaysRuleFor(call: GuardedCall): RuleSpec | undefined {
 }
 
 function ruleProblem(entry: unknown): string | undefined {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return 'a rule is an object like {"tool": "exec", "prefix": "git status", "action": "allow"}';
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry))
+    return 'a rule is an object like {"tool": "exec", "prefix": "git status", "action": "allow"}';
   const rule = entry as Record<string, unknown>;
   if (typeof rule['id'] !== 'string' || rule['id'] === '') return 'it has no "id"';
   if (typeof rule['tool'] !== 'string' || rule['tool'] === '') return 'it names no "tool"';
@@ -77,10 +84,10 @@ function ruleProblem(entry: unknown): string | undefined {
   if (key === undefined) return undefined;
   const value = rule[key];
   if (typeof value !== 'string' || value.trim() === '') return `its "${key}" must be a text that is not empty`;
-  if (key === 'prefix' && hasShellOperators(value)) return `its prefix ${JSON.stringify(value)} has shell operators (; | & $( \` > < or a newline); a prefix is the first words of one plain command`;
+  if (key === 'prefix' && hasShellOperators(value))
+    return `its prefix ${JSON.stringify(value)} has shell operators (; | & $( \` > < or a newline); a prefix is the first words of one plain command`;
   return undefined;
 }
-
 
 /** What is wrong with a rule's `cwd` or `env`, if anything: a variable that changes what a program runs is never covered. */
 function contextProblem(rule: Record<string, unknown>): string | undefined {
@@ -92,6 +99,7 @@ function contextProblem(rule: Record<string, unknown>): string | undefined {
     return 'its "env" must be an object of texts, like {"LANG": "C"}';
   }
   const risky = riskyNames(env as Record<string, string>);
-  if (risky.length > 0) return `its "env" names ${risky.join(', ')}, which change${risky.length === 1 ? 's' : ''} what a program runs; no rule covers such a variable, a call that sets one is asked every time`;
+  if (risky.length > 0)
+    return `its "env" names ${risky.join(', ')}, which change${risky.length === 1 ? 's' : ''} what a program runs; no rule covers such a variable, a call that sets one is asked every time`;
   return undefined;
 }

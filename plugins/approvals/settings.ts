@@ -32,7 +32,10 @@ export async function readGuardSettings(ctx: PluginContext): Promise<GuardSettin
 export class RuleWriter {
   private last: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly ctx: PluginContext, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Adds a rule (kept entries of the setting stay as they are, even ones left out as malformed). */
   add(spec: RuleSpec, addedBy: string): Promise<ApprovalRule> {
@@ -52,9 +55,14 @@ export class RuleWriter {
       const index = entries.findIndex((entry) => (entry as { id?: unknown } | null)?.id === id);
       if (index < 0) {
         const ids = parseRules(entries).rules.map((rule) => rule.id);
-        throw new RuleError(`there is no rule "${id}"; ${ids.length ? `the rules are ${ids.join(', ')}` : 'there are no rules'} (homectl approvals list shows them)`);
+        throw new RuleError(
+          `there is no rule "${id}"; ${ids.length ? `the rules are ${ids.join(', ')}` : 'there are no rules'} (homectl approvals list shows them)`,
+        );
       }
-      await this.ctx.config.set(RULES_KEY, entries.filter((_entry, i) => i !== index));
+      await this.ctx.config.set(
+        RULES_KEY,
+        entries.filter((_entry, i) => i !== index),
+      );
       return entries[index] as ApprovalRule;
     });
   }

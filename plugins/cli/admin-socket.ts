@@ -44,6 +44,7 @@ function makeOwnerFolder(folder: string): void {
   const stat = lstatSync(folder);
   if (!stat.isDirectory()) throw new Error(`${folder} is not a folder (a link or a file); remove it so that homed can make its admin socket folder there`);
   const uid = process.geteuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw new Error(`${folder} belongs to uid ${stat.uid}, not to homed's user (${uid}); remove it so that homed can make it again`);
+  if (uid !== undefined && stat.uid !== uid)
+    throw new Error(`${folder} belongs to uid ${stat.uid}, not to homed's user (${uid}); remove it so that homed can make it again`);
   chmodSync(folder, 0o700);
 }

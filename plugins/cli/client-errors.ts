@@ -73,7 +73,8 @@ export function describeConnectError(path: string, error: NodeJS.ErrnoException)
 }
 
 /** What to look at when homed does not answer. */
-export const STUCK_HINT = "is it busy or stuck? see homed's log (journalctl -u homed, or homectl plugins logs cli once it answers); wait longer with --timeout SECONDS (0: no limit)";
+export const STUCK_HINT =
+  "is it busy or stuck? see homed's log (journalctl -u homed, or homectl plugins logs cli once it answers); wait longer with --timeout SECONDS (0: no limit)";
 
 /** What a request that timed out says: no answer at all, or an answer that stopped coming. */
 export function describeTimeout(method: string, timeoutMs: number, streamed: boolean): string {

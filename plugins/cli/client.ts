@@ -3,14 +3,7 @@
 import { connect, type Socket } from 'node:net';
 import type { RequestDescriptor, SocketResponse } from '../../protocol';
 import { formatDuration } from '../../protocol/format';
-import {
-  HomedAnswerError,
-  HomedTimeoutError,
-  STUCK_HINT,
-  describeConnectError,
-  describeTimeout,
-  lostConnection,
-} from './client-errors';
+import { HomedAnswerError, HomedTimeoutError, STUCK_HINT, describeConnectError, describeTimeout, lostConnection } from './client-errors';
 import { LineSplitter } from './lines';
 import { readRefusal } from './refusal';
 import { connectTimeoutMs, requestTimeoutMs } from './timeouts';
@@ -84,7 +77,14 @@ export class HomedClient {
         timeoutMs > 0
           ? setTimeout(() => {
               socket.destroy();
-              reject(new HomedTimeoutError(`homed did not accept a connection at ${path} within ${formatDuration(timeoutMs)}; ${STUCK_HINT}`, path, 'connect', timeoutMs));
+              reject(
+                new HomedTimeoutError(
+                  `homed did not accept a connection at ${path} within ${formatDuration(timeoutMs)}; ${STUCK_HINT}`,
+                  path,
+                  'connect',
+                  timeoutMs,
+                ),
+              );
             }, timeoutMs)
           : undefined;
       socket.once('connect', () => {

@@ -28,7 +28,13 @@ async function activate(ctx: PluginContext): Promise<void> {
   });
   const access = await readSocketAccess(ctx);
   const opened = applySocketAccess(settings.socketPath, access, ctx.paths.run);
-  ctx.log.info('serving the socket', { path: settings.socketPath, access, mode: opened.socketMode.toString(8), maxClients: settings.maxClients, ...settings.limits });
+  ctx.log.info('serving the socket', {
+    path: settings.socketPath,
+    access,
+    mode: opened.socketMode.toString(8),
+    maxClients: settings.maxClients,
+    ...settings.limits,
+  });
   if (opened.blocked) ctx.log.warn(`socket_access is group, but ${opened.blocked}`);
   // The shared socket serves without it: homectl then falls back to the shared socket.
   try {

@@ -15,7 +15,11 @@ export interface DefaultDataDir {
 }
 
 /** The installed service's data dir (its unit's -data, else SERVICE_DATA_DIR when a socket is there), else the package's. */
-export function defaultDataDir(unitPath: string = SERVICE_UNIT_PATH, serviceDir: string = SERVICE_DATA_DIR, packageDir: string = PACKAGE_DATA_DIR): DefaultDataDir {
+export function defaultDataDir(
+  unitPath: string = SERVICE_UNIT_PATH,
+  serviceDir: string = SERVICE_DATA_DIR,
+  packageDir: string = PACKAGE_DATA_DIR,
+): DefaultDataDir {
   let unit: string | undefined;
   try {
     unit = readFileSync(unitPath, 'utf8');

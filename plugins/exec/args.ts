@@ -38,8 +38,16 @@ export const EXEC_PARAMETERS = {
         { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', maxLength: 100_000 } },
       ],
     },
-    cwd: { type: 'string', minLength: 1, maxLength: 4096, description: 'Working directory inside the allowed roots; relative to the first root; default the first root' },
-    timeout: { anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }], description: 'Seconds (a number), or a duration like "90s" or "5m"; default 2m' },
+    cwd: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 4096,
+      description: 'Working directory inside the allowed roots; relative to the first root; default the first root',
+    },
+    timeout: {
+      anyOf: [{ type: 'number', exclusiveMinimum: 0 }, { type: 'string' }],
+      description: 'Seconds (a number), or a duration like "90s" or "5m"; default 2m',
+    },
     env: { type: 'object', additionalProperties: { type: 'string', maxLength: 100_000 }, description: 'Extra environment variables' },
   },
 } as const;
@@ -54,7 +62,8 @@ export function parseExecArgs(args: ExecArgs, policy: ExecPolicy): ExecRequest {
   const timeoutMs = timeoutOf(args.timeout, policy);
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(args.env ?? {})) {
-    if (!ENV_NAME.test(name)) throw new ExecArgumentError(`env name ${JSON.stringify(name)} is not a variable name (letters, digits and _, not starting with a digit)`);
+    if (!ENV_NAME.test(name))
+      throw new ExecArgumentError(`env name ${JSON.stringify(name)} is not a variable name (letters, digits and _, not starting with a digit)`);
     if (value.includes('\0')) throw new ExecArgumentError(`env ${name} contains a NUL character`);
     env[name] = value;
   }
@@ -68,7 +77,9 @@ function timeoutOf(value: number | string | undefined, policy: ExecPolicy): numb
     throw new ExecArgumentError(`timeout ${JSON.stringify(value)} is not a duration; give seconds as a number or a duration like "90s" or "5m"`);
   }
   if (ms > policy.maxTimeoutMs) {
-    throw new ExecArgumentError(`timeout ${JSON.stringify(value)} is longer than the most allowed, ${formatDuration(policy.maxTimeoutMs)} (setting exec:max_timeout)`);
+    throw new ExecArgumentError(
+      `timeout ${JSON.stringify(value)} is longer than the most allowed, ${formatDuration(policy.maxTimeoutMs)} (setting exec:max_timeout)`,
+    );
   }
   return ms;
 }

@@ -81,7 +81,10 @@ export async function runExec(request: ExecRequest, settings: ExecSettings, ctx:
     throw new ExecArgumentError(`exec:tracking is "overlay" but ${whySandboxUnavailable()}; set exec:tracking to auto or snapshot`);
   }
   const cap = new OutputCap(settings.policy.maxOutputBytes);
-  const progress = new ProgressStream((text) => call.progress(text), { everyMs: settings.policy.progressEveryMs, chunkBytes: settings.policy.progressChunkBytes });
+  const progress = new ProgressStream((text) => call.progress(text), {
+    everyMs: settings.policy.progressEveryMs,
+    chunkBytes: settings.policy.progressChunkBytes,
+  });
   const onOutput = (chunk: Buffer): void => {
     cap.add(chunk);
     progress.add(chunk);

@@ -21,7 +21,7 @@ export function findOpaqueDirs(upper: string, dirs: string[]): Promise<Set<strin
 export function opaqueInArchive(archive: Buffer): Set<string> {
   const opaque = new Set<string>();
   let pending: Map<string, string> | null = null;
-  for (let at = 0; at + BLOCK <= archive.length; ) {
+  for (let at = 0; at + BLOCK <= archive.length;) {
     const header = archive.subarray(at, at + BLOCK);
     if (header.every((byte) => byte === 0)) break;
     const size = parseInt(header.subarray(124, 136).toString('latin1').replace(/\0.*$/, '').trim() || '0', 8);
@@ -43,7 +43,7 @@ export function opaqueInArchive(archive: Buffer): Set<string> {
 /** `LEN key=value\n` records. */
 function paxRecords(body: Buffer): Map<string, string> {
   const records = new Map<string, string>();
-  for (let at = 0; at < body.length; ) {
+  for (let at = 0; at < body.length;) {
     const space = body.indexOf(0x20, at);
     if (space < 0) break;
     const length = Number(body.subarray(at, space).toString('latin1'));

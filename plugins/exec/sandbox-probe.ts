@@ -22,10 +22,14 @@ export function sandboxProblem(tools: SandboxTools): string | null {
       `${tools.mount} -n -t overlay exec-probe -o "lowerdir=$1/l,upperdir=$1/u,workdir=$1/w" "$1/m"`,
       `exec ${tools.setpriv} --reuid=${EXEC_UID} --regid=${EXEC_UID} --clear-groups --no-new-privs /bin/true`,
     ].join('\n');
-    const probe = spawnSync(tools.unshare, ['--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private', '--net', '--', '/bin/sh', '-c', script, 'probe', dir], {
-      encoding: 'utf8',
-      timeout: 10_000,
-    });
+    const probe = spawnSync(
+      tools.unshare,
+      ['--mount', '--pid', '--fork', '--kill-child', '--propagation', 'private', '--net', '--', '/bin/sh', '-c', script, 'probe', dir],
+      {
+        encoding: 'utf8',
+        timeout: 10_000,
+      },
+    );
     if (probe.error) verdict = `${tools.unshare} could not run (${probe.error.message})`;
     else if (probe.status !== 0) verdict = `building it failed here: ${(probe.stderr || `exit ${probe.status ?? probe.signal}`).trim()}`;
     else verdict = null;

@@ -43,7 +43,10 @@ export class SandboxSetupError extends Error {
 /** Runs the command in the sandbox and carries its changes over; `store` takes the states before and after. */
 export async function runInSandbox(run: SandboxRun, store: ChangeStore, options: Omit<RunOptions, 'onControl'>): Promise<CapturedRun> {
   const stageDir = fs.realpathSync(run.stageDir);
-  if (/[,:\\\n]/.test(stageDir)) throw new SandboxSetupError(`the folder ${stageDir} has a comma, colon, backslash or newline in its name, which an overlay mount cannot take; move the data folder`);
+  if (/[,:\\\n]/.test(stageDir))
+    throw new SandboxSetupError(
+      `the folder ${stageDir} has a comma, colon, backslash or newline in its name, which an overlay mount cannot take; move the data folder`,
+    );
   const layers = prepareLayers(run.roots, stageDir);
   const tmpStage = path.join(stageDir, 'tmp');
   fs.mkdirSync(tmpStage);
@@ -84,7 +87,9 @@ export async function runInSandbox(run: SandboxRun, store: ChangeStore, options:
   );
   if (readyAt === null) {
     if (outcome.killed) return { outcome, entries: [], failures: [], setupMs: outcome.durationMs, captureMs: 0 };
-    throw new SandboxSetupError(`the sandbox could not be set up: ${[...setupErrors, Buffer.concat(early).toString('utf8')].join('\n').trim() || `exit ${outcome.exitCode}`}`);
+    throw new SandboxSetupError(
+      `the sandbox could not be set up: ${[...setupErrors, Buffer.concat(early).toString('utf8')].join('\n').trim() || `exit ${outcome.exitCode}`}`,
+    );
   }
   const captureStart = performance.now();
   const entries: ChangeEntry[] = [];
@@ -100,7 +105,8 @@ export async function runInSandbox(run: SandboxRun, store: ChangeStore, options:
 /** An upper and a work folder per root; the upper folder takes the root's owner and mode (the overlay shows them). */
 function prepareLayers(roots: string[], stageDir: string): OverlayLayer[] {
   return roots.map((root, i) => {
-    if (/[,:\\\n]/.test(root)) throw new SandboxSetupError(`the root ${root} has a comma, colon, backslash or newline in its name, which an overlay mount cannot take; rename it`);
+    if (/[,:\\\n]/.test(root))
+      throw new SandboxSetupError(`the root ${root} has a comma, colon, backslash or newline in its name, which an overlay mount cannot take; rename it`);
     const upper = path.join(stageDir, String(i), 'upper');
     const work = path.join(stageDir, String(i), 'work');
     fs.mkdirSync(upper, { recursive: true });

@@ -71,7 +71,9 @@ function sandboxFstab(input: SandboxScriptInput): string {
 
 /** One fstab line; spaces, tabs, newlines and backslashes in a field are written as octal escapes. */
 function fstabLine(source: string, target: string, type: string, options: string): string {
-  return [source, target, type, options, '0', '0'].map((field) => field.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`)).join(' ');
+  return [source, target, type, options, '0', '0']
+    .map((field) => field.replace(/[ \t\n\\]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`))
+    .join(' ');
 }
 
 function sandboxScript(input: SandboxScriptInput): string {

@@ -10,7 +10,12 @@ import { READ_FLAGS, at, giveLandingOwner, openAt, removeAt, withPlace, withoutS
 import type { ApplyFailure } from './apply-upper';
 
 /** Settles the changed entries (returned with their state now) and removes new special files; `failures` names what could not be. */
-export function settleSnapshot(entries: ChangeEntry[], before: Snapshot, after: Snapshot, store: ChangeStore): { entries: ChangeEntry[]; failures: ApplyFailure[] } {
+export function settleSnapshot(
+  entries: ChangeEntry[],
+  before: Snapshot,
+  after: Snapshot,
+  store: ChangeStore,
+): { entries: ChangeEntry[]; failures: ApplyFailure[] } {
   const failures: ApplyFailure[] = [];
   const attempt = (path: string, action: () => void): void => {
     try {
@@ -22,7 +27,11 @@ export function settleSnapshot(entries: ChangeEntry[], before: Snapshot, after: 
   for (const special of after.specials) {
     if (before.specials.has(special)) continue;
     attempt(special, () => withPlace(special, {}, removeAt));
-    if (!failures.some((f) => f.path === special)) failures.push({ path: special, error: 'the command made a device node, FIFO or socket here; these are not carried over from a command, so it was removed' });
+    if (!failures.some((f) => f.path === special))
+      failures.push({
+        path: special,
+        error: 'the command made a device node, FIFO or socket here; these are not carried over from a command, so it was removed',
+      });
   }
   const settled = entries.map((entry) => {
     if (entry.after.kind === 'absent') return entry;
@@ -48,7 +57,9 @@ function settleOne(place: { dir: number; name: string }, before: FileState, afte
       // Its other names may be outside the roots: a new name is not kept, and no owner is given to the shared file.
       if (before.kind !== 'absent') throw new Error(`has ${stat.nlink} hard links, so its owner and mode were left as they are`);
       fs.unlinkSync(at(place.dir, place.name));
-      throw new Error(`the command made a hard link here (${stat.nlink} names; the others may be outside the roots); hard links are not carried over from a command, so this name was removed`);
+      throw new Error(
+        `the command made a hard link here (${stat.nlink} names; the others may be outside the roots); hard links are not carried over from a command, so this name was removed`,
+      );
     }
     const kept = stat.isDirectory() && before.kind === 'dir' ? stat.mode & before.mode & 0o6000 : 0;
     if (!(stat.isDirectory() && before.kind === 'dir')) giveLandingOwner(fd, place.dir);

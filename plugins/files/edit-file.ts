@@ -46,7 +46,9 @@ function editAt(ws: Workspace, place: Place, args: EditArgs, call: ToolCall): Re
   if (at.length === 0) throw new Error(`edit_file: the text to replace was not found in ${args.path}. ${nearest(text, args.old)}`);
   if (at.length > 1) {
     const lines = at.map((offset) => lineOf(text, offset));
-    throw new Error(`edit_file: the text to replace occurs ${at.length} times in ${args.path} (at lines ${lines.join(', ')}); include more of the surrounding text in old so it matches once`);
+    throw new Error(
+      `edit_file: the text to replace occurs ${at.length} times in ${args.path} (at lines ${lines.join(', ')}); include more of the surrounding text in old so it matches once`,
+    );
   }
   const start = at[0] as number;
   const edited = text.slice(0, start) + args.new + text.slice(start + args.old.length);

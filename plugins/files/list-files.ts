@@ -39,7 +39,11 @@ export function createListFiles(workspace: () => Workspace): ToolDefinition<List
       try {
         const entries = args.glob === undefined ? listOne(dir) : listMatching(dir, args.glob);
         const truncated = entries.length > MAX_LISTED;
-        return { path: args.path, entries: entries.slice(0, MAX_LISTED), ...(truncated ? { truncated: `more than ${MAX_LISTED} entries; narrow the glob` } : {}) };
+        return {
+          path: args.path,
+          entries: entries.slice(0, MAX_LISTED),
+          ...(truncated ? { truncated: `more than ${MAX_LISTED} entries; narrow the glob` } : {}),
+        };
       } finally {
         fs.closeSync(dir);
       }
@@ -61,7 +65,9 @@ function describe(dir: number, name: string, shown: string): Listed | null {
 }
 
 function listOne(dir: number): Listed[] {
-  const names = listFolder(dir).sort().slice(0, MAX_LISTED + 1);
+  const names = listFolder(dir)
+    .sort()
+    .slice(0, MAX_LISTED + 1);
   return names.map((name) => describe(dir, name, name)).filter((e): e is Listed => e !== null);
 }
 

@@ -24,11 +24,11 @@ export function openRegularFile(place: Place, input: string, limit: { maxBytes: 
     if (stat.isDirectory()) throw new Error(`${input} is a directory; use list_files to see what is in it`);
     if (!stat.isFile()) throw new Error(`${input} is not a regular file`);
     refuseHardLink(input, place, 'its other names may be outside the allowed roots', stat);
-    if (stat.size > limit.maxBytes) throw new Error(`${input} is ${stat.size} bytes, over the ${limit.maxBytes} bytes ${limit.tool} reads; use search_files to find the lines you need`);
+    if (stat.size > limit.maxBytes)
+      throw new Error(`${input} is ${stat.size} bytes, over the ${limit.maxBytes} bytes ${limit.tool} reads; use search_files to find the lines you need`);
     return { fd, stat };
   } catch (error) {
     fs.closeSync(fd);
     throw error;
   }
 }
-

@@ -28,8 +28,7 @@ interface Match {
 /** The search_files tool; `rg` is ripgrep's path, or null for the JS walk. */
 export function createSearchFiles(workspace: () => Workspace, rg: string | null = findExecutable('rg')): ToolDefinition<SearchArgs> {
   return {
-    description:
-      `Search the text files under a folder (default: the first allowed folder) for a regular expression; gives file, line number and line, at most ${SEARCH_POLICY.maxMatches} matches.`,
+    description: `Search the text files under a folder (default: the first allowed folder) for a regular expression; gives file, line number and line, at most ${SEARCH_POLICY.maxMatches} matches.`,
     parameters: {
       type: 'object',
       required: ['pattern'],
@@ -44,7 +43,11 @@ export function createSearchFiles(workspace: () => Workspace, rg: string | null 
         const found = rg ? recheck(place, await searchWithRipgrep(rg, args.pattern, base, call.signal)) : searchWithJs(compile(args.pattern), place);
         const matches = found.map((m) => ({ ...m, file: m.file || path.basename(base) }));
         const shown = matches.slice(0, SEARCH_POLICY.maxMatches);
-        return { path: args.path ?? base, matches: shown, ...(matches.length > SEARCH_POLICY.maxMatches ? { truncated: `more than ${SEARCH_POLICY.maxMatches} matches; narrow the pattern or the path` } : {}) };
+        return {
+          path: args.path ?? base,
+          matches: shown,
+          ...(matches.length > SEARCH_POLICY.maxMatches ? { truncated: `more than ${SEARCH_POLICY.maxMatches} matches; narrow the pattern or the path` } : {}),
+        };
       } finally {
         closePlace(place);
       }
@@ -68,7 +71,8 @@ function searchWithRipgrep(rg: string, pattern: string, base: string, signal: Ab
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk.slice(0, 2000)));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code === 2 && matches.length === 0) reject(new Error(`search_files could not search for ${JSON.stringify(pattern)}: ${stderr.trim() || 'ripgrep failed'}`));
+      if (code === 2 && matches.length === 0)
+        reject(new Error(`search_files could not search for ${JSON.stringify(pattern)}: ${stderr.trim() || 'ripgrep failed'}`));
       else resolve(matches);
     });
   });
@@ -151,7 +155,8 @@ export function searchWithJs(regex: RegExp, place: Place): Match[] {
   const matches: Match[] = [];
   const searchFile = (dir: number, name: string, rel: string): void => {
     (linesOf(dir, name) ?? []).forEach((text, i) => {
-      if (matches.length <= SEARCH_POLICY.maxMatches && regex.test(text)) matches.push({ file: rel, line: i + 1, text: text.slice(0, SEARCH_POLICY.maxLineChars) });
+      if (matches.length <= SEARCH_POLICY.maxMatches && regex.test(text))
+        matches.push({ file: rel, line: i + 1, text: text.slice(0, SEARCH_POLICY.maxLineChars) });
     });
   };
   const searchFolder = (dir: number, rel: string): void => {

@@ -3,14 +3,7 @@
 // homectl status, the STATUS= line and its watchdog; the client method healthcheck/report runs a fresh round for
 // homectl doctor. The databases are the kernel's to read: it runs their quick_check in a worker thread of its own.
 import { serve, type PluginContext, type PluginDefinition } from '../../plugin-host';
-import {
-  HealthcheckApi,
-  HealthQuickCheckRequest,
-  HealthReportNotification,
-  KernelEvents,
-  type EventDeliverParams,
-  type HealthReport,
-} from '../../protocol';
+import { HealthcheckApi, HealthQuickCheckRequest, HealthReportNotification, KernelEvents, type EventDeliverParams, type HealthReport } from '../../protocol';
 import { runRound } from './round';
 import { HealthSchedule } from './schedule';
 import { readSettings } from './settings';

@@ -29,13 +29,22 @@ export async function runRound(inputs: RoundInputs): Promise<HealthReport> {
   const findings: HealthFinding[] = [];
   const probed = await probeWithin(inputs.kernel, inputs.probeDeadlineMs ?? KERNEL_BOUNDS.probeDeadlineMs);
   if ('probe' in probed) {
-    findings.push(...kernelFindings(probed.probe, probed.ms), ...pluginFindings(probed.probe.plugins), await diskFinding(probed.probe.data_dir, inputs.readDisk));
+    findings.push(
+      ...kernelFindings(probed.probe, probed.ms),
+      ...pluginFindings(probed.probe.plugins),
+      await diskFinding(probed.probe.data_dir, inputs.readDisk),
+    );
   } else {
     findings.push(probeFinding(null, probed.failure));
   }
   findings.push(...databaseFindings(inputs.databases, inputs.firstCheckDueAt));
   if (inputs.providerTimeoutMs !== undefined) findings.push(await providerFinding(inputs.kernel, inputs.providerTimeoutMs));
-  return { at: new Date().toISOString(), overall: worstSeverity(findings.map((f) => f.severity)), findings, duration_ms: Math.round(performance.now() - started) };
+  return {
+    at: new Date().toISOString(),
+    overall: worstSeverity(findings.map((f) => f.severity)),
+    findings,
+    duration_ms: Math.round(performance.now() - started),
+  };
 }
 
 /** health/probe with its round trip, or why it failed (`null` ms past the deadline). */
@@ -47,7 +56,9 @@ async function probeWithin(kernel: KernelClient, deadlineMs: number): Promise<{ 
     const probe = await kernel.call(HealthProbeRequest, {}, abort.signal);
     return { probe, ms: performance.now() - started };
   } catch (error) {
-    return { failure: abort.signal.aborted ? `health/probe got no answer within ${formatDuration(deadlineMs)}` : `health/probe failed: ${(error as Error).message}` };
+    return {
+      failure: abort.signal.aborted ? `health/probe got no answer within ${formatDuration(deadlineMs)}` : `health/probe failed: ${(error as Error).message}`,
+    };
   } finally {
     clearTimeout(timer);
   }

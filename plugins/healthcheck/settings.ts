@@ -10,11 +10,18 @@ export interface HealthcheckSettings {
 }
 
 /** The defaults, as plugin.json declares them. */
-export const DEFAULT_SETTINGS: HealthcheckSettings = { intervalMs: 30_000, integrityEveryMs: 6 * 3_600_000, integrityFirstAfterMs: 120_000, providerTimeoutMs: 20_000 };
+export const DEFAULT_SETTINGS: HealthcheckSettings = {
+  intervalMs: 30_000,
+  integrityEveryMs: 6 * 3_600_000,
+  integrityFirstAfterMs: 120_000,
+  providerTimeoutMs: 20_000,
+};
 
 /** Reads every setting; a value that is not a positive number keeps its default. */
 export async function readSettings(ctx: PluginContext): Promise<HealthcheckSettings> {
-  const [interval, every, first, provider] = await Promise.all(['interval', 'integrity_every', 'integrity_first_after', 'provider_timeout'].map((key) => ctx.config.get(key)));
+  const [interval, every, first, provider] = await Promise.all(
+    ['interval', 'integrity_every', 'integrity_first_after', 'provider_timeout'].map((key) => ctx.config.get(key)),
+  );
   return {
     intervalMs: positive(interval, DEFAULT_SETTINGS.intervalMs),
     integrityEveryMs: positive(every, DEFAULT_SETTINGS.integrityEveryMs),

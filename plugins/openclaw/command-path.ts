@@ -6,7 +6,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND_PATH } from '../../plugin-host/command-path';
 
-
 /** The folder under the plugin's data folder where `skills setup` puts downloads, one subfolder per skill key. */
 export const TOOLS_DIR = 'tools';
 

@@ -7,7 +7,8 @@ export type DownloadTarget = { dir: string } | { problem: string };
 export function downloadTarget(toolsDir: string, targetDir: string | undefined): DownloadTarget {
   if (targetDir === undefined || targetDir.trim() === '') return { dir: toolsDir };
   const relative = targetDir.trim();
-  if (path.isAbsolute(relative) || relative.startsWith('~')) return { problem: `targetDir ${JSON.stringify(targetDir)} is not a folder inside the skill's tools folder` };
+  if (path.isAbsolute(relative) || relative.startsWith('~'))
+    return { problem: `targetDir ${JSON.stringify(targetDir)} is not a folder inside the skill's tools folder` };
   const dir = path.resolve(toolsDir, relative);
   if (dir !== toolsDir && !dir.startsWith(toolsDir + path.sep)) return { problem: `targetDir ${JSON.stringify(targetDir)} leaves the skill's tools folder` };
   return { dir };

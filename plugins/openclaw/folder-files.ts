@@ -33,13 +33,17 @@ function openPlainFile(file: string, maxBytes: number, root: string | undefined)
   try {
     fd = fs.openSync(file, NO_FOLLOW);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ELOOP') throw badValue(`${file} is a link (to ${fs.readlinkSync(file)}); a skill's SKILL.md and files are read only as plain files of its folder, so it is refused`);
+    if ((error as { code?: unknown }).code === 'ELOOP')
+      throw badValue(
+        `${file} is a link (to ${fs.readlinkSync(file)}); a skill's SKILL.md and files are read only as plain files of its folder, so it is refused`,
+      );
     throw error;
   }
   try {
     if (root !== undefined) {
       const opened = fs.readlinkSync(`/proc/self/fd/${fd}`);
-      if (!isInside(root, opened)) throw badValue(`${file} was opened at ${opened}, outside the skill folder ${root}: a folder on its path is a link; the folder is refused`);
+      if (!isInside(root, opened))
+        throw badValue(`${file} was opened at ${opened}, outside the skill folder ${root}: a folder on its path is a link; the folder is refused`);
     }
     const stat = fs.fstatSync(fd);
     if (!stat.isFile()) throw badValue(`${file} is not a plain file; a skill folder holds only files, folders and links inside it`);
@@ -67,7 +71,10 @@ export function readFolderTexts(root: string, items: readonly FolderItem[], skip
     const full = path.join(root, item.rel);
     const size = fs.lstatSync(full).size;
     if (size > FOLDER_SCAN_CAPS.fileBytes || total + size > FOLDER_SCAN_CAPS.totalBytes) {
-      unscanned.push({ file: item.rel, reason: `${size} bytes, past what the scan reads (${FOLDER_SCAN_CAPS.fileBytes} a file, ${FOLDER_SCAN_CAPS.totalBytes} in all)` });
+      unscanned.push({
+        file: item.rel,
+        reason: `${size} bytes, past what the scan reads (${FOLDER_SCAN_CAPS.fileBytes} a file, ${FOLDER_SCAN_CAPS.totalBytes} in all)`,
+      });
       continue;
     }
     const data = readPlainFile(full, FOLDER_SCAN_CAPS.fileBytes, root);

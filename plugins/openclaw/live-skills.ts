@@ -84,7 +84,10 @@ export class LiveSkills {
         this.ctx.events.publish('skills.changed', data);
       }
       const offered = state.catalog.skills.filter((entry) => entry.status.status === 'ready' && entry.skill && !entry.skill.disableModelInvocation);
-      this.block = buildPromptBlock(offered.map((entry) => ({ name: entry.name, description: entry.skill?.description ?? '' })), settings.promptBudget);
+      this.block = buildPromptBlock(
+        offered.map((entry) => ({ name: entry.name, description: entry.skill?.description ?? '' })),
+        settings.promptBudget,
+      );
       this.followFolders();
       await this.sendBlock();
     } catch (error) {

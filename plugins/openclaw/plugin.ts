@@ -21,7 +21,10 @@ export const SKILL_SETTING_DEFS: ConfigDef[] = [
     type: 'bool',
     category: 'skills',
     default: true,
-    description: { zh: '是否启用这个技能（false：不提供给模型，也不能用 /名称 调用）。', en: 'Whether this skill is on (false: not offered to the model, and /name does not invoke it).' },
+    description: {
+      zh: '是否启用这个技能（false：不提供给模型，也不能用 /名称 调用）。',
+      en: 'Whether this skill is on (false: not offered to the model, and /name does not invoke it).',
+    },
   },
   {
     key: 'skills.*.env',

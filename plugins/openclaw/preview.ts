@@ -73,14 +73,24 @@ export function previewSkill(live: LiveSkills, params: SkillsPreviewParams, poli
     return withReport({ ...described, files: listing.files, bytes: listing.bytes }, params.origin ?? { source: read.dir });
   }
   const skill = parseOrThrow(params.text, params.folder, `the SKILL.md of ${params.folder}`);
-  return withReport(describe(live, skill, sha256Of(params.text), `${PACKAGE_PREFIX}${params.folder}`, params.files ?? [], params.unscanned ?? []), params.origin);
+  return withReport(
+    describe(live, skill, sha256Of(params.text), `${PACKAGE_PREFIX}${params.folder}`, params.files ?? [], params.unscanned ?? []),
+    params.origin,
+  );
 }
 
 function withReport(preview: Omit<SkillPreview, 'report'>, origin: SkillOrigin | undefined): SkillPreview {
   return { ...preview, report: renderTrustReport(preview, origin) };
 }
 
-function describe(live: LiveSkills, skill: SkillFile, sha256: string, source: string, others: SkillTextFile[], unscanned: SkillUnscannedFile[]): Omit<SkillPreview, 'report'> {
+function describe(
+  live: LiveSkills,
+  skill: SkillFile,
+  sha256: string,
+  source: string,
+  others: SkillTextFile[],
+  unscanned: SkillUnscannedFile[],
+): Omit<SkillPreview, 'report'> {
   const state = live.set.current;
   const status = gateSkill(skill, live.set.gateContext(state.settings, state.pathValue));
   const toolsDir = path.join(live.set.toolsRoot, settingsKeyOf(skillKeyOf(skill)));
@@ -100,7 +110,16 @@ function describe(live: LiveSkills, skill: SkillFile, sha256: string, source: st
   const homepage = skill.homepage ?? skill.metadata?.homepage;
   if (homepage) preview.homepage = homepage;
   const existing = live.set.find(skill.name);
-  if (existing) preview.existing = { source: existing.source, path: existing.file, outcome: outcomeAgainst(existing.source, source, state.sources.map((s) => s.name)) };
+  if (existing)
+    preview.existing = {
+      source: existing.source,
+      path: existing.file,
+      outcome: outcomeAgainst(
+        existing.source,
+        source,
+        state.sources.map((s) => s.name),
+      ),
+    };
   return preview;
 }
 

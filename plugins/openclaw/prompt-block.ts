@@ -31,7 +31,9 @@ export interface PromptBlock {
 /** Builds the block for `skills` (any order) within `budget` tokens. */
 export function buildPromptBlock(skills: readonly BlockSkill[], budget: number): PromptBlock {
   if (skills.length === 0) return { text: '', tokens: 0, listed: 0, cut: false };
-  const sorted = [...skills].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((skill) => ({ name: skill.name, description: oneLine(skill.description) }));
+  const sorted = [...skills]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((skill) => ({ name: skill.name, description: oneLine(skill.description) }));
   const full = render(sorted, Infinity);
   if (fits(full, budget)) return block(full, sorted.length, false);
   const longest = Math.max(...sorted.map((skill) => skill.description.length));

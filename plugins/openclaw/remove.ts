@@ -14,7 +14,9 @@ export async function removeSkill(live: LiveSkills, name: string): Promise<Skill
   if (entry.source.startsWith(PACKAGE_PREFIX)) return { removed: false, package: entry.source.slice(PACKAGE_PREFIX.length) };
   if (entry.source.startsWith(EXTRA_PREFIX)) {
     const folder = entry.source.slice(EXTRA_PREFIX.length);
-    throw conflict(`the skill ${JSON.stringify(name)} comes from the extra folder ${folder}; remove ${entry.dir} there, or drop ${folder} from openclaw:extra_dirs`);
+    throw conflict(
+      `the skill ${JSON.stringify(name)} comes from the extra folder ${folder}; remove ${entry.dir} there, or drop ${folder} from openclaw:extra_dirs`,
+    );
   }
   if (entry.source !== DATA_SOURCE) throw conflict(`the skill ${JSON.stringify(name)} comes from ${entry.source}, which skills/remove does not manage`);
   const root = fs.realpathSync(live.set.current.settings.skillsPath);

@@ -31,7 +31,10 @@ export interface OpenclawSettings {
 
 /** A skill key as a settings segment: lower case, anything but letters, digits, `_` and `-` made `-`. */
 export function settingsKeyOf(skillKey: string): string {
-  const key = skillKey.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').slice(0, 100);
+  const key = skillKey
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .slice(0, 100);
   return key === '' ? 'skill' : key;
 }
 

@@ -26,7 +26,10 @@ export interface DownloadJob {
 export async function runDownload(job: DownloadJob): Promise<InstallerRun> {
   const { spec } = job;
   if (!spec.url) throw badValue('this download option has no url');
-  if (!spec.sha256) throw badValue(`the download ${spec.url} has no sha256 in the skill's metadata, so what arrives cannot be checked; it is not run — fetch it yourself if you trust it`);
+  if (!spec.sha256)
+    throw badValue(
+      `the download ${spec.url} has no sha256 in the skill's metadata, so what arrives cannot be checked; it is not run — fetch it yourself if you trust it`,
+    );
   const target = downloadTarget(job.toolsDir, spec.targetDir);
   if ('problem' in target) throw badValue(target.problem);
   const root = path.dirname(job.toolsDir);
@@ -82,7 +85,8 @@ async function unpack(spec: InstallSpec, file: string, into: string, run: Instal
 
 async function runTool(argv: string[], run: InstallerOptions): Promise<InstallerRun> {
   const program = argv[0] ?? '';
-  if (!findExecutable(program, run.env['PATH'] ?? '')) throw badValue(`${program} is not installed here (not on PATH), and this download needs it to unpack; install ${program} first`);
+  if (!findExecutable(program, run.env['PATH'] ?? ''))
+    throw badValue(`${program} is not installed here (not on PATH), and this download needs it to unpack; install ${program} first`);
   return runInstaller(argv, run);
 }
 

@@ -27,11 +27,19 @@ export async function setupSkill(live: LiveSkills, params: SkillsSetupParams, po
   if (!option || !spec) {
     if (!entry.skill) throw noSkill(params.name);
     const ids = options.map((each) => each.id).join(', ') || 'none';
-    throw badValue(`the skill ${JSON.stringify(params.name)} has no install option ${JSON.stringify(params.id)}; its options: ${ids} (homectl skills info ${params.name})`);
+    throw badValue(
+      `the skill ${JSON.stringify(params.name)} has no install option ${JSON.stringify(params.id)}; its options: ${ids} (homectl skills info ${params.name})`,
+    );
   }
-  if (!option.applies) throw badValue(`install option ${JSON.stringify(option.id)} is for ${(spec.os ?? []).join(', ')}; this machine is ${live.set.machine.platform}`);
+  if (!option.applies)
+    throw badValue(`install option ${JSON.stringify(option.id)} is for ${(spec.os ?? []).join(', ')}; this machine is ${live.set.machine.platform}`);
   const pathValue = live.set.current.pathValue;
-  const run: InstallerOptions = { env: { ...process.env, PATH: pathValue }, cwd: workDir, timeoutMs: policy.setup.timeoutMs, tailChars: policy.setup.outputTailChars };
+  const run: InstallerOptions = {
+    env: { ...process.env, PATH: pathValue },
+    cwd: workDir,
+    timeoutMs: policy.setup.timeoutMs,
+    tailChars: policy.setup.outputTailChars,
+  };
   const outcome = await runOption(spec, run, toolsDir, policy);
   await live.refreshNow();
   const after = live.set.find(entry.name);

@@ -25,7 +25,9 @@ export function renderTrustReport(preview: Omit<SkillPreview, 'report'>, origin:
     // What the skill would have the agent run comes first: it is what a person must not miss.
     renderCommands(preview.commands),
     renderScanned(preview),
-    preview.checks.length ? `requirements:\n${preview.checks.map((c) => `  ${c.ok ? '✓' : '✗'} ${KIND_WORDS[c.kind]} ${c.name}`).join('\n')}` : 'requirements: none',
+    preview.checks.length
+      ? `requirements:\n${preview.checks.map((c) => `  ${c.ok ? '✓' : '✗'} ${KIND_WORDS[c.kind]} ${c.name}`).join('\n')}`
+      : 'requirements: none',
     renderInstallSpecs(preview.name, preview.install),
     ...(preview.warnings.length ? [`warnings:\n${preview.warnings.map((w) => `  ${w}`).join('\n')}`] : []),
   ].join('\n\n');

@@ -8,7 +8,10 @@ import type { SkillSetState } from './skill-set';
 
 export function planWatch(state: SkillSetState, toolsRoot: string): WatchedFolder[] {
   const roots = [...state.sources.map((source) => source.dir), state.settings.pluginDir, toolsRoot];
-  const pathDirs = state.pathValue.split(path.delimiter).filter(isDir).map((dir) => ({ dir }));
+  const pathDirs = state.pathValue
+    .split(path.delimiter)
+    .filter(isDir)
+    .map((dir) => ({ dir }));
   const walked = [...state.walked].sort((a, b) => a.depth - b.depth).map(({ dir }) => ({ dir }));
   return [...roots.map(existingOrAwaited).filter((folder): folder is WatchedFolder => folder !== undefined), ...pathDirs, ...walked];
 }

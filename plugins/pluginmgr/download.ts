@@ -108,7 +108,11 @@ export function nextHop(from: URL, location: string): URL {
 function get(url: URL, signal: AbortSignal): Promise<http.IncomingMessage> {
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const request = client.get(url, { signal, headers: { accept: 'application/zip, application/octet-stream, */*', 'user-agent': 'HomeAgent-pluginmgr' } }, resolve);
+    const request = client.get(
+      url,
+      { signal, headers: { accept: 'application/zip, application/octet-stream, */*', 'user-agent': 'HomeAgent-pluginmgr' } },
+      resolve,
+    );
     request.on('error', (error: NodeJS.ErrnoException) => reject(downloadFailed(`cannot fetch ${url.href}: ${error.code ?? error.message}`)));
   });
 }

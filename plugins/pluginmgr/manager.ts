@@ -104,7 +104,9 @@ export class PackageManager {
     try {
       const limits = await this.limits();
       return await this.staging.withFile(hint, async (file) => {
-        const fetched = await runWithDeadline(limits.timeoutMs, this.stopped.signal, { timedOut: () => timeoutError(what, limits.timeoutMs) }, (signal) => fetch(file, limits, signal));
+        const fetched = await runWithDeadline(limits.timeoutMs, this.stopped.signal, { timedOut: () => timeoutError(what, limits.timeoutMs) }, (signal) =>
+          fetch(file, limits, signal),
+        );
         if (options.sha256 !== undefined && fetched.sha256 !== options.sha256.toLowerCase()) {
           throw new PluginmgrError(
             PluginmgrHttpErrors.Changed,
@@ -144,8 +146,16 @@ export class PackageManager {
 
   /** The trust report of an inspected skill package, built by the openclaw plugin's skills/preview. */
   private async reportSkill(inspected: PluginsInstallResult, fetched: PluginmgrPackageFacts): Promise<{ report: string; flagged: number }> {
-    if (!inspected.skill) throw new PluginmgrError(ErrorNames[ErrorCodes.InvalidValue] as string, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; nothing was installed`, 422);
-    return reportSkillPackage(this.ctx.kernel, inspected.manifest.name, inspected.skill, { source: fetched.source, package: { sha256: fetched.sha256, bytes: fetched.bytes } });
+    if (!inspected.skill)
+      throw new PluginmgrError(
+        ErrorNames[ErrorCodes.InvalidValue] as string,
+        `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; nothing was installed`,
+        422,
+      );
+    return reportSkillPackage(this.ctx.kernel, inspected.manifest.name, inspected.skill, {
+      source: fetched.source,
+      package: { sha256: fetched.sha256, bytes: fetched.bytes },
+    });
   }
 }
 

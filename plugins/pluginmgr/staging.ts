@@ -43,7 +43,10 @@ export function packageFileName(hint: string): string {
     // Kept as given: a malformed escape is only a name.
   }
   let base = decoded.split(/[/\\]/).pop() ?? '';
-  base = base.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, MAX_NAME);
+  base = base
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, MAX_NAME);
   if (base === '') base = `package-${randomBytes(3).toString('hex')}`;
   return /\.(hmap|zip)$/i.test(base) ? base : `${base}.hmap`;
 }

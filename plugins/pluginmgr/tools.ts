@@ -8,22 +8,24 @@ import { viewInfo, viewInstall, viewList } from './views';
 /** plugin_install waits for the longest download pluginmgr:download_timeout allows (5 min), then the install. */
 export const INSTALL_TOOL_TIMEOUT_MS = 360_000;
 
-const NAME_SCHEMA = { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$', description: 'The plugin\'s name, as plugin_list shows it' } as const;
+const NAME_SCHEMA = { type: 'string', pattern: '^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$', description: "The plugin's name, as plugin_list shows it" } as const;
 
 /** Builds the four tools over the manager that `manager()` gives once the plugin is active. */
 export function createPluginTools(manager: () => PackageManager): Record<string, ToolDefinition<never>> {
   const install: ToolDefinition<{ url: string }> = {
     description:
       'Install or upgrade a third-party HomeAgent plugin from a .hmap package at an http://, https:// or file:// URL (or an absolute path on this machine). ' +
-      'Answers the plugin\'s name, version, kind, the permissions it was granted, its state and the tools it now gives you. ' +
-      'An upgrade keeps the plugin\'s settings and data. Packages asking for admin rights are refused here; a person installs those with homectl. ' +
-      'A skill package\'s trust report (every command its files would have you run, the dangerous ones flagged) is shown to the person and answered; ' +
+      "Answers the plugin's name, version, kind, the permissions it was granted, its state and the tools it now gives you. " +
+      "An upgrade keeps the plugin's settings and data. Packages asking for admin rights are refused here; a person installs those with homectl. " +
+      "A skill package's trust report (every command its files would have you run, the dangerous ones flagged) is shown to the person and answered; " +
       'a skill whose report flags anything is not installed here: tell the person, who reads the report and installs it with homectl.',
     parameters: {
       type: 'object',
       required: ['url'],
       additionalProperties: false,
-      properties: { url: { type: 'string', minLength: 1, maxLength: 4096, description: 'Where the .hmap package is, e.g. https://example.org/weather-1.0.0.hmap' } },
+      properties: {
+        url: { type: 'string', minLength: 1, maxLength: 4096, description: 'Where the .hmap package is, e.g. https://example.org/weather-1.0.0.hmap' },
+      },
     },
     timeoutMs: INSTALL_TOOL_TIMEOUT_MS,
     run: plainly(async (args: { url: string }, ctx, call) => {
@@ -34,7 +36,9 @@ export function createPluginTools(manager: () => PackageManager): Record<string,
         showReport: (report) => call.progress(`${report}\n`),
         refuseFlaggedSkills: true,
       });
-      const info = await manager().info(answer.manifest.name).catch(() => undefined);
+      const info = await manager()
+        .info(answer.manifest.name)
+        .catch(() => undefined);
       return viewInstall(answer, info);
     }),
   };

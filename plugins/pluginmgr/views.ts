@@ -82,4 +82,3 @@ export function viewInfo(p: PluginInfo): Record<string, unknown> {
     ...(p.sandbox.length ? { sandbox: p.sandbox.map((w) => `${w.wall}: ${w.active ? 'active' : 'not active'}`) } : {}),
   };
 }
-

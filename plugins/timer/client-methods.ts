@@ -11,10 +11,16 @@ import { viewTimer } from './tools';
 /** The client methods, over a scheduler that `scheduler()` gives once the plugin is active. */
 export function createTimerClientMethods(scheduler: () => TimerScheduler, policy: TimerPolicy, now: () => number): ClientMethodDefinition[] {
   return [
-    serve(TimerApi.List, () => ({ now: iso(now()), timers: scheduler().list().map((t) => viewTimer(t, now())) })),
+    serve(TimerApi.List, () => ({
+      now: iso(now()),
+      timers: scheduler()
+        .list()
+        .map((t) => viewTimer(t, now())),
+    })),
     serve(TimerApi.Set, async (params) => {
       const timers = scheduler();
-      if (timers.size >= policy.maxTimers) throw haError(ErrorCodes.Conflict, `there are already ${policy.maxTimers} timers; cancel some first (timer/list shows them)`);
+      if (timers.size >= policy.maxTimers)
+        throw haError(ErrorCodes.Conflict, `there are already ${policy.maxTimers} timers; cancel some first (timer/list shows them)`);
       const { session, ...args } = params;
       const timer = asInvalidValue(() => createTimer(args, session, now(), policy, (id) => timers.has(id)));
       await timers.add(timer);

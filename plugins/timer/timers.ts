@@ -69,7 +69,8 @@ function resolveFireTime(args: TimerSetArgs, now: number, policy: TimerPolicy): 
 function resolveRepeat(repeat: unknown, policy: TimerPolicy): number {
   const ms = parseTimerDuration(repeat);
   if (ms === null) throw new TimerArgumentError(`repeat ${JSON.stringify(repeat)} is not a duration; ${DURATION_HINT}`);
-  if (ms < policy.minRepeatMs) throw new TimerArgumentError(`repeat must be at least ${formatDuration(policy.minRepeatMs)}: each firing is a turn of the agent`);
+  if (ms < policy.minRepeatMs)
+    throw new TimerArgumentError(`repeat must be at least ${formatDuration(policy.minRepeatMs)}: each firing is a turn of the agent`);
   if (ms > policy.maxAheadMs) throw new TimerArgumentError(`repeat must be at most ${formatDuration(policy.maxAheadMs)}`);
   return ms;
 }

@@ -43,7 +43,12 @@ export function createTimerTools(scheduler: () => TimerScheduler, policy: TimerP
   const list: ToolDefinition<Record<string, never>> = {
     description: 'List the timers that are set, the next to fire first, with their ids (for timer_cancel).',
     parameters: { type: 'object', additionalProperties: false, properties: {} },
-    run: () => ({ now: iso(now()), timers: scheduler().list().map((t) => viewTimer(t, now())) }),
+    run: () => ({
+      now: iso(now()),
+      timers: scheduler()
+        .list()
+        .map((t) => viewTimer(t, now())),
+    }),
   };
   const cancel: ToolDefinition<{ id: string }> = {
     description: 'Cancel a timer by its id (timer_list shows the ids).',

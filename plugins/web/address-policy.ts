@@ -65,7 +65,9 @@ export function classifyAddress(text: string): { range: string; words: string } 
 export function parseAllowList(value: unknown): AllowRule[] {
   if (value === undefined || value === null || value === '') return [];
   if (!Array.isArray(value)) {
-    throw new AllowListError(`the setting web:${SETTING.allowPrivate} must be a list of strings, like ["nas.lan", "192.168.1.10:8080", "10.0.0.0/8"]; it is ${JSON.stringify(value)}`);
+    throw new AllowListError(
+      `the setting web:${SETTING.allowPrivate} must be a list of strings, like ["nas.lan", "192.168.1.10:8080", "10.0.0.0/8"]; it is ${JSON.stringify(value)}`,
+    );
   }
   return value.map((entry: unknown) => {
     const rule = typeof entry === 'string' ? parseAllowEntry(entry.trim()) : undefined;
@@ -88,7 +90,9 @@ function parseAllowEntry(text: string): AllowRule | undefined {
   const bracketed = /^\[([^\]]+)\]:(\d{1,5})$/.exec(text);
   if (bracketed) {
     const port = parsePort(bracketed[2]!);
-    return ipaddr.IPv6.isValid(bracketed[1]!) && port !== undefined ? { kind: 'address', text, address: normalize(ipaddr.parse(bracketed[1]!)), port } : undefined;
+    return ipaddr.IPv6.isValid(bracketed[1]!) && port !== undefined
+      ? { kind: 'address', text, address: normalize(ipaddr.parse(bracketed[1]!)), port }
+      : undefined;
   }
   const [host = '', portText, ...rest] = text.split(':');
   if (rest.length > 0) return undefined;
@@ -130,7 +134,11 @@ function allows(rule: AllowRule, target: Target, ip: IP): boolean {
     case 'cidr':
       return ip.kind() === rule.range[0].kind() && ip.match(rule.range);
     case 'address':
-      return ip.kind() === rule.address.kind() && ip.toNormalizedString() === rule.address.toNormalizedString() && (rule.port === undefined || rule.port === target.port);
+      return (
+        ip.kind() === rule.address.kind() &&
+        ip.toNormalizedString() === rule.address.toNormalizedString() &&
+        (rule.port === undefined || rule.port === target.port)
+      );
     case 'host':
       return rule.host === target.host.replace(/\.$/, '') && (rule.port === undefined || rule.port === target.port);
   }

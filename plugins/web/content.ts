@@ -14,7 +14,17 @@ export interface ContentType {
   kind: ContentKind;
 }
 
-const TEXT_APPLICATION = new Set(['application/json', 'application/xml', 'application/javascript', 'application/x-javascript', 'application/ecmascript', 'application/yaml', 'application/x-yaml', 'application/toml', 'application/x-ndjson']);
+const TEXT_APPLICATION = new Set([
+  'application/json',
+  'application/xml',
+  'application/javascript',
+  'application/x-javascript',
+  'application/ecmascript',
+  'application/yaml',
+  'application/x-yaml',
+  'application/toml',
+  'application/x-ndjson',
+]);
 
 /** Reads a Content-Type header into its type, charset and kind. */
 export function parseContentType(header: string | undefined): ContentType {

@@ -76,7 +76,12 @@ export async function webFetch(args: FetchArgs, settings: WebSettings, cancel: A
   }
 }
 
-async function followRedirects(start: URL, settings: WebSettings, signal: AbortSignal, policy: WebPolicy): Promise<{ response: http.IncomingMessage; url: URL }> {
+async function followRedirects(
+  start: URL,
+  settings: WebSettings,
+  signal: AbortSignal,
+  policy: WebPolicy,
+): Promise<{ response: http.IncomingMessage; url: URL }> {
   let url = start;
   for (let hop = 0; ; hop++) {
     const response = await openChecked(url, settings, signal, hop === 0 ? '' : 'the redirect to ');
@@ -85,7 +90,9 @@ async function followRedirects(start: URL, settings: WebSettings, signal: AbortS
     response.destroy();
     const next = parseHttpUrl(new URL(location, url).href, `${url.href} redirects to a URL web_fetch cannot follow; it needs`);
     if (hop >= policy.maxRedirects) {
-      throw new Error(`web_fetch stopped at ${url.href}: it redirects to ${next.href}, and web_fetch follows at most ${policy.maxRedirects} redirects (from ${start.href})`);
+      throw new Error(
+        `web_fetch stopped at ${url.href}: it redirects to ${next.href}, and web_fetch follows at most ${policy.maxRedirects} redirects (from ${start.href})`,
+      );
     }
     url = next;
   }

@@ -2,14 +2,35 @@
 // (made absolute against the page's URL), and no scripts, styles, navigation, forms' furniture or images.
 import { compile, type FormatCallback } from 'html-to-text';
 
-const heading = (level: number): FormatCallback => (elem, walk, builder) => {
-  builder.openBlock({ leadingLineBreaks: 2 });
-  builder.addInline(`${'#'.repeat(level)} `);
-  walk(elem.children, builder);
-  builder.closeBlock({ trailingLineBreaks: 1 });
-};
+const heading =
+  (level: number): FormatCallback =>
+  (elem, walk, builder) => {
+    builder.openBlock({ leadingLineBreaks: 2 });
+    builder.addInline(`${'#'.repeat(level)} `);
+    walk(elem.children, builder);
+    builder.closeBlock({ trailingLineBreaks: 1 });
+  };
 
-const SKIPPED = ['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'nav', 'button', 'select', 'input', 'textarea', 'img', 'picture', 'video', 'audio', 'head'];
+const SKIPPED = [
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'nav',
+  'button',
+  'select',
+  'input',
+  'textarea',
+  'img',
+  'picture',
+  'video',
+  'audio',
+  'head',
+];
 
 function converter(baseUrl: string): (html: string) => string {
   return compile({
@@ -17,7 +38,10 @@ function converter(baseUrl: string): (html: string) => string {
     formatters: Object.fromEntries([1, 2, 3, 4, 5, 6].map((level) => [`h${level}`, heading(level)])),
     selectors: [
       ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: `h${level}` })),
-      { selector: 'a', options: { pathRewrite: (href: string) => absoluteLink(href, baseUrl), hideLinkHrefIfSameAsText: true, linkBrackets: ['[', ']'] as [string, string] } },
+      {
+        selector: 'a',
+        options: { pathRewrite: (href: string) => absoluteLink(href, baseUrl), hideLinkHrefIfSameAsText: true, linkBrackets: ['[', ']'] as [string, string] },
+      },
       { selector: 'table', format: 'dataTable', options: { uppercaseHeaderCells: false } },
       { selector: '[hidden]', format: 'skip' },
       { selector: '[aria-hidden=true]', format: 'skip' },
@@ -38,7 +62,9 @@ function absoluteLink(href: string, baseUrl: string): string {
 
 /** The page's readable text, links made absolute against `baseUrl`. */
 export function htmlToReadableText(html: string, baseUrl: string): string {
-  return converter(baseUrl)(html).replace(/\n{3,}/g, '\n\n').trim();
+  return converter(baseUrl)(html)
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 const plainText = compile({ wordwrap: false });
@@ -49,4 +75,3 @@ export function htmlTitle(html: string): string {
   if (inner === undefined) return '';
   return plainText(inner).replace(/\s+/g, ' ').trim();
 }
-

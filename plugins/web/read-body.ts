@@ -46,7 +46,9 @@ export async function readBody(response: http.IncomingMessage, maxBytes: number,
 }
 
 function decoded(response: http.IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  const encoding = String(response.headers['content-encoding'] ?? 'identity')
+    .trim()
+    .toLowerCase();
   const decoder = decoderFor(encoding);
   if (decoder === null) return response;
   if (decoder === undefined) throw new Error(`the server sent the body with content-encoding ${JSON.stringify(encoding)}, which web_fetch cannot decode`);

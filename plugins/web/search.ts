@@ -40,7 +40,9 @@ export function searchUrlFor(base: string, query: string): URL {
 /** Asks the SearXNG for `args.query` and answers its first `count` results. */
 export async function webSearch(args: SearchArgs, settings: WebSettings, cancel: AbortSignal, policy: WebPolicy = WEB_POLICY): Promise<SearchResult> {
   if (settings.searchUrl === '') {
-    throw new Error(`web_search has no search endpoint: set one with homectl config set web:${SETTING.searchUrl} http://searx.lan:8080, then homectl plugins restart web`);
+    throw new Error(
+      `web_search has no search endpoint: set one with homectl config set web:${SETTING.searchUrl} http://searx.lan:8080, then homectl plugins restart web`,
+    );
   }
   const url = searchUrlFor(settings.searchUrl, args.query);
   const count = Math.min(args.count ?? policy.searchCount.default, policy.searchCount.max);

@@ -28,7 +28,7 @@ export function createWebTools(policy: WebPolicy = WEB_POLICY): { web_fetch: Too
     run: async (args: FetchArgs, ctx: PluginContext, call: ToolCall) => webFetch(args, await readSettings(ctx.config), call.signal, policy),
   };
   const search: ToolDefinition<SearchArgs> = {
-    description: 'Search the web (through the owner\'s SearXNG). Returns a list of results, each a title, url and snippet; read a page with web_fetch.',
+    description: "Search the web (through the owner's SearXNG). Returns a list of results, each a title, url and snippet; read a page with web_fetch.",
     parameters: {
       type: 'object',
       required: ['query'],

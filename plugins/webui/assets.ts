@@ -30,13 +30,16 @@ export function loadAssets(dir: string = ASSET_DIR): Assets {
   try {
     manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), 'utf8')) as Record<string, unknown>;
   } catch (error) {
-    throw new Error(`the web page's files are missing from ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); build them with npm run build (scripts/build-webui.js)`);
+    throw new Error(
+      `the web page's files are missing from ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); build them with npm run build (scripts/build-webui.js)`,
+    );
   }
   const entries = {} as Record<AssetEntry, string>;
   const files = new Map<string, Asset>();
   for (const entry of ASSET_ENTRIES) {
     const name = manifest[entry];
-    if (typeof name !== 'string' || !/^[\w.-]+$/.test(name)) throw new Error(`${join(dir, MANIFEST_FILE)} lists no file for ${entry}; rebuild with npm run build`);
+    if (typeof name !== 'string' || !/^[\w.-]+$/.test(name))
+      throw new Error(`${join(dir, MANIFEST_FILE)} lists no file for ${entry}; rebuild with npm run build`);
     entries[entry] = name;
     files.set(name, { body: readFileSync(join(dir, name)), type: name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8' });
   }

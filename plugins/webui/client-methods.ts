@@ -8,7 +8,11 @@ import type { LoginStore } from './logins';
 export function createWebuiMethods(logins: () => LoginStore, hosts: () => HostPolicy): ClientMethodDefinition[] {
   return [
     serve(WebuiApi.Open, () => ({ url: `${hosts().baseUrl()}/#login=${logins().issueLink()}` })),
-    serve(WebuiApi.Sessions, () => ({ sessions: logins().list().map(({ id, createdAt, lastSeenAt, userAgent }) => ({ id, createdAt, lastSeenAt, userAgent })) })),
+    serve(WebuiApi.Sessions, () => ({
+      sessions: logins()
+        .list()
+        .map(({ id, createdAt, lastSeenAt, userAgent }) => ({ id, createdAt, lastSeenAt, userAgent })),
+    })),
     serve(WebuiApi.Revoke, (params) => ({ revoked: logins().revoke(params) })),
   ];
 }

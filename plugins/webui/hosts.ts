@@ -40,7 +40,10 @@ export class HostPolicy {
 
   /** The base URL a sign-in link uses: loopback, or under `lan` the first added name, else the machine's first network address. */
   baseUrl(): string {
-    const host = this.bind === 'lan' ? (this.extraNames[0] ?? this.lanNames().find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith('127.')) ?? '127.0.0.1') : '127.0.0.1';
+    const host =
+      this.bind === 'lan'
+        ? (this.extraNames[0] ?? this.lanNames().find((n) => /^\d+\.\d+\.\d+\.\d+$/.test(n) && !n.startsWith('127.')) ?? '127.0.0.1')
+        : '127.0.0.1';
     return `${this.scheme}://${host}:${this.port}`;
   }
 

@@ -76,9 +76,17 @@ export class LoginStore {
       if (removed.changes !== 1) return undefined;
       const token = randomSecret();
       const at = this.now();
-      const row: SessionRow = { id: randomBytes(6).toString('hex'), created_at: at, last_seen_at: at, expires_at: at + this.sessionMs, user_agent: userAgent.slice(0, 512) };
+      const row: SessionRow = {
+        id: randomBytes(6).toString('hex'),
+        created_at: at,
+        last_seen_at: at,
+        expires_at: at + this.sessionMs,
+        user_agent: userAgent.slice(0, 512),
+      };
       this.db
-        .prepare('INSERT INTO sessions (id, hash, created_at, last_seen_at, expires_at, user_agent) VALUES (@id, @hash, @created_at, @last_seen_at, @expires_at, @user_agent)')
+        .prepare(
+          'INSERT INTO sessions (id, hash, created_at, last_seen_at, expires_at, user_agent) VALUES (@id, @hash, @created_at, @last_seen_at, @expires_at, @user_agent)',
+        )
         .run({ ...row, hash: hash(token) });
       return { token, session: toSession(row) };
     });
@@ -88,7 +96,8 @@ export class LoginStore {
   /** Looks a cookie token up; marks it seen, and extends it once it is past half its life. */
   check(token: string): CheckedSession | undefined {
     const at = this.now();
-    const row = this.db.prepare('SELECT id, created_at, last_seen_at, expires_at, user_agent FROM sessions WHERE hash = ?').get(hash(token)) as SessionRow | undefined;
+    const row = this.db.prepare('SELECT id, created_at, last_seen_at, expires_at, user_agent FROM sessions WHERE hash = ?').get(hash(token)) as
+      SessionRow | undefined;
     if (!row) return undefined;
     if (row.expires_at <= at) {
       this.db.prepare('DELETE FROM sessions WHERE id = ?').run(row.id);

@@ -30,11 +30,16 @@ function packageRoutes(deps: PackageRouteDeps): RouteOptions[] {
       method: 'POST',
       url: WEBUI_PACKAGES_PATH,
       schema: {
-        querystring: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 255 } } },
+        querystring: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: { type: 'string', minLength: 1, maxLength: 255 } },
+        },
       },
       handler: async (request, reply) => {
         if (request.headers['content-type']?.split(';')[0]?.trim() !== 'application/octet-stream') {
-          return reply.code(415).send({ error: 'send the .hmap file\'s bytes as the body, with Content-Type: application/octet-stream' });
+          return reply.code(415).send({ error: "send the .hmap file's bytes as the body, with Content-Type: application/octet-stream" });
         }
         const maxBytes = await deps.maxBytes();
         const length = Number(request.headers['content-length']);
@@ -42,7 +47,10 @@ function packageRoutes(deps: PackageRouteDeps): RouteOptions[] {
           return closing(reply).code(411).send({ error: 'send the package with a Content-Length header (its size in bytes)' });
         }
         // Refused before a byte of the body is read; the connection closes rather than drain what follows.
-        if (length > maxBytes) return closing(reply).code(413).send({ error: tooLarge(maxBytes) });
+        if (length > maxBytes)
+          return closing(reply)
+            .code(413)
+            .send({ error: tooLarge(maxBytes) });
         const { name } = request.query as { name: string };
         return answer(reply, () => deps.uploads.receive(owner(request), name, request.raw, maxBytes));
       },

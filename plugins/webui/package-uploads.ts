@@ -6,13 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  PluginsInstallRequest,
-  PluginsListRequest,
-  type PluginsInstallResult,
-  type WebuiPackageInstalled,
-  type WebuiPackageSummary,
-} from '../../protocol';
+import { PluginsInstallRequest, PluginsListRequest, type PluginsInstallResult, type WebuiPackageInstalled, type WebuiPackageSummary } from '../../protocol';
 import { reportSkillPackage, type KernelClient } from '../../plugin-host';
 import { formatBytes, formatDuration } from '../../protocol/format';
 
@@ -103,10 +97,13 @@ export class PackageUploads {
     const upload = this.take(owner, id);
     try {
       // The kernel reads the file once and installs it only if it still has the sha256 that was shown.
-      const result = await this.kernelSays(() => this.deps.kernel.call(PluginsInstallRequest, { file: upload.file, sha256: upload.summary.sha256 })).catch((error: unknown) => {
-        if (error instanceof PackageUploadError && error.code === 'HA_ERR_CONFLICT') throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again', error.code);
-        throw error;
-      });
+      const result = await this.kernelSays(() => this.deps.kernel.call(PluginsInstallRequest, { file: upload.file, sha256: upload.summary.sha256 })).catch(
+        (error: unknown) => {
+          if (error instanceof PackageUploadError && error.code === 'HA_ERR_CONFLICT')
+            throw new PackageUploadError(409, 'the uploaded file changed since it was shown; upload it again', error.code);
+          throw error;
+        },
+      );
       return {
         name: result.manifest.name,
         version: result.manifest.version,
@@ -142,7 +139,10 @@ export class PackageUploads {
   private take(owner: string, id: string): Waiting {
     const upload = this.waiting.get(id);
     if (!upload || upload.owner !== owner) {
-      throw new PackageUploadError(404, `this upload is gone: it was installed, cancelled or kept past ${formatDuration(this.policy.keepMs)}; upload the file again`);
+      throw new PackageUploadError(
+        404,
+        `this upload is gone: it was installed, cancelled or kept past ${formatDuration(this.policy.keepMs)}; upload the file again`,
+      );
     }
     clearTimeout(upload.timer);
     this.waiting.delete(id);
@@ -151,7 +151,11 @@ export class PackageUploads {
 
   /** A skill package's trust report, the one every install path shows, from the openclaw plugin's skills/preview. */
   private async reportSkill(inspected: PluginsInstallResult, copied: { bytes: number; sha256: string }): Promise<{ report: string; flagged: number }> {
-    if (!inspected.skill) throw new PackageUploadError(422, `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; it is not installed`);
+    if (!inspected.skill)
+      throw new PackageUploadError(
+        422,
+        `the skill package "${inspected.manifest.name}" came without its SKILL.md, so there is nothing to show; it is not installed`,
+      );
     return reportSkillPackage(this.deps.kernel, inspected.manifest.name, inspected.skill, { source: 'upload', package: copied });
   }
 
@@ -168,7 +172,13 @@ export class PackageUploads {
   }
 }
 
-function describe(id: string, p: PluginsInstallResult, copied: { bytes: number; sha256: string }, installedVersion: string | null, expiresAt: number): WebuiPackageSummary {
+function describe(
+  id: string,
+  p: PluginsInstallResult,
+  copied: { bytes: number; sha256: string },
+  installedVersion: string | null,
+  expiresAt: number,
+): WebuiPackageSummary {
   const m = p.manifest;
   return {
     id,
@@ -211,7 +221,10 @@ export function tooLarge(maxBytes: number): string {
 
 /** The uploaded file's name as the kernel's messages show it: letters, digits, `._-`, ending in .hmap. */
 function safeFileName(given: string): string {
-  const base = (given.split(/[/\\]/).pop() ?? '').replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '').slice(0, 100);
+  const base = (given.split(/[/\\]/).pop() ?? '')
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 100);
   const named = base === '' ? 'package.hmap' : base;
   return /\.(hmap|zip)$/i.test(named) ? named : `${named}.hmap`;
 }

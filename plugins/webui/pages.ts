@@ -22,7 +22,12 @@ export function signInPage(assets: Assets): string {
 /** A refusal a person reads in the browser (no script, no style sheet: the page may be on a name this server refuses). */
 export function refusalPage(status: number, message: string): string {
   const escaped = message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  return ['<!doctype html>', '<html lang="en"><head><meta charset="utf-8">', `<title>HomeAgent: refused (${status})</title>`, `</head><body><h1>HomeAgent refused this request</h1><p>${escaped}</p></body></html>`].join('\n');
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<title>HomeAgent: refused (${status})</title>`,
+    `</head><body><h1>HomeAgent refused this request</h1><p>${escaped}</p></body></html>`,
+  ].join('\n');
 }
 
 function page(title: string, css: string, script: string, body: string): string {

@@ -40,7 +40,10 @@ export function refusalLogger(warn: WarnLine, windowMs = REFUSAL_LOG_WINDOW_MS, 
     const fields: Record<string, unknown> = { status: refusal.status, method: refusal.method, url: refusal.url, host: refusal.host, from: refusal.from };
     if (refusal.origin !== undefined) fields['origin'] = refusal.origin;
     if (kind && kind.unlogged > 0) fields['repeats_not_logged'] = kind.unlogged;
-    const what = refusal.status === 421 ? `a request for the host name ${JSON.stringify(refusal.host)}, which this server does not answer to (DNS rebinding or a wrong address)` : `a ${refusal.method} request from origin ${JSON.stringify(refusal.origin ?? '(none)')}, not the page itself`;
+    const what =
+      refusal.status === 421
+        ? `a request for the host name ${JSON.stringify(refusal.host)}, which this server does not answer to (DNS rebinding or a wrong address)`
+        : `a ${refusal.method} request from origin ${JSON.stringify(refusal.origin ?? '(none)')}, not the page itself`;
     warn(`refused ${what}`, fields);
     if (kinds.size > 1000) kinds.clear();
     kinds.set(key, { loggedAt: at, unlogged: 0 });

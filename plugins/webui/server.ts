@@ -61,7 +61,9 @@ declare module 'fastify' {
 export async function buildWebServer(options: WebServerOptions): Promise<FastifyInstance> {
   const secure = options.tls !== undefined;
   // The HTTPS instance differs only in its raw server type, which nothing here touches.
-  const app = options.tls ? (Fastify({ https: { cert: options.tls.cert, key: options.tls.key }, logger: false }) as unknown as FastifyInstance) : Fastify({ logger: false });
+  const app = options.tls
+    ? (Fastify({ https: { cert: options.tls.cert, key: options.tls.key }, logger: false }) as unknown as FastifyInstance)
+    : Fastify({ logger: false });
   app.decorateRequest('webSession', null);
   await app.register(websocket, { options: { maxPayload: (options.wsLimits ?? DEFAULT_WS_LIMITS).maxMessageBytes * 2 } });
   app.addHook('onRequest', async (request, reply) => checkRequest(request, reply, options, secure));
@@ -73,7 +75,9 @@ export async function buildWebServer(options: WebServerOptions): Promise<Fastify
   app.setErrorHandler((error: { statusCode?: number; code?: string; message: string }, _request, reply) => {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const most = formatBytes(options.maxUploadBytes ?? MAX_UPLOAD_BYTES);
-      return reply.code(413).send({ error: `the file is larger than ${most}, the most the page uploads; copy it to the machine running homed and run homectl knowledge add <path>` });
+      return reply.code(413).send({
+        error: `the file is larger than ${most}, the most the page uploads; copy it to the machine running homed and run homectl knowledge add <path>`,
+      });
     }
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     return reply.code(status).send({ error: error.message });
@@ -94,8 +98,19 @@ async function checkRequest(request: FastifyRequest, reply: FastifyReply, option
   const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
   const reads = (request.method === 'GET' || request.method === 'HEAD') && !upgrade;
   if (!reads && !options.hosts.allowsOrigin(request.headers.origin, host)) {
-    options.onRefusal?.({ status: 403, method: upgrade ? 'WebSocket' : request.method, url: request.url, host: host ?? '', origin: request.headers.origin ?? '(none)', from: request.ip });
-    return refuse(reply, 403, `refused a ${upgrade ? 'WebSocket' : request.method} request from origin ${JSON.stringify(request.headers.origin ?? '(none)')}: only the page itself may send one`);
+    options.onRefusal?.({
+      status: 403,
+      method: upgrade ? 'WebSocket' : request.method,
+      url: request.url,
+      host: host ?? '',
+      origin: request.headers.origin ?? '(none)',
+      from: request.ip,
+    });
+    return refuse(
+      reply,
+      403,
+      `refused a ${upgrade ? 'WebSocket' : request.method} request from origin ${JSON.stringify(request.headers.origin ?? '(none)')}: only the page itself may send one`,
+    );
   }
   const token = readSessionCookie(request.headers.cookie);
   const checked = token === undefined ? undefined : options.logins.check(token);
@@ -147,7 +162,9 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
       method: 'POST',
       url: '/api/login',
       config: { access: 'public' },
-      schema: { body: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: 'string', minLength: 1, maxLength: 128 } } } },
+      schema: {
+        body: { type: 'object', required: ['secret'], additionalProperties: false, properties: { secret: { type: 'string', minLength: 1, maxLength: 128 } } },
+      },
       handler: async (request, reply) => {
         const { secret } = request.body as { secret: string };
         // The secret is checked first: a valid one is always taken, whatever others tried from the same address.
@@ -156,7 +173,12 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
           const waitMs = failures.fail(request.ip);
           if (waitMs === 0) return reply.code(401).send({ error: BAD_LINK });
           const seconds = Math.ceil(waitMs / 1000);
-          return reply.code(429).header('Retry-After', String(seconds)).send({ error: `too many wrong sign-in tries from this address; try again in ${formatDuration(seconds * 1000)}, or run homectl webui open for a new link` });
+          return reply
+            .code(429)
+            .header('Retry-After', String(seconds))
+            .send({
+              error: `too many wrong sign-in tries from this address; try again in ${formatDuration(seconds * 1000)}, or run homectl webui open for a new link`,
+            });
         }
         return reply.header('Set-Cookie', sessionCookie(signedIn.token, secure, logins.sessionMs)).send({ id: signedIn.session.id });
       },
@@ -185,7 +207,7 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
       handler: async (request, reply) => {
         if (!options.knowledgeUpload) return reply.code(503).send({ error: 'uploads are not served here' });
         if (!Buffer.isBuffer(request.body)) {
-          return reply.code(415).send({ error: 'send the file\'s bytes as the body, with Content-Type: application/octet-stream' });
+          return reply.code(415).send({ error: "send the file's bytes as the body, with Content-Type: application/octet-stream" });
         }
         const { name, replace } = request.query as { name: string; replace?: boolean };
         try {
@@ -204,7 +226,10 @@ function webRoutes(options: WebServerOptions, secure: boolean): RouteOptions[] {
         // The cookie was checked at the upgrade; the socket is closed when that sign-in is revoked or expires.
         const session = request.webSession;
         if (!session) return close(WEBUI_SIGNED_OUT_CLOSE, 'this browser is not signed in');
-        socket.on('close', sockets.add(session.id, (reason) => close(WEBUI_SIGNED_OUT_CLOSE, reason)));
+        socket.on(
+          'close',
+          sockets.add(session.id, (reason) => close(WEBUI_SIGNED_OUT_CLOSE, reason)),
+        );
       },
     },
   ];

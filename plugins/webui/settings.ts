@@ -34,7 +34,9 @@ export class SettingError extends Error {
 
 /** Reads `port`, `bind`, `hosts`, `session_timeout`, `tls_cert` and `tls_key`; throws SettingError for a half-set or unreadable TLS pair. */
 export async function readWebSettings(ctx: Pick<PluginContext, 'config'>): Promise<WebSettings> {
-  const [port, bind, cert, key, hosts, session] = await Promise.all(['port', 'bind', 'tls_cert', 'tls_key', 'hosts', 'session_timeout'].map((k) => ctx.config.get(k)));
+  const [port, bind, cert, key, hosts, session] = await Promise.all(
+    ['port', 'bind', 'tls_cert', 'tls_key', 'hosts', 'session_timeout'].map((k) => ctx.config.get(k)),
+  );
   const settings: WebSettings = {
     port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_PORT,
     bind: bind === 'lan' ? 'lan' : 'loopback',
@@ -67,7 +69,9 @@ export function readTlsPair(certPath: string | undefined, keyPath: string | unde
   if (certPath === undefined && keyPath === undefined) return undefined;
   if (certPath === undefined || keyPath === undefined) {
     const [set, missing] = certPath === undefined ? ['tls_key', 'tls_cert'] : ['tls_cert', 'tls_key'];
-    throw new SettingError(`webui:${set} is set but webui:${missing} is not; set both for HTTPS (homectl config set webui:${missing} PATH) or unset ${set} for HTTP`);
+    throw new SettingError(
+      `webui:${set} is set but webui:${missing} is not; set both for HTTPS (homectl config set webui:${missing} PATH) or unset ${set} for HTTP`,
+    );
   }
   return { cert: readPem('tls_cert', certPath), key: readPem('tls_key', keyPath) };
 }

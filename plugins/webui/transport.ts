@@ -81,5 +81,10 @@ function toText(data: Buffer | ArrayBuffer | Buffer[]): string {
 /** A close reason fits in 123 bytes of UTF-8. */
 function closeReason(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
-  return bytes.length <= 123 ? text : bytes.subarray(0, 120).toString('utf8').replace(/\uFFFD$/, '') + '...';
+  return bytes.length <= 123
+    ? text
+    : bytes
+        .subarray(0, 120)
+        .toString('utf8')
+        .replace(/\uFFFD$/, '') + '...';
 }

@@ -136,9 +136,7 @@ export class CappedMessageReader extends AbstractMessageReader implements Messag
         const length = plain >= 0 ? plain : parseContentLength(buf.toString('ascii', offset, end));
         if (typeof length === 'string') return this.fail(new WireViolation(length, 'bad-header'));
         if (length > this.limits.maxBodyBytes) {
-          return this.fail(
-            new WireViolation(`frame announces ${length} bytes, more than the ${this.limits.maxBodyBytes} byte cap`, 'body-too-large'),
-          );
+          return this.fail(new WireViolation(`frame announces ${length} bytes, more than the ${this.limits.maxBodyBytes} byte cap`, 'body-too-large'));
         }
         this.bodyLength = length;
         offset = end + HEADER_END.length;
@@ -281,8 +279,13 @@ export class BatchingMessageWriter extends AbstractMessageWriter implements Mess
       this.enqueue(body, Buffer.byteLength(body, 'utf8'));
       return WRITTEN;
     }
-    const error = messageTooLarge(`${method} ${id === undefined ? 'notification' : 'request'}`, method, bytes, this.maxBodyBytes,
-      'send less at once: split it, or keep big data in a file and pass its path');
+    const error = messageTooLarge(
+      `${method} ${id === undefined ? 'notification' : 'request'}`,
+      method,
+      bytes,
+      this.maxBodyBytes,
+      'send less at once: split it, or keep big data in a file and pass its path',
+    );
     if (id === undefined || id === null || !this.answerLocally) throw error;
     this.answerLocally({ jsonrpc: '2.0', id, error: error.toJson() } as Message);
     return WRITTEN;

@@ -25,14 +25,32 @@ export async function benchAgent(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     const overhead = await measureTurnOverhead(client, llm);
     rows.push(
-      makeRow(SECTION, 'kernel overhead per turn p50 (socket in → first token out, minus the LLM\'s TTFT)', quantile(overhead.kernel, 0.5), 'ms', 'fake LLM TTFT p50', quantile(overhead.llm, 0.5), TURNS, { kind: 'value-at-most', max: 3 }),
+      makeRow(
+        SECTION,
+        "kernel overhead per turn p50 (socket in → first token out, minus the LLM's TTFT)",
+        quantile(overhead.kernel, 0.5),
+        'ms',
+        'fake LLM TTFT p50',
+        quantile(overhead.llm, 0.5),
+        TURNS,
+        { kind: 'value-at-most', max: 3 },
+      ),
       makeRow(SECTION, 'kernel overhead per turn p99', quantile(overhead.kernel, 0.99), 'ms', 'fake LLM TTFT p99', quantile(overhead.llm, 0.99), TURNS),
     );
     const baseline = await measureDirectAbort(llm);
     const idle = await measureInterrupts(client, llm);
     rows.push(
       makeRow(SECTION, 'interrupt → provider socket closed p50, idle', quantile(idle, 0.5), 'ms', 'in-process abort p50', quantile(baseline, 0.5), INTERRUPTS),
-      makeRow(SECTION, 'interrupt → provider socket closed p99, idle', quantile(idle, 0.99), 'ms', 'in-process abort p99', quantile(baseline, 0.99), INTERRUPTS, { kind: 'value-at-most', max: 5 }),
+      makeRow(
+        SECTION,
+        'interrupt → provider socket closed p99, idle',
+        quantile(idle, 0.99),
+        'ms',
+        'in-process abort p99',
+        quantile(baseline, 0.99),
+        INTERRUPTS,
+        { kind: 'value-at-most', max: 5 },
+      ),
     );
     await client.call(SocketApi.ConfigSet, { scope: 'flood', key: 'on', value: true });
     await sleep(500);
@@ -43,8 +61,25 @@ export async function benchAgent(): Promise<BenchRow[]> {
     const rate = ((countAfter - countBefore) / (performance.now() - floodStart)) * 1000;
     await client.call(SocketApi.ConfigSet, { scope: 'flood', key: 'on', value: false });
     rows.push(
-      makeRow(SECTION, `interrupt → socket closed p50, while a plugin floods (${Math.round(rate)} req/s)`, quantile(flooded, 0.5), 'ms', 'in-process abort p50', quantile(baseline, 0.5), INTERRUPTS),
-      makeRow(SECTION, 'interrupt → socket closed p99, while a plugin floods', quantile(flooded, 0.99), 'ms', 'in-process abort p99', quantile(baseline, 0.99), INTERRUPTS, { kind: 'value-at-most', max: 20 }),
+      makeRow(
+        SECTION,
+        `interrupt → socket closed p50, while a plugin floods (${Math.round(rate)} req/s)`,
+        quantile(flooded, 0.5),
+        'ms',
+        'in-process abort p50',
+        quantile(baseline, 0.5),
+        INTERRUPTS,
+      ),
+      makeRow(
+        SECTION,
+        'interrupt → socket closed p99, while a plugin floods',
+        quantile(flooded, 0.99),
+        'ms',
+        'in-process abort p99',
+        quantile(baseline, 0.99),
+        INTERRUPTS,
+        { kind: 'value-at-most', max: 20 },
+      ),
     );
     return rows;
   } finally {
@@ -109,10 +144,14 @@ async function measureDirectAbort(llm: FakeLlm): Promise<number[]> {
     const controller = new AbortController();
     const body = JSON.stringify({ model: 'x', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     const started = new Promise<void>((resolve, reject) => {
-      const req = http.request(`${llm.baseUrl('openai')}/chat/completions`, { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json' } }, (res) => {
-        res.once('data', () => resolve());
-        res.on('error', () => undefined);
-      });
+      const req = http.request(
+        `${llm.baseUrl('openai')}/chat/completions`,
+        { method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          res.once('data', () => resolve());
+          res.on('error', () => undefined);
+        },
+      );
       req.on('error', (error) => (controller.signal.aborted ? undefined : reject(error)));
       req.end(body);
     });
@@ -137,7 +176,13 @@ function writeBenchPlugins(dataDir: string): void {
   for (const name of ['stage-pass-a', 'stage-pass-b', 'stage-pass-c']) write(name, { permissions: ['stages'] }, stages);
   write(
     'flood',
-    { permissions: ['events'], config: [{ key: 'on', type: 'bool', default: false }, { key: 'count', type: 'int', default: 0 }] },
+    {
+      permissions: ['events'],
+      config: [
+        { key: 'on', type: 'bool', default: false },
+        { key: 'count', type: 'int', default: 0 },
+      ],
+    },
     `// Keeps 256 config/get requests in flight while its 'on' setting is true.
 let on = false, inflight = 0, count = 0;
 const pump = (ctx) => {

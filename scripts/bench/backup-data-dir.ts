@@ -35,9 +35,13 @@ function recordFacts(dataDir: string): void {
   const names = makeNames(GRAPH_PLAN.entities, random);
   const facts = makeFacts(BACKUP_PLAN.facts, names, zipfPicker(GRAPH_PLAN.entities, GRAPH_PLAN.zipf, random), random);
   const memory = path.join(dataDir, 'memory');
-  const store = MemoryStore.open({ graph: path.join(memory, 'graph.db'), text: path.join(memory, 'text'), documents: path.join(memory, 'documents') }, pino({ level: 'silent' }), {
-    writeFiles: false,
-  });
+  const store = MemoryStore.open(
+    { graph: path.join(memory, 'graph.db'), text: path.join(memory, 'text'), documents: path.join(memory, 'documents') },
+    pino({ level: 'silent' }),
+    {
+      writeFiles: false,
+    },
+  );
   try {
     for (let i = 0; i < facts.length; i += BACKUP_PLAN.batch) {
       store.record({ entities: [], facts: facts.slice(i, i + BACKUP_PLAN.batch) }, { source: 'bench', session: 'b', turn: i }, `bench-${i}`);

@@ -32,7 +32,9 @@ export function benchBackup(): Promise<BenchRow[]> {
     const buildStart = performance.now();
     buildBenchDataDir(dataDir, scratch);
     const databases = listDatabases(dataDir);
-    process.stderr.write(` [data dir built in ${(msSince(buildStart) / 1000).toFixed(0)} s: ${mb(folderBytes(dataDir)).toFixed(0)} MB, ${databases.length} databases]`);
+    process.stderr.write(
+      ` [data dir built in ${(msSince(buildStart) / 1000).toFixed(0)} s: ${mb(folderBytes(dataDir)).toFixed(0)} MB, ${databases.length} databases]`,
+    );
     const rows = measure(scratch, dataDir, databases);
     rows.push(...measureManyFiles(scratch));
     return Promise.resolve(rows);
@@ -63,7 +65,18 @@ function measure(scratch: string, dataDir: string, databases: string[]): BenchRo
   const ms = (list: Run[]): number[] => list.map((run) => run.ms);
   const peak = (list: Run[]): number => Math.max(...list.map((run) => run.peakMb));
   const rows = [makeRow(SECTION, 'homectl backup (median)', median(ms(runs.backup)), 'ms', 'tar -c | gzip -1', median(runs.tar), ROUNDS)];
-  if (hasSqlite) rows.push(makeRow(SECTION, 'homectl backup (median)', median(ms(runs.backup)), 'ms', `sqlite3 .backup of the ${databases.length} databases`, median(runs.sqlite), ROUNDS));
+  if (hasSqlite)
+    rows.push(
+      makeRow(
+        SECTION,
+        'homectl backup (median)',
+        median(ms(runs.backup)),
+        'ms',
+        `sqlite3 .backup of the ${databases.length} databases`,
+        median(runs.sqlite),
+        ROUNDS,
+      ),
+    );
   else process.stderr.write(' [sqlite3 is not installed: its .backup baseline is left out]');
   rows.push(
     makeRow(SECTION, 'archive size', mb(fs.statSync(archive).size), 'MB', 'tar.gz (gzip -1) size', mb(fs.statSync(tarball).size), 1),
@@ -79,7 +92,8 @@ function measureManyFiles(scratch: string): BenchRow[] {
   const many = path.join(scratch, 'many');
   fs.mkdirSync(path.join(many, 'knowledge'), { recursive: true });
   openConfigDatabase(path.join(many, 'config.db')).close();
-  for (let i = 0; i < MANY_FILES; i++) fs.writeFileSync(path.join(many, 'knowledge', `note-${i}.md`), `# Note ${i}\n\n${'The heron fishes at dawn by the reed bed. '.repeat(8)}\n`);
+  for (let i = 0; i < MANY_FILES; i++)
+    fs.writeFileSync(path.join(many, 'knowledge', `note-${i}.md`), `# Note ${i}\n\n${'The heron fishes at dawn by the reed bed. '.repeat(8)}\n`);
   const archive = path.join(scratch, 'many.tar.gz');
   const backups: number[] = [];
   const tars: number[] = [];

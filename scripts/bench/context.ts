@@ -56,7 +56,10 @@ export function benchContext(): BenchRow[] {
   }
   if (sink === 0) throw new Error('the baseline built no context');
   return [
-    makeRow('6 memory', 'RelevanceContext pick, 1,000 turns, p50', median(picks), 'ms', 'last-40 slice', median(slices), picks.length, { kind: 'value-at-most', max: 5 }),
+    makeRow('6 memory', 'RelevanceContext pick, 1,000 turns, p50', median(picks), 'ms', 'last-40 slice', median(slices), picks.length, {
+      kind: 'value-at-most',
+      max: 5,
+    }),
     makeRow('6 memory', 'RelevanceContext pick, 1,000 turns, p99', quantile(picks, 0.99), 'ms', 'last-40 slice', quantile(slices, 0.99), picks.length),
     makeRow('6 memory', 'conversation index build, 1,000 turns (once per session)', buildMs, 'ms', 'RelevanceContext pick p50', median(picks), 1),
   ];

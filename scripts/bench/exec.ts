@@ -29,15 +29,32 @@ export async function benchExec(samples = SAMPLES): Promise<BenchRow[]> {
       const label = tracking === 'overlay' ? 'sandbox + overlay' : 'plain + snapshots';
       const tool = await timeTool(run, 'true', samples);
       rows.push(makeRow(SECTION, `exec true, ${label}, p50`, quantile(tool, 0.5), 'ms', "spawn('true') p50", quantile(bare, 0.5), samples));
-      rows.push(makeRow(SECTION, `exec true, ${label}, overhead p50`, quantile(tool, 0.5) - quantile(bare, 0.5), 'ms', 'none', 0, samples, { kind: 'value-at-most', max: 20 }));
+      rows.push(
+        makeRow(SECTION, `exec true, ${label}, overhead p50`, quantile(tool, 0.5) - quantile(bare, 0.5), 'ms', 'none', 0, samples, {
+          kind: 'value-at-most',
+          max: 20,
+        }),
+      );
       const tools = sandboxTools();
       if (tracking === 'overlay' && tools) {
         const setup = await timeSetup(path.join(scratch, 'setup'), tools, samples);
-        rows.push(makeRow(SECTION, 'sandbox set-up alone (spawn to ready), p50', quantile(setup, 0.5), 'ms', "spawn('true') p50", quantile(bare, 0.5), samples));
+        rows.push(
+          makeRow(SECTION, 'sandbox set-up alone (spawn to ready), p50', quantile(setup, 0.5), 'ms', "spawn('true') p50", quantile(bare, 0.5), samples),
+        );
       }
       const write = await timeTool(run, 'echo x > f', samples);
       const bareWrite = await timeBare(['/bin/sh', '-c', 'echo x > f'], path.join(scratch, tracking, 'workspace'), samples);
-      rows.push(makeRow(SECTION, `write one file, ${label} (set-up + capture), p50`, quantile(write, 0.5), 'ms', 'same command bare p50', quantile(bareWrite, 0.5), samples));
+      rows.push(
+        makeRow(
+          SECTION,
+          `write one file, ${label} (set-up + capture), p50`,
+          quantile(write, 0.5),
+          'ms',
+          'same command bare p50',
+          quantile(bareWrite, 0.5),
+          samples,
+        ),
+      );
     }
     return rows;
   } finally {

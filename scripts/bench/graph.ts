@@ -34,16 +34,26 @@ export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
   const pick = zipfPicker(plan.entities, plan.zipf, random);
   const facts = makeFacts(plan.relations, names, pick, random);
   const rows: BenchRow[] = [];
-  const store = MemoryStore.open({ graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') }, pino({ level: 'silent' }), { writeFiles: false });
+  const store = MemoryStore.open(
+    { graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') },
+    pino({ level: 'silent' }),
+    { writeFiles: false },
+  );
   const raw = new Database(path.join(dir, 'graph.db'), { readonly: true });
   try {
     const buildStart = performance.now();
-    for (let i = 0; i < facts.length; i += plan.batch) store.record({ entities: [], facts: facts.slice(i, i + plan.batch) }, { source: 'bench', session: 'b', turn: i }, `bench-${i}`);
+    for (let i = 0; i < facts.length; i += plan.batch)
+      store.record({ entities: [], facts: facts.slice(i, i + plan.batch) }, { source: 'bench', session: 'b', turn: i }, `bench-${i}`);
     const buildMs = msSince(buildStart);
     const plainMs = plainInserts(path.join(dir, 'plain.db'), facts);
     rows.push(makeRow(SECTION, 'build: 100k facts via record() (batches of 2k)', buildMs, 'ms', 'plain INSERTs, one table', plainMs, 1));
 
-    const ids = new Map(raw.prepare<[], { id: number; name: string }>('SELECT id, name FROM entities').all().map((e) => [e.name, e.id]));
+    const ids = new Map(
+      raw
+        .prepare<[], { id: number; name: string }>('SELECT id, name FROM entities')
+        .all()
+        .map((e) => [e.name, e.id]),
+    );
     const adjacency = loadAdjacency(raw);
     const degrees = [...adjacency.values()].map((list) => list.length);
     const sample = (n: number): string[] => Array.from({ length: n }, () => names[Math.floor(random() * names.length)]!).filter((name) => ids.has(name));
@@ -57,7 +67,12 @@ export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
     const ours1 = time(one, (name) => store.neighbours(name));
     const sql1 = time(one, (name) => oneHop.all({ id: ids.get(name)! }));
     const map1 = time(one, (name) => adjacency.get(ids.get(name)!));
-    rows.push(makeRow(SECTION, 'neighbours p50 (FactViews with provenance)', median(ours1), 'ms', 'plain SQL', median(sql1), one.length, { kind: 'value-at-most', max: 2 }));
+    rows.push(
+      makeRow(SECTION, 'neighbours p50 (FactViews with provenance)', median(ours1), 'ms', 'plain SQL', median(sql1), one.length, {
+        kind: 'value-at-most',
+        max: 2,
+      }),
+    );
     rows.push(makeRow(SECTION, 'neighbours p99', quantile(ours1, 0.99), 'ms', 'plain SQL', quantile(sql1, 0.99), one.length));
     rows.push(makeRow(SECTION, 'neighbours p50, JS Map baseline', median(ours1), 'ms', 'Map adjacency', median(map1), one.length));
     // Two hops reach thousands from anyone next to a hub, so neighbours() returns at most 100 beyond the first hop; the baselines stop at 100 too.
@@ -71,7 +86,7 @@ export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
       walk: for (const edge of first) {
         for (const next of oneHop.iterate({ id: edge.other })) {
           if (further >= limit) break walk;
-          if (!seen.has(next.other)) seen.add(next.other), further++;
+          if (!seen.has(next.other)) (seen.add(next.other), further++);
         }
       }
       return further;
@@ -79,7 +94,12 @@ export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
     const ours2 = time(two, (name) => store.neighbours(name, { hops: 2 }));
     const sql2 = time(two, (name) => sqlTwo(ids.get(name)!, cap));
     const map2 = time(two, (name) => twoHops(adjacency, ids.get(name)!, cap));
-    rows.push(makeRow(SECTION, '2-hop p50 (hop 1 whole + 100 beyond, as FactViews)', median(ours2), 'ms', 'plain SQL per node', median(sql2), two.length, { kind: 'value-at-most', max: 2 }));
+    rows.push(
+      makeRow(SECTION, '2-hop p50 (hop 1 whole + 100 beyond, as FactViews)', median(ours2), 'ms', 'plain SQL per node', median(sql2), two.length, {
+        kind: 'value-at-most',
+        max: 2,
+      }),
+    );
     rows.push(makeRow(SECTION, '2-hop p99', quantile(ours2, 0.99), 'ms', 'plain SQL per node', quantile(sql2, 0.99), two.length));
     rows.push(makeRow(SECTION, '2-hop p50, JS Map baseline', median(ours2), 'ms', 'Map BFS', median(map2), two.length));
     const all2 = time(two, (name) => store.neighbours(name, { hops: 2, limit: Infinity }));
@@ -93,7 +113,17 @@ export async function benchGraph(plan = GRAPH_PLAN): Promise<BenchRow[]> {
     const sqlS = time(queries, (q) => fts.all(matches.get(q)!));
     rows.push(makeRow(SECTION, 'memory search p50 (100k facts, top 10)', median(oursS), 'ms', 'plain FTS5 SQL', median(sqlS), queries.length));
     rows.push(makeRow(SECTION, 'memory search p99', quantile(oursS, 0.99), 'ms', 'plain FTS5 SQL', quantile(sqlS, 0.99), queries.length));
-    rows.push(makeRow(SECTION, 'graph.db size', fs.statSync(path.join(dir, 'graph.db')).size / 1e6, 'MB', 'plain table', fs.statSync(path.join(dir, 'plain.db')).size / 1e6, 1));
+    rows.push(
+      makeRow(
+        SECTION,
+        'graph.db size',
+        fs.statSync(path.join(dir, 'graph.db')).size / 1e6,
+        'MB',
+        'plain table',
+        fs.statSync(path.join(dir, 'plain.db')).size / 1e6,
+        1,
+      ),
+    );
   } finally {
     raw.close();
     store.close();
@@ -170,7 +200,9 @@ function loadAdjacency(db: Database.Database): Map<number, number[]> {
     if (list) list.push(b);
     else adjacency.set(a, [b]);
   };
-  for (const row of db.prepare<[], { s: number; o: number }>('SELECT subject_id AS s, object_id AS o FROM facts WHERE object_id IS NOT NULL AND invalid_at IS NULL').iterate()) {
+  for (const row of db
+    .prepare<[], { s: number; o: number }>('SELECT subject_id AS s, object_id AS o FROM facts WHERE object_id IS NOT NULL AND invalid_at IS NULL')
+    .iterate()) {
     add(row.s, row.o);
     add(row.o, row.s);
   }
@@ -184,7 +216,7 @@ function twoHops(adjacency: Map<number, number[]>, start: number, limit: number)
   for (const a of first) {
     for (const b of adjacency.get(a) ?? []) {
       if (further >= limit) return further;
-      if (!seen.has(b)) seen.add(b), further++;
+      if (!seen.has(b)) (seen.add(b), further++);
     }
   }
   return further;

@@ -44,8 +44,24 @@ async function benchInHomed(plan: typeof HEALTHCHECK_PLAN): Promise<BenchRow[]> 
     const rssOf = (name: string): number => readRss(plugins.find((p) => p.name === name)?.pid ?? -1).rssMb;
     const anonOf = (name: string): number => readRss(plugins.find((p) => p.name === name)?.pid ?? -1).anonMb;
     return [
-      makeRow(SECTION, 'health/probe round trip from a plugin p50', median(times['health/probe']), 'ms', 'kernel/status p50', median(times['kernel/status']), plan.probeRounds),
-      makeRow(SECTION, 'health/probe round trip from a plugin p99', quantile(times['health/probe'], 0.99), 'ms', 'kernel/status p99', quantile(times['kernel/status'], 0.99), plan.probeRounds),
+      makeRow(
+        SECTION,
+        'health/probe round trip from a plugin p50',
+        median(times['health/probe']),
+        'ms',
+        'kernel/status p50',
+        median(times['kernel/status']),
+        plan.probeRounds,
+      ),
+      makeRow(
+        SECTION,
+        'health/probe round trip from a plugin p99',
+        quantile(times['health/probe'], 0.99),
+        'ms',
+        'kernel/status p99',
+        quantile(times['kernel/status'], 0.99),
+        plan.probeRounds,
+      ),
       makeRow(SECTION, 'healthcheck plugin RSS', rssOf('healthcheck'), 'MB', 'timer plugin RSS', rssOf('timer'), 1),
       makeRow(SECTION, 'healthcheck plugin private RSS (RssAnon)', anonOf('healthcheck'), 'MB', 'timer plugin RssAnon', anonOf('timer'), 1),
     ];
@@ -92,7 +108,15 @@ async function benchQuickCheck(plan: typeof HEALTHCHECK_PLAN): Promise<BenchRow[
       delay.stop();
     }
     return [
-      makeRow(SECTION, `quick_check of a ${sizeMb.toFixed(0)} MB database (kernel worker)`, median(inWorker), 'ms', 'reading the file', median(reads), plan.checks),
+      makeRow(
+        SECTION,
+        `quick_check of a ${sizeMb.toFixed(0)} MB database (kernel worker)`,
+        median(inWorker),
+        'ms',
+        'reading the file',
+        median(reads),
+        plan.checks,
+      ),
       makeRow(SECTION, 'event-loop lag (max) while quick_check runs in the worker', median(workerLag), 'ms', 'idle, same length', median(idleLag), plan.checks),
       makeRow(SECTION, 'event-loop lag (max) were quick_check run on the loop', median(loopLag), 'ms', 'idle, same length', median(idleLag), plan.checks),
     ];

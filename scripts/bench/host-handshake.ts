@@ -34,11 +34,7 @@ export interface BenchHost {
 }
 
 /** Spawns `node …nodeArgs` as a plugin host and waits for its answer to `initialize` for `good` (or to a ping only). */
-export async function startBenchHost(
-  nodeArgs: readonly string[],
-  first: 'initialize' | 'ping' = 'initialize',
-  quiet = false,
-): Promise<BenchHost> {
+export async function startBenchHost(nodeArgs: readonly string[], first: 'initialize' | 'ping' = 'initialize', quiet = false): Promise<BenchHost> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-bench-host-'));
   const start = performance.now();
   const { child, wire } = spawnWithWire(nodeArgs, { cwd: REPO_ROOT, quiet });

@@ -98,11 +98,31 @@ function measureAt(chunks: ChunkRecord[], questions: LabelledQuestion[], scratch
   const mb = (bytes: number): number => bytes / 1024 / 1024;
   return [
     makeRow(SECTION, `${k} chunks: build (store + index + snapshot)`, buildMs, 'ms', 'FTS5 build', ftsBuildMs, 1),
-    makeRow(SECTION, `${k} chunks: size on disk (store + snapshot)`, mb(sizeOf(files.store) + sizeOf(files.snapshot)), 'MB', 'FTS5 database', mb(sizeOf(files.fts)), 1),
-    makeRow(SECTION, `${k} chunks: query p50 (prefix + fuzzy)`, quantile(times.ours, 0.5), 'ms', 'FTS5 p50 (prefix)', quantile(times.fts, 0.5), n, { kind: 'value-at-most', max: step.p50Target }),
+    makeRow(
+      SECTION,
+      `${k} chunks: size on disk (store + snapshot)`,
+      mb(sizeOf(files.store) + sizeOf(files.snapshot)),
+      'MB',
+      'FTS5 database',
+      mb(sizeOf(files.fts)),
+      1,
+    ),
+    makeRow(SECTION, `${k} chunks: query p50 (prefix + fuzzy)`, quantile(times.ours, 0.5), 'ms', 'FTS5 p50 (prefix)', quantile(times.fts, 0.5), n, {
+      kind: 'value-at-most',
+      max: step.p50Target,
+    }),
     makeRow(SECTION, `${k} chunks: query p99 (prefix + fuzzy)`, quantile(times.ours, 0.99), 'ms', 'FTS5 p99 (prefix)', quantile(times.fts, 0.99), n),
     makeRow(SECTION, `${k} chunks: query p50, exact terms only`, quantile(times.oursExact, 0.5), 'ms', 'FTS5 p50 (exact)', quantile(times.ftsExact, 0.5), n),
-    makeRow(SECTION, `${k} chunks: load persisted index`, median(loads), 'ms', 'FTS5 open + first query', median(ftsLoads), step.loads, step.chunks === 10_000 ? { kind: 'value-at-most', max: 500 } : { kind: 'none' }),
+    makeRow(
+      SECTION,
+      `${k} chunks: load persisted index`,
+      median(loads),
+      'ms',
+      'FTS5 open + first query',
+      median(ftsLoads),
+      step.loads,
+      step.chunks === 10_000 ? { kind: 'value-at-most', max: 500 } : { kind: 'none' },
+    ),
   ];
 }
 
@@ -121,5 +141,7 @@ async function measureOpen(scratch: string): Promise<BenchRow[]> {
   start = performance.now();
   await (await KnowledgeBase.open(options)).close();
   const reopenMs = msSince(start);
-  return [makeRow(SECTION, `KnowledgeBase open + close, ${files} files (${chunks} chunks), first time`, firstMs, 'ms', 'reopen from the snapshot', reopenMs, 1)];
+  return [
+    makeRow(SECTION, `KnowledgeBase open + close, ${files} files (${chunks} chunks), first time`, firstMs, 'ms', 'reopen from the snapshot', reopenMs, 1),
+  ];
 }

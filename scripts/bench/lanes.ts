@@ -33,13 +33,49 @@ export async function benchLanes(): Promise<BenchRow[]> {
       const turnsEach = sessions === 1 ? 10 : sessions === 4 ? 10 : 5;
       const rate = await turnsPerSecond(clients.slice(0, sessions), turnsEach, `tps-${sessions}`);
       const ideal = Math.min(sessions, LANES) / (TTFT_MS / 1000);
-      rows.push(makeRow(SECTION, `turns/s, ${sessions} session${sessions === 1 ? '' : 's'} (model: ${TTFT_MS} ms to first token)`, rate, 'turns/s', `ideal min(sessions, ${LANES}) / latency`, ideal, sessions * turnsEach, { kind: 'ratio-at-least', min: 0.8 }));
+      rows.push(
+        makeRow(
+          SECTION,
+          `turns/s, ${sessions} session${sessions === 1 ? '' : 's'} (model: ${TTFT_MS} ms to first token)`,
+          rate,
+          'turns/s',
+          `ideal min(sessions, ${LANES}) / latency`,
+          ideal,
+          sessions * turnsEach,
+          { kind: 'ratio-at-least', min: 0.8 },
+        ),
+      );
     }
     const [calm, hung] = await delayBesideHungProvider(clients[0]!, clients[1]!, llm);
     rows.push(
-      makeRow(SECTION, 'another session\'s turn p50 while one session\'s provider hangs', quantile(hung, 0.5), 'ms', 'the same turns with no hung session, p50', quantile(calm, 0.5), OTHER_TURNS),
-      makeRow(SECTION, 'another session\'s turn p99 while one session\'s provider hangs', quantile(hung, 0.99), 'ms', 'the same turns with no hung session, p99', quantile(calm, 0.99), OTHER_TURNS),
-      makeRow(SECTION, 'delay a hung provider adds to another session\'s turn, p99', Math.max(0, quantile(hung, 0.99) - quantile(calm, 0.99)), 'ms', 'turn p99 with no hung session', quantile(calm, 0.99), OTHER_TURNS, { kind: 'value-at-most', max: 20 }),
+      makeRow(
+        SECTION,
+        "another session's turn p50 while one session's provider hangs",
+        quantile(hung, 0.5),
+        'ms',
+        'the same turns with no hung session, p50',
+        quantile(calm, 0.5),
+        OTHER_TURNS,
+      ),
+      makeRow(
+        SECTION,
+        "another session's turn p99 while one session's provider hangs",
+        quantile(hung, 0.99),
+        'ms',
+        'the same turns with no hung session, p99',
+        quantile(calm, 0.99),
+        OTHER_TURNS,
+      ),
+      makeRow(
+        SECTION,
+        "delay a hung provider adds to another session's turn, p99",
+        Math.max(0, quantile(hung, 0.99) - quantile(calm, 0.99)),
+        'ms',
+        'turn p99 with no hung session',
+        quantile(calm, 0.99),
+        OTHER_TURNS,
+        { kind: 'value-at-most', max: 20 },
+      ),
     );
   } finally {
     for (const client of clients) client.close();
@@ -50,8 +86,25 @@ export async function benchLanes(): Promise<BenchRow[]> {
   }
   const journal = measureJournal();
   rows.push(
-    makeRow(SECTION, 'agent.db work per turn p50, with write-ahead and a checkpoint', quantile(journal.with, 0.5), 'ms', 'storing the turn alone p50', quantile(journal.without, 0.5), JOURNAL_TURNS),
-    makeRow(SECTION, 'write-ahead and checkpoint cost per turn p50', quantile(journal.with, 0.5) - quantile(journal.without, 0.5), 'ms', 'storing the turn alone p50', quantile(journal.without, 0.5), JOURNAL_TURNS, { kind: 'value-at-most', max: 0.5 }),
+    makeRow(
+      SECTION,
+      'agent.db work per turn p50, with write-ahead and a checkpoint',
+      quantile(journal.with, 0.5),
+      'ms',
+      'storing the turn alone p50',
+      quantile(journal.without, 0.5),
+      JOURNAL_TURNS,
+    ),
+    makeRow(
+      SECTION,
+      'write-ahead and checkpoint cost per turn p50',
+      quantile(journal.with, 0.5) - quantile(journal.without, 0.5),
+      'ms',
+      'storing the turn alone p50',
+      quantile(journal.without, 0.5),
+      JOURNAL_TURNS,
+      { kind: 'value-at-most', max: 0.5 },
+    ),
   );
   return rows;
 }

@@ -101,6 +101,9 @@ function measure(run: () => void): number {
 
 if (require.main === module) {
   void benchLuaAdapter().then((rows) => {
-    for (const row of rows) process.stdout.write(`${row.name.padEnd(40)} ${row.value.toFixed(2).padStart(8)} ${row.unit}   JSON.parse ${row.baseline.toFixed(2)} ${row.unit}   ×${(row.value / row.baseline).toFixed(1)}\n`);
+    for (const row of rows)
+      process.stdout.write(
+        `${row.name.padEnd(40)} ${row.value.toFixed(2).padStart(8)} ${row.unit}   JSON.parse ${row.baseline.toFixed(2)} ${row.unit}   ×${(row.value / row.baseline).toFixed(1)}\n`,
+      );
   });
 }

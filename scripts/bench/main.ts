@@ -28,7 +28,29 @@ import { benchTracker } from './tracker';
 import { benchWalk } from './walk';
 import { benchWebui } from './webui';
 
-const SECTIONS = ['rpc', 'startup', 'crash', 'memory', 'lua', 'agent', 'lanes', 'context', 'packages', 'pluginmgr', 'knowledge', 'graph', 'webui', 'exec', 'tracker', 'walk', 'tools', 'skills', 'service', 'healthcheck', 'backup'] as const;
+const SECTIONS = [
+  'rpc',
+  'startup',
+  'crash',
+  'memory',
+  'lua',
+  'agent',
+  'lanes',
+  'context',
+  'packages',
+  'pluginmgr',
+  'knowledge',
+  'graph',
+  'webui',
+  'exec',
+  'tracker',
+  'walk',
+  'tools',
+  'skills',
+  'service',
+  'healthcheck',
+  'backup',
+] as const;
 
 let broken = 0;
 
@@ -68,7 +90,10 @@ async function main(): Promise<void> {
   const seconds = msSince(start) / 1000;
   printTable(rows);
   writeJson(RESULTS_FILE, rows, seconds);
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   process.stdout.write(`${rows.length} figures in ${seconds.toFixed(0)} s on ${os.cpus().length} cores, load average ${load}; JSON in ${RESULTS_FILE}\n`);
   // Only a section that broke (a process that never got ready, say) fails the run; a slow figure never does.
   if (broken > 0) process.exitCode = 1;

@@ -68,7 +68,10 @@ async function benchInstall(scratch: string, name: string, mib: number, rounds: 
 async function buildPackage(scratch: string, name: string, mib: number): Promise<string> {
   const dir = path.join(scratch, 'src', name);
   fs.mkdirSync(path.join(dir, 'assets'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'plugin.json'), JSON.stringify({ name, version: '1.0.0', entry: 'index.mjs', description: `${mib} MiB of incompressible assets` }));
+  fs.writeFileSync(
+    path.join(dir, 'plugin.json'),
+    JSON.stringify({ name, version: '1.0.0', entry: 'index.mjs', description: `${mib} MiB of incompressible assets` }),
+  );
   fs.writeFileSync(path.join(dir, 'index.mjs'), 'export default { tools: {} };\n');
   for (let left = mib, part = 0; left > 0; left -= 15, part++) {
     fs.writeFileSync(path.join(dir, 'assets', `blob-${part}.bin`), randomBytes(Math.min(left, 15) * MIB));

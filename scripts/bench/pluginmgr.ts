@@ -105,7 +105,13 @@ function readApi(dataDir: string): { port: number; token: string } {
 function post(api: { port: number; token: string }, body: Buffer, type: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: api.port, path: '/plugins', method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': type, 'content-length': body.length } },
+      {
+        host: '127.0.0.1',
+        port: api.port,
+        path: '/plugins',
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.token}`, 'content-type': type, 'content-length': body.length },
+      },
       (response) => {
         response.resume();
         response.on('end', () => (response.statusCode === 200 ? resolve() : reject(new Error(`pluginmgr answered ${response.statusCode}`))));

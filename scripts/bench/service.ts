@@ -22,13 +22,19 @@ export async function benchService(plan = SERVICE_PLAN): Promise<BenchRow[]> {
   }
   const box = await bootContainer({ checkout: REPO_ROOT, mountAt: MOUNT, name: `ha-bench-${process.pid}` });
   try {
-    await must(box, ['sh', '-c', `mkdir -p /etc/systemd/system/homed.service.d && printf '[Service]\\nWatchdogSec=${plan.watchdogSec}\\n' > /etc/systemd/system/homed.service.d/bench.conf`]);
+    await must(box, [
+      'sh',
+      '-c',
+      `mkdir -p /etc/systemd/system/homed.service.d && printf '[Service]\\nWatchdogSec=${plan.watchdogSec}\\n' > /etc/systemd/system/homed.service.d/bench.conf`,
+    ]);
     await must(box, [process.execPath, path.join(MOUNT, 'dist', 'kernel', 'main.js'), 'install-service'], 180_000);
     const detections: number[] = [];
     // Keep-alives go every WatchdogSec/2 from READY on; each round stops the kernel at another point of that period.
     const periodMs = (plan.watchdogSec * 1000) / 2;
     for (let i = 0; i < plan.kills; i++) detections.push(await timeWatchdogKill(box, i, periodMs * (1 + i / plan.kills)));
-    const clients = JSON.parse(await must(box, [process.execPath, path.join(MOUNT, 'dist', 'scripts', 'bench', 'children', 'client-times.js'), String(plan.clientRuns)], 120_000)) as {
+    const clients = JSON.parse(
+      await must(box, [process.execPath, path.join(MOUNT, 'dist', 'scripts', 'bench', 'children', 'client-times.js'), String(plan.clientRuns)], 120_000),
+    ) as {
       homectl: number[];
       node: number[];
       rssKb: number[];
@@ -36,8 +42,20 @@ export async function benchService(plan = SERVICE_PLAN): Promise<BenchRow[]> {
     };
     const watchdogMs = plan.watchdogSec * 1000;
     return [
-      makeRow(SECTION, 'SIGSTOP of the kernel → watchdog kill (median)', median(detections), 'ms', `WatchdogSec=${plan.watchdogSec}s`, watchdogMs, plan.kills, { kind: 'ratio-at-most', max: 1.1 }),
-      makeRow(SECTION, 'SIGSTOP of the kernel → watchdog kill (worst)', Math.max(...detections), 'ms', `WatchdogSec=${plan.watchdogSec}s`, watchdogMs, plan.kills, { kind: 'ratio-at-most', max: 1.1 }),
+      makeRow(SECTION, 'SIGSTOP of the kernel → watchdog kill (median)', median(detections), 'ms', `WatchdogSec=${plan.watchdogSec}s`, watchdogMs, plan.kills, {
+        kind: 'ratio-at-most',
+        max: 1.1,
+      }),
+      makeRow(
+        SECTION,
+        'SIGSTOP of the kernel → watchdog kill (worst)',
+        Math.max(...detections),
+        'ms',
+        `WatchdogSec=${plan.watchdogSec}s`,
+        watchdogMs,
+        plan.kills,
+        { kind: 'ratio-at-most', max: 1.1 },
+      ),
       makeRow(SECTION, 'homectl status via /usr/local/bin (median)', median(clients.homectl), 'ms', 'node -e 0', median(clients.node), plan.clientRuns),
       makeRow(SECTION, 'homectl status peak RSS', median(clients.rssKb) / 1024, 'MB', 'node -e 0', median(clients.nodeRssKb) / 1024, clients.rssKb.length),
     ];
@@ -52,7 +70,8 @@ async function timeWatchdogKill(box: Container, round: number, afterMs: number):
   const nowMs = Number(await must(box, ['sh', '-c', "cut -d' ' -f1 /proc/uptime"])) * 1000;
   await sleep(Math.max(0, readyAt + afterMs - nowMs));
   const before = await box.show('homed', ['MainPID', 'NRestarts', 'ActiveState', 'SubState']);
-  if (before['ActiveState'] !== 'active' || before['SubState'] !== 'running') throw new Error(`homed is ${before['ActiveState']}/${before['SubState']} before round ${round + 1}`);
+  if (before['ActiveState'] !== 'active' || before['SubState'] !== 'running')
+    throw new Error(`homed is ${before['ActiveState']}/${before['SubState']} before round ${round + 1}`);
   if (!(Number(before['MainPID']) > 0)) throw new Error(`homed has no main pid before round ${round + 1}`);
   const stoppedAtUs = Number(await must(box, ['sh', '-c', `date +%s%6N; kill -STOP ${Number(before['MainPID'])}`]));
   await waitFor(

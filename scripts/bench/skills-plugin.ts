@@ -19,7 +19,8 @@ import { median, msSince, sleep } from './stats';
 export const SKILLS_PLUGIN_PLAN = { skills: 500, restarts: 5, settleMs: 20_000, blockSkills: 50, blockRounds: 2000 };
 
 const SECTION = 'skills';
-const WORDS = 'search the web summarize notes create calendar events send mail check weather forecast track packages list files github issues pull requests'.split(' ');
+const WORDS =
+  'search the web summarize notes create calendar events send mail check weather forecast track packages list files github issues pull requests'.split(' ');
 
 /** A homed of its own on a data dir holding `count` skills, with a socket client. */
 interface Rig {
@@ -48,10 +49,42 @@ export async function benchSkillsPlugin(plan = SKILLS_PLUGIN_PLAN): Promise<Benc
     const block = benchBlock(plan.blockSkills, plan.blockRounds);
     return [
       makeRow(SECTION, `openclaw plugin RSS, ${plan.skills} skills just loaded`, loaded[0]!, 'MB', 'the plugin with no skills', loaded[1]!, 1),
-      makeRow(SECTION, `openclaw plugin RSS, ${plan.skills} skills, settled ${plan.settleMs / 1000} s`, settled[0]!, 'MB', 'the plugin with no skills, settled', settled[1]!, 1),
-      makeRow(SECTION, `openclaw restart until ${plan.skills} skills are listed`, median(restartFull), 'ms', 'restart until its empty set is listed', median(restartEmpty), restartFull.length),
-      makeRow(SECTION, `skills block for ${plan.blockSkills} ready skills: tokens (estimated)`, block.tokens, 'tokens', 'openclaw:prompt_budget default', 1500, 1),
-      makeRow(SECTION, `build the skills block for ${plan.blockSkills} skills, per turn`, block.buildUs, 'µs', 'JSON.stringify of the same list', block.stringifyUs, plan.blockRounds),
+      makeRow(
+        SECTION,
+        `openclaw plugin RSS, ${plan.skills} skills, settled ${plan.settleMs / 1000} s`,
+        settled[0]!,
+        'MB',
+        'the plugin with no skills, settled',
+        settled[1]!,
+        1,
+      ),
+      makeRow(
+        SECTION,
+        `openclaw restart until ${plan.skills} skills are listed`,
+        median(restartFull),
+        'ms',
+        'restart until its empty set is listed',
+        median(restartEmpty),
+        restartFull.length,
+      ),
+      makeRow(
+        SECTION,
+        `skills block for ${plan.blockSkills} ready skills: tokens (estimated)`,
+        block.tokens,
+        'tokens',
+        'openclaw:prompt_budget default',
+        1500,
+        1,
+      ),
+      makeRow(
+        SECTION,
+        `build the skills block for ${plan.blockSkills} skills, per turn`,
+        block.buildUs,
+        'µs',
+        'JSON.stringify of the same list',
+        block.stringifyUs,
+        plan.blockRounds,
+      ),
     ];
   } finally {
     for (const rig of rigs) await stopRig(rig);

@@ -21,7 +21,13 @@ export async function benchSkills(plan = SKILLS_PLAN): Promise<BenchRow[]> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-bench-skills-'));
   try {
     const files = writeSkills(root, plan.skills);
-    const gate: GateContext = { platform: process.platform, pathValue: process.env['PATH'] ?? '', env: process.env, settings: () => undefined, config: () => undefined };
+    const gate: GateContext = {
+      platform: process.platform,
+      pathValue: process.env['PATH'] ?? '',
+      env: process.env,
+      settings: () => undefined,
+      config: () => undefined,
+    };
     const loads: number[] = [];
     const reads: number[] = [];
     let bodies: { body: string; line: number }[] = [];
@@ -80,7 +86,10 @@ function skillText(i: number, random: () => number): string {
   const target = 1000 + Math.floor(random() * 10000);
   let size = 0;
   while (size < target) {
-    const part = random() < 0.3 ? ['```bash', `tool-${i % 40} ${words(4)} --json`, `curl -s https://api.example.com/${i} | jq .`, '```'].join('\n') : `${words(40)} \`tool-${i % 40} ${words(2)}\`.`;
+    const part =
+      random() < 0.3
+        ? ['```bash', `tool-${i % 40} ${words(4)} --json`, `curl -s https://api.example.com/${i} | jq .`, '```'].join('\n')
+        : `${words(40)} \`tool-${i % 40} ${words(2)}\`.`;
     body.push(part, '');
     size += part.length + 2;
   }

@@ -90,12 +90,17 @@ export async function timeBareFork(): Promise<number> {
 export async function timePluginProcessReady(): Promise<number> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-bench-fork-'));
   const start = performance.now();
-  const proc = new PluginProcess('good', DEFAULT_POLICY, { cwd: scratch }, {
-    bind: () => undefined,
-    onOutput: () => undefined,
-    onUnresponsive: () => undefined,
-    onResponsive: () => undefined,
-  });
+  const proc = new PluginProcess(
+    'good',
+    DEFAULT_POLICY,
+    { cwd: scratch },
+    {
+      bind: () => undefined,
+      onOutput: () => undefined,
+      onUnresponsive: () => undefined,
+      onResponsive: () => undefined,
+    },
+  );
   try {
     await proc.handshake(goodInitializeParams(scratch));
     return performance.now() - start;

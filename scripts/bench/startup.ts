@@ -1,13 +1,6 @@
 import { makeRow, type BenchRow } from './results';
 import { median } from './stats';
-import {
-  timeBareFork,
-  timeBareNodeExit,
-  timeCompiledHostReady,
-  timeHomedReady,
-  timePluginProcessReady,
-  timeTsxHostReady,
-} from './startup-probes';
+import { timeBareFork, timeBareNodeExit, timeCompiledHostReady, timeHomedReady, timePluginProcessReady, timeTsxHostReady } from './startup-probes';
 
 /** Samples per figure; each round measures every probe once, so noise hits them alike. */
 export const STARTUP_PLAN = { coldRounds: 5, forkRounds: 10 };

@@ -59,15 +59,29 @@ async function idle(plan: Plan): Promise<BenchRow[]> {
     for (const [i, name] of running.entries()) {
       const memory = readMemory(pids[i] as number);
       totalPss += memory.pssMb;
-      rows.push(makeRow(SECTION, `${name} plugin RSS, idle ${seconds} s (runs from homed's start)`, memory.rssMb, 'MB', 'timer plugin host RSS', timerMemory.rssMb, 1));
+      rows.push(
+        makeRow(SECTION, `${name} plugin RSS, idle ${seconds} s (runs from homed's start)`, memory.rssMb, 'MB', 'timer plugin host RSS', timerMemory.rssMb, 1),
+      );
       rows.push(makeRow(SECTION, `${name} plugin PSS, idle ${seconds} s`, memory.pssMb, 'MB', 'timer plugin host PSS', timerMemory.pssMb, 1));
     }
     for (const name of TOOL_PLUGINS.filter((n) => !running.includes(n))) {
-      rows.push(makeRow(SECTION, `${name} plugin, idle ${seconds} s: no process (starts on first use)`, 0, 'MB', 'timer plugin host PSS', timerMemory.pssMb, 1));
+      rows.push(
+        makeRow(SECTION, `${name} plugin, idle ${seconds} s: no process (starts on first use)`, 0, 'MB', 'timer plugin host PSS', timerMemory.pssMb, 1),
+      );
     }
     const toolCpu = cpu.slice(0, pids.length).reduce((sum, c) => sum + c, 0);
     rows.push(makeRow(SECTION, `PSS of the ${running.length} tool plugins together`, totalPss, 'MB', 'timer plugin host PSS', timerMemory.pssMb, 1));
-    rows.push(makeRow(SECTION, `CPU of the ${running.length} tool plugins over ${plan.cpuWindowMs / 1000} s idle`, toolCpu, '%', 'timer plugin host', cpu[pids.length] as number, 1));
+    rows.push(
+      makeRow(
+        SECTION,
+        `CPU of the ${running.length} tool plugins over ${plan.cpuWindowMs / 1000} s idle`,
+        toolCpu,
+        '%',
+        'timer plugin host',
+        cpu[pids.length] as number,
+        1,
+      ),
+    );
     return rows;
   } finally {
     await homed.cleanup();
@@ -107,7 +121,15 @@ async function fileTools(plan: Plan): Promise<BenchRow[]> {
     const size = `${(Buffer.byteLength(text(0)) / 1024).toFixed(1)} KB`;
     return [
       makeRow(SECTION, `read_file of ${size} text, tool code, p50`, quantile(read, 0.5), 'µs', 'fs.readFileSync p50', quantile(plainRead, 0.5), read.length),
-      makeRow(SECTION, `write_file of ${size} + change set, tool code, p50`, quantile(write, 0.5), 'µs', 'fs.writeFileSync p50', quantile(plainWrite, 0.5), write.length),
+      makeRow(
+        SECTION,
+        `write_file of ${size} + change set, tool code, p50`,
+        quantile(write, 0.5),
+        'µs',
+        'fs.writeFileSync p50',
+        quantile(plainWrite, 0.5),
+        write.length,
+      ),
     ];
   } finally {
     await plugin.deactivate?.({} as PluginContext);

@@ -17,7 +17,17 @@ import { median, msSince } from './stats';
 const SECTION = 'tracker';
 
 /** The tree, and how many times each figure is taken. */
-export const TRACKER_PLAN = { files: 10_000, largeFiles: 8, largeBytes: 2 * 1024 * 1024, touched: 10, setFiles: 1000, firstWalks: 3, laterWalks: 5, undos: 5, homectlUndos: 3 };
+export const TRACKER_PLAN = {
+  files: 10_000,
+  largeFiles: 8,
+  largeBytes: 2 * 1024 * 1024,
+  touched: 10,
+  setFiles: 1000,
+  firstWalks: 3,
+  laterWalks: 5,
+  undos: 5,
+  homectlUndos: 3,
+};
 type Plan = typeof TRACKER_PLAN;
 
 export async function benchTracker(plan: Plan = TRACKER_PLAN): Promise<BenchRow[]> {
@@ -87,8 +97,24 @@ async function snapshots(scratch: string, root: string, files: string[], plan: P
     }
     const paths = plainWalk(root).paths;
     return [
-      makeRow(SECTION, `snapshot, first walk of ${files.length.toLocaleString('en-US')} files (${paths.toLocaleString('en-US')} paths), reads + keeps all`, median(first), 'ms', 'readdirSync + lstat walk', median(plain), first.length),
-      makeRow(SECTION, `snapshot, later walk with the stat index, ${plan.touched} files changed`, median(later), 'ms', 'readdirSync + lstat walk', median(plain), later.length),
+      makeRow(
+        SECTION,
+        `snapshot, first walk of ${files.length.toLocaleString('en-US')} files (${paths.toLocaleString('en-US')} paths), reads + keeps all`,
+        median(first),
+        'ms',
+        'readdirSync + lstat walk',
+        median(plain),
+        first.length,
+      ),
+      makeRow(
+        SECTION,
+        `snapshot, later walk with the stat index, ${plan.touched} files changed`,
+        median(later),
+        'ms',
+        'readdirSync + lstat walk',
+        median(plain),
+        later.length,
+      ),
     ];
   } finally {
     store?.close();
@@ -116,7 +142,14 @@ function recordRewrite(store: ChangeStore, set: readonly string[], round: number
   const before = set.map((f) => store.stateOf(f));
   for (const f of set) fs.appendFileSync(f, `rewritten by tool call ${round}\n`);
   const entries = set.map((f, i) => ({ path: f, before: before[i] ?? { kind: 'absent' as const }, after: store.stateOf(f) }));
-  const recorded = store.record({ session: 'bench', tool: 'exec', callId: `bench-${round}`, summary: `rewrite ${set.length} files`, mode: 'snapshot', entries });
+  const recorded = store.record({
+    session: 'bench',
+    tool: 'exec',
+    callId: `bench-${round}`,
+    summary: `rewrite ${set.length} files`,
+    mode: 'snapshot',
+    entries,
+  });
   if (!recorded) throw new Error('the rewrite recorded no change set');
   return { id: recorded.id, entries };
 }
@@ -142,9 +175,12 @@ function undoInProcess(scratch: string, set: readonly string[], plan: Plan): { r
       const shown = store.show(id);
       show.push(msSince(start));
       start = performance.now();
-      const patches = entries.map((e, i) => createTwoFilesPatch(`a${e.path}`, `b${e.path}`, fs.readFileSync(copies[i] as string, 'utf8'), fs.readFileSync(e.path, 'utf8')));
+      const patches = entries.map((e, i) =>
+        createTwoFilesPatch(`a${e.path}`, `b${e.path}`, fs.readFileSync(copies[i] as string, 'utf8'), fs.readFileSync(e.path, 'utf8')),
+      );
       jsdiff.push(msSince(start));
-      if (shown.diff.length < patches.join('').length / 2) throw new Error(`changes show of ${id} gave ${shown.diff.length} characters of diff for ${set.length} files`);
+      if (shown.diff.length < patches.join('').length / 2)
+        throw new Error(`changes show of ${id} gave ${shown.diff.length} characters of diff for ${set.length} files`);
       start = performance.now();
       const undone = store.undo(id);
       undo.push(msSince(start));
@@ -187,7 +223,8 @@ async function undoThroughHomectl(sample: readonly string[], plan: Plan, inProce
         let start = performance.now();
         const undone = await runHomectl(['changes', 'undo', id], { dataDir: homed.dataDir, timeoutMs: 120_000 });
         undo.push(msSince(start));
-        if (undone.code !== 0 || !undone.stdout.includes(`restored ${set.length} paths`)) throw new Error(`homectl changes undo ${id} exited ${undone.code}: ${undone.stdout}${undone.stderr}`);
+        if (undone.code !== 0 || !undone.stdout.includes(`restored ${set.length} paths`))
+          throw new Error(`homectl changes undo ${id} exited ${undone.code}: ${undone.stdout}${undone.stderr}`);
         start = performance.now();
         const listed = await runHomectl(['changes', 'list', '--limit', '1'], { dataDir: homed.dataDir });
         list.push(msSince(start));

@@ -50,7 +50,11 @@ async function fileTools(scratch: string, plan: Plan): Promise<BenchRow[]> {
       const { call } = toolCall({ name: 'bench', args, callId: 'w', session: 'bench' }, new AbortController().signal, () => undefined);
       return tool.run(args as never, ctx, call);
     };
-    const [walkRead, nameRead] = await timePair(plan.calls, () => run(read, { path: rel }), async () => readFileByName(rel, await workspace.roots()));
+    const [walkRead, nameRead] = await timePair(
+      plan.calls,
+      () => run(read, { path: rel }),
+      async () => readFileByName(rel, await workspace.roots()),
+    );
     const [walkWrite, nameWrite] = await timePair(
       plan.calls,
       (i) => run(write, { path: rel, content: text(2 * i + 1) }),
@@ -58,8 +62,20 @@ async function fileTools(scratch: string, plan: Plan): Promise<BenchRow[]> {
     );
     const what = `${plan.fileBytes / (1024 * 1024)} MB at depth ${plan.depth}`;
     return [
-      makeRow(SECTION, `read_file of ${what}, swap-proof walk, p50`, quantile(walkRead, 0.5), 'ms', 'by name p50', quantile(nameRead, 0.5), walkRead.length, { kind: 'ratio-at-most', max: 1.3 }),
-      makeRow(SECTION, `write_file of ${what} + change set, swap-proof walk, p50`, quantile(walkWrite, 0.5), 'ms', 'by name p50', quantile(nameWrite, 0.5), walkWrite.length, { kind: 'ratio-at-most', max: 1.3 }),
+      makeRow(SECTION, `read_file of ${what}, swap-proof walk, p50`, quantile(walkRead, 0.5), 'ms', 'by name p50', quantile(nameRead, 0.5), walkRead.length, {
+        kind: 'ratio-at-most',
+        max: 1.3,
+      }),
+      makeRow(
+        SECTION,
+        `write_file of ${what} + change set, swap-proof walk, p50`,
+        quantile(walkWrite, 0.5),
+        'ms',
+        'by name p50',
+        quantile(nameWrite, 0.5),
+        walkWrite.length,
+        { kind: 'ratio-at-most', max: 1.3 },
+      ),
     ];
   } finally {
     workspace.store.close();
@@ -97,7 +113,17 @@ function copyBack(scratch: string, plan: Plan): BenchRow[] {
     applyUpperByName(upper, root, entries);
     byName.push(msSince(start));
   }
-  return [makeRow(SECTION, `exec copy-back of ${plan.copyFiles} files, walk + checks, median`, quantile(walked, 0.5), 'ms', 'by name median', quantile(byName, 0.5), walked.length)];
+  return [
+    makeRow(
+      SECTION,
+      `exec copy-back of ${plan.copyFiles} files, walk + checks, median`,
+      quantile(walked, 0.5),
+      'ms',
+      'by name median',
+      quantile(byName, 0.5),
+      walked.length,
+    ),
+  ];
 }
 
 /** Times `a` and `b` in turn, `count` times each after one warm-up of each; each call's time in ms. */

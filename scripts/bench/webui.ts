@@ -63,20 +63,26 @@ async function navigation(harness: BrowserHarness, plan: typeof WEBUI_PLAN): Pro
   const toStatic: number[] = [];
   try {
     for (let round = 0; round < plan.navigations; round++) {
-      toStatic.push(await timed(signedOut, async (page) => {
-        await page.goto(`${harness.live.origin}/`, { waitUntil: 'load' });
-      }));
-      toChat.push(await timed(signedIn, async (page) => {
-        await page.goto(`${harness.live.origin}/#/chat`, { waitUntil: 'commit' });
-        await page.getByRole('status', { name: 'Connection' }).getByText('Connected', { exact: true }).waitFor();
-        await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
-      }));
+      toStatic.push(
+        await timed(signedOut, async (page) => {
+          await page.goto(`${harness.live.origin}/`, { waitUntil: 'load' });
+        }),
+      );
+      toChat.push(
+        await timed(signedIn, async (page) => {
+          await page.goto(`${harness.live.origin}/#/chat`, { waitUntil: 'commit' });
+          await page.getByRole('status', { name: 'Connection' }).getByText('Connected', { exact: true }).waitFor();
+          await page.getByLabel('Message').and(page.locator(':enabled')).waitFor();
+        }),
+      );
     }
   } finally {
     await signedIn.context.close();
     await signedOut.context.close();
   }
-  return [makeRow(SECTION, 'navigation to an interactive chat box (warm cache)', median(toChat), 'ms', 'static sign-in page load', median(toStatic), toChat.length)];
+  return [
+    makeRow(SECTION, 'navigation to an interactive chat box (warm cache)', median(toChat), 'ms', 'static sign-in page load', median(toStatic), toChat.length),
+  ];
 }
 
 /** A fresh page of `guarded`'s context, timed through `run`, then closed. */
@@ -121,7 +127,10 @@ async function idle(harness: BrowserHarness, plan: typeof WEBUI_PLAN): Promise<B
     const busyRss = readRss(webuiPid).rssMb;
     const cpuPages = await cpuPercent();
     return [
-      makeRow(SECTION, `webui plugin RSS, idle ${plan.idleSettleMs / 1000} s`, idleRss, 'MB', 'timer plugin host', timerRss, 1, { kind: 'value-at-most', max: 60 }),
+      makeRow(SECTION, `webui plugin RSS, idle ${plan.idleSettleMs / 1000} s`, idleRss, 'MB', 'timer plugin host', timerRss, 1, {
+        kind: 'value-at-most',
+        max: 60,
+      }),
       makeRow(SECTION, 'webui plugin RSS, just started', startupRss, 'MB', 'idle', idleRss, 1),
       makeRow(SECTION, `webui plugin RSS, ${plan.pages} pages connected`, busyRss, 'MB', 'webui idle', idleRss, 1),
       makeRow(SECTION, `CPU of homed + webui over ${plan.idleMs / 1000} s, ${plan.pages} idle pages`, cpuPages, '%', 'no page open', cpuNoPages, 1),
@@ -175,7 +184,10 @@ function watchFirstToken(marker: string): string {
 const WATCH_STOP_CLICK = `document.addEventListener('click', () => { window.benchStopAt = performance.timeOrigin + performance.now(); }, { capture: true, once: true })`;
 
 /** An answer whose first token is `marker`, quick to finish. */
-const quickAnswer = (marker: string): { chunks: string[]; tokenDelayMs: number } => ({ chunks: [`${marker} `, 'and ', 'a ', 'few ', 'more ', 'words'], tokenDelayMs: 5 });
+const quickAnswer = (marker: string): { chunks: string[]; tokenDelayMs: number } => ({
+  chunks: [`${marker} `, 'and ', 'a ', 'few ', 'more ', 'words'],
+  tokenDelayMs: 5,
+});
 
 /**
  * Median time to the first answer token: on the page from the Send button's click event to the DOM holding the
@@ -199,11 +211,15 @@ async function firstTokens(harness: BrowserHarness, llm: FakeLlm, page: Page, cl
     let firstAt = Number.NaN;
     const start = performance.now();
     await withDeadline(
-      client.call(SocketApi.ChatSay, { session: 'bench-socket', text: `first token ${round}` }, {
-        onStream: (item) => {
-          if ((item as ChatStreamItem).kind === 'delta' && Number.isNaN(firstAt)) firstAt = msSince(start);
+      client.call(
+        SocketApi.ChatSay,
+        { session: 'bench-socket', text: `first token ${round}` },
+        {
+          onStream: (item) => {
+            if ((item as ChatStreamItem).kind === 'delta' && Number.isNaN(firstAt)) firstAt = msSince(start);
+          },
         },
-      }),
+      ),
       TURN_DEADLINE_MS,
       'a chat/say turn',
     );
@@ -215,8 +231,26 @@ async function firstTokens(harness: BrowserHarness, llm: FakeLlm, page: Page, cl
   if ([...inPage, ...onSocket, ...inWaiter].some(Number.isNaN)) throw new Error('a turn ended without an answer token');
   const target = { kind: 'ratio-at-most', max: 1.2 } as const;
   return [
-    makeRow(SECTION, 'first answer token shown in the page (Send click → DOM)', median(inPage), 'ms', 'socket client chat/say → first delta', median(onSocket), rounds, target),
-    makeRow(SECTION, 'first answer token shown in the page (Send click → DOM)', median(inPage), 'ms', 'waiter -say spawn → first stdout byte', median(inWaiter), rounds, target),
+    makeRow(
+      SECTION,
+      'first answer token shown in the page (Send click → DOM)',
+      median(inPage),
+      'ms',
+      'socket client chat/say → first delta',
+      median(onSocket),
+      rounds,
+      target,
+    ),
+    makeRow(
+      SECTION,
+      'first answer token shown in the page (Send click → DOM)',
+      median(inPage),
+      'ms',
+      'waiter -say spawn → first stdout byte',
+      median(inWaiter),
+      rounds,
+      target,
+    ),
   ];
 }
 
@@ -257,7 +291,8 @@ async function stops(llm: FakeLlm, page: Page, client: HomedClient, rounds: numb
   const closedAtWall = async (asked: number): Promise<number> => {
     const request = llm.requests[asked] ?? fail('the provider was not asked');
     await withDeadline(request.connection.closed, TURN_DEADLINE_MS, 'the provider connection closing');
-    if (request.connection.closedBy !== 'client') throw new Error(`the provider connection closed by ${request.connection.closedBy ?? 'nobody early'}, not by its client`);
+    if (request.connection.closedBy !== 'client')
+      throw new Error(`the provider connection closed by ${request.connection.closedBy ?? 'nobody early'}, not by its client`);
     return performance.timeOrigin + (request.connection.closedAt as number);
   };
   for (let round = 0; round < rounds; round++) {
@@ -273,7 +308,9 @@ async function stops(llm: FakeLlm, page: Page, client: HomedClient, rounds: numb
     const closedAt = await closedAtWall(asked);
     // The page's clock and this one are read apart: the click must fall after the press began and before the close.
     if (!(clickedAt >= pressing - 1 && clickedAt <= closedAt + 1)) {
-      throw new Error(`the page's click time (${clickedAt.toFixed(1)}) lies outside the press (${pressing.toFixed(1)}) → close (${closedAt.toFixed(1)}) window: the page's and node's clocks disagree`);
+      throw new Error(
+        `the page's click time (${clickedAt.toFixed(1)}) lies outside the press (${pressing.toFixed(1)}) → close (${closedAt.toFixed(1)}) window: the page's and node's clocks disagree`,
+      );
     }
     fromPage.push(closedAt - clickedAt);
     await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: TURN_DEADLINE_MS });
@@ -282,11 +319,15 @@ async function stops(llm: FakeLlm, page: Page, client: HomedClient, rounds: numb
     llm.enqueue(stalled());
     let firstDelta: () => void = () => undefined;
     const started = new Promise<void>((resolve) => (firstDelta = resolve));
-    const turn = client.call(SocketApi.ChatSay, { session: 'bench-socket', text: `long story ${round}` }, {
-      onStream: (item) => {
-        if ((item as ChatStreamItem).kind === 'delta') firstDelta();
+    const turn = client.call(
+      SocketApi.ChatSay,
+      { session: 'bench-socket', text: `long story ${round}` },
+      {
+        onStream: (item) => {
+          if ((item as ChatStreamItem).kind === 'delta') firstDelta();
+        },
       },
-    });
+    );
     await withDeadline(started, TURN_DEADLINE_MS, 'the first delta of a stalled answer');
     const sentAt = performance.timeOrigin + performance.now();
     client.notify(SocketApi.ChatInterrupt, { session: 'bench-socket' });
@@ -295,7 +336,24 @@ async function stops(llm: FakeLlm, page: Page, client: HomedClient, rounds: numb
     if (!result.interrupted) throw new Error('chat/interrupt did not interrupt the turn');
   }
   return [
-    makeRow(SECTION, 'Stop pressed → provider connection closed, p50', quantile(fromPage, 0.5), 'ms', 'socket chat/interrupt, p50', quantile(fromSocket, 0.5), rounds),
-    makeRow(SECTION, 'Stop pressed → provider connection closed, p99', quantile(fromPage, 0.99), 'ms', 'socket chat/interrupt, p99', quantile(fromSocket, 0.99), rounds, { kind: 'value-at-most', max: 50 }),
+    makeRow(
+      SECTION,
+      'Stop pressed → provider connection closed, p50',
+      quantile(fromPage, 0.5),
+      'ms',
+      'socket chat/interrupt, p50',
+      quantile(fromSocket, 0.5),
+      rounds,
+    ),
+    makeRow(
+      SECTION,
+      'Stop pressed → provider connection closed, p99',
+      quantile(fromPage, 0.99),
+      'ms',
+      'socket chat/interrupt, p99',
+      quantile(fromSocket, 0.99),
+      rounds,
+      { kind: 'value-at-most', max: 50 },
+    ),
   ];
 }

@@ -22,7 +22,8 @@ export function collectFiles(dir: string, skip: (name: string) => boolean, limit
   for (const entry of found) {
     const problem = nameProblem(entry.name, limits);
     if (problem !== undefined) throw new PackError(`${entry.file}: ${problem.problem} (rule ${problem.rule}); rename it`);
-    if (pathDepth(entry.name) > limits.maxDepth) throw new PackError(`${entry.file}: nested ${pathDepth(entry.name)} levels deep, over the limit of ${limits.maxDepth}`);
+    if (pathDepth(entry.name) > limits.maxDepth)
+      throw new PackError(`${entry.file}: nested ${pathDepth(entry.name)} levels deep, over the limit of ${limits.maxDepth}`);
     if (entry.size > limits.maxEntryBytes) throw new PackError(`${entry.file}: ${entry.size} bytes, over the limit of ${limits.maxEntryBytes} per file`);
     total += entry.size;
   }

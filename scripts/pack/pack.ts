@@ -32,10 +32,15 @@ export async function packPlugin(dir: string, outDir: string): Promise<PackResul
   const target = path.join(outDir, `${manifest.name}-${manifest.version}.hmap`);
   const partial = `${target}.partial-${process.pid}`;
   try {
-    await writeZip(files.map((f) => ({ name: f.name, data: fs.readFileSync(f.file) })), partial);
-    await inspectPackage(partial).catch((error: unknown) => explain(() => {
-      throw error;
-    }));
+    await writeZip(
+      files.map((f) => ({ name: f.name, data: fs.readFileSync(f.file) })),
+      partial,
+    );
+    await inspectPackage(partial).catch((error: unknown) =>
+      explain(() => {
+        throw error;
+      }),
+    );
     fs.renameSync(partial, target);
   } finally {
     fs.rmSync(partial, { force: true });

@@ -84,7 +84,13 @@ export function renderKeepAlive(wire: FakeWire, kind: FakeKeepAlive['kind'], mod
   if (kind !== 'empty') return wire === 'ollama' ? '\n' : ': keep-alive\n\n';
   switch (wire) {
     case 'openai':
-      return sse({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1727346171, model, choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }] });
+      return sse({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion.chunk',
+        created: 1727346171,
+        model,
+        choices: [{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: null }],
+      });
     case 'anthropic':
       return sse({ type: 'ping' }, 'ping');
     case 'ollama':
@@ -96,9 +102,17 @@ export function renderKeepAlive(wire: FakeWire, kind: FakeKeepAlive['kind'], mod
 export function renderErrorBody(wire: FakeWire, status: number, message: string): unknown {
   switch (wire) {
     case 'openai':
-      return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null } };
+      return {
+        error: { message, type: status === 429 ? 'rate_limit_exceeded' : status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: null },
+      };
     case 'anthropic':
-      return { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message } };
+      return {
+        type: 'error',
+        error: {
+          type: status === 429 ? 'rate_limit_error' : status === 529 ? 'overloaded_error' : status >= 500 ? 'api_error' : 'invalid_request_error',
+          message,
+        },
+      };
     case 'ollama':
       return { error: message };
   }
@@ -123,7 +137,8 @@ function fragments(text: string, size = 8): string[] {
 
 function renderOpenAi(pieces: string[], calls: RenderedCall[], finish: string, usage: { input: number; output: number }, model: string): string[] {
   const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1727346171, model };
-  const chunk = (delta: unknown, finishReason: string | null = null): string => sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
+  const chunk = (delta: unknown, finishReason: string | null = null): string =>
+    sse({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
   const out = [chunk({ role: 'assistant', content: '' })];
   for (const piece of pieces) out.push(chunk({ content: piece }));
   calls.forEach((call, index) => {
@@ -138,7 +153,22 @@ function renderOpenAi(pieces: string[], calls: RenderedCall[], finish: string, u
 
 function renderAnthropic(pieces: string[], calls: RenderedCall[], finish: string, usage: { input: number; output: number }, model: string): string[] {
   const out = [
-    sse({ type: 'message_start', message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } } }, 'message_start'),
+    sse(
+      {
+        type: 'message_start',
+        message: {
+          id: 'msg_fake',
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input, output_tokens: 1 },
+        },
+      },
+      'message_start',
+    ),
   ];
   let index = 0;
   if (pieces.length > 0) {
@@ -151,7 +181,8 @@ function renderAnthropic(pieces: string[], calls: RenderedCall[], finish: string
   for (const call of calls) {
     out.push(sse({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }, 'content_block_start'));
     out.push(sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }, 'content_block_delta'));
-    for (const part of fragments(call.argsText)) out.push(sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }, 'content_block_delta'));
+    for (const part of fragments(call.argsText))
+      out.push(sse({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part } }, 'content_block_delta'));
     out.push(sse({ type: 'content_block_stop', index }, 'content_block_stop'));
     index++;
   }
@@ -168,6 +199,16 @@ function renderOllama(pieces: string[], calls: RenderedCall[], finish: string, u
     const tool_calls = calls.map((call) => ({ function: { name: call.name, arguments: typeof call.args === 'string' ? call.args : (call.args ?? {}) } }));
     out.push(line({ model, created_at, message: { role: 'assistant', content: '', tool_calls }, done: false }));
   }
-  out.push(line({ model, created_at, message: { role: 'assistant', content: '' }, done_reason: finish, done: true, prompt_eval_count: usage.input, eval_count: usage.output }));
+  out.push(
+    line({
+      model,
+      created_at,
+      message: { role: 'assistant', content: '' },
+      done_reason: finish,
+      done: true,
+      prompt_eval_count: usage.input,
+      eval_count: usage.output,
+    }),
+  );
   return out;
 }

@@ -227,7 +227,13 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     if (script.error) {
       const headers: Record<string, string> = { ...script.error.headers };
       if (script.error.retryAfter !== undefined) headers['retry-after'] = String(script.error.retryAfter);
-      return writeWhole(record, res, script.error.status, headers, script.error.body ?? renderErrorBody(wire, script.error.status, `fake-llm error ${script.error.status}`));
+      return writeWhole(
+        record,
+        res,
+        script.error.status,
+        headers,
+        script.error.body ?? renderErrorBody(wire, script.error.status, `fake-llm error ${script.error.status}`),
+      );
     }
     const model = typeof (record.body as { model?: unknown } | undefined)?.model === 'string' ? (record.body as { model: string }).model : 'fake-model';
     const chunks = renderScript(wire, script, model);
@@ -252,7 +258,14 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     return writeStream(record, res, status, headers, chunks, options);
   }
 
-  async function writeStream(record: FakeRequest, res: http.ServerResponse, status: number, headers: Record<string, string>, chunks: (string | Buffer)[], options: StreamOptions): Promise<void> {
+  async function writeStream(
+    record: FakeRequest,
+    res: http.ServerResponse,
+    status: number,
+    headers: Record<string, string>,
+    chunks: (string | Buffer)[],
+    options: StreamOptions,
+  ): Promise<void> {
     const gone = watchGone(res);
     if (options.headersDelayMs !== undefined && !(await pause(options.headersDelayMs, gone))) return;
     res.writeHead(status, { 'cache-control': 'no-cache', ...headers });
@@ -406,7 +419,9 @@ export function lastUserText(request: FakeRequest): string | undefined {
     if (message.role !== 'user') continue;
     if (typeof message.content === 'string') return message.content;
     if (Array.isArray(message.content)) {
-      return message.content.map((block: { type?: unknown; text?: unknown }) => (block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
+      return message.content
+        .map((block: { type?: unknown; text?: unknown }) => (block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+        .join('');
     }
   }
   return undefined;

@@ -11,5 +11,9 @@ export function adminSocketBeside(socket: string): string {
 
 /** Sets `approvals:policy` (guarded: through the admin socket) so that each of `tools` is allowed without asking. */
 export async function allowTools(socket: string, tools: string[]): Promise<void> {
-  await callOnce(adminSocketBeside(socket), SocketApi.ConfigSet, { scope: 'approvals', key: 'policy', value: Object.fromEntries(tools.map((tool) => [tool, 'allow'])) });
+  await callOnce(adminSocketBeside(socket), SocketApi.ConfigSet, {
+    scope: 'approvals',
+    key: 'policy',
+    value: Object.fromEntries(tools.map((tool) => [tool, 'allow'])),
+  });
 }

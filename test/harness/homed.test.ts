@@ -8,7 +8,7 @@ import { makeTempDir, pidAlive, startHomed, waitFor } from './homed';
 import { SocketApi } from '../../protocol';
 
 describe('startHomed', () => {
-  it('rejects at once with homed\'s output when homed exits before it is ready', async (t) => {
+  it("rejects at once with homed's output when homed exits before it is ready", async (t) => {
     const dir = makeTempDir();
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const notADir = path.join(dir, 'file');

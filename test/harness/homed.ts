@@ -72,7 +72,12 @@ process.on('exit', () => {
 
 /** The environment that points homed's provider at a fake LLM's OpenAI wire (model fake-model, key sk-test). */
 export function fakeProviderEnv(llm: FakeLlm): Record<string, string> {
-  return { HOMEAGENT_LLM_ADAPTER: 'openai', HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'), HOMEAGENT_LLM_MODEL: 'fake-model', HOMEAGENT_LLM_API_KEY: 'sk-test' };
+  return {
+    HOMEAGENT_LLM_ADAPTER: 'openai',
+    HOMEAGENT_LLM_BASE_URL: llm.baseUrl('openai'),
+    HOMEAGENT_LLM_MODEL: 'fake-model',
+    HOMEAGENT_LLM_API_KEY: 'sk-test',
+  };
 }
 
 /** Makes an empty temp dir; short, so a socket path inside it stays under the OS limit. */
@@ -112,7 +117,14 @@ export async function startHomed(options: StartOptions = {}): Promise<HomedHandl
   return handle;
 }
 
-function makeHandle(proc: ChildProcess, dataDir: string, ownsDir: boolean, chunks: string[], exited: Promise<number | null>, drained: Promise<void>): HomedHandle {
+function makeHandle(
+  proc: ChildProcess,
+  dataDir: string,
+  ownsDir: boolean,
+  chunks: string[],
+  exited: Promise<number | null>,
+  drained: Promise<void>,
+): HomedHandle {
   const kill9 = async (): Promise<void> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     await exited;

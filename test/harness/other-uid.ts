@@ -8,7 +8,11 @@ import { REPO_ROOT } from './homed';
 /** Why `uid` cannot read dist/ of this checkout, or undefined when it can (or setpriv is missing: the test says that itself). */
 export function checkoutUnreadableBy(uid: number): string | undefined {
   const probe = path.join(REPO_ROOT, 'dist', 'kernel', 'main.js');
-  const run = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(probe)}, 4)`], { encoding: 'utf8' });
+  const run = spawnSync(
+    'setpriv',
+    [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', '--', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(probe)}, 4)`],
+    { encoding: 'utf8' },
+  );
   if (run.error || run.status === 0) return undefined;
   return `uid ${uid} cannot read this checkout (${REPO_ROOT}; a clone in a 0700 folder such as /root): it needs to run node as that uid`;
 }
@@ -21,7 +25,8 @@ export function checkoutUnreadableBy(uid: number): string | undefined {
 export function nodeUnrunnableByOthers(): string | undefined {
   const node = fs.realpathSync(process.execPath);
   for (let folder = path.dirname(node); ; folder = path.dirname(folder)) {
-    if ((fs.statSync(folder).mode & 0o001) === 0) return `node (${node}) is out of reach of other users here: ${folder} is not searchable by them, so no plugin gets a uid of its own`;
+    if ((fs.statSync(folder).mode & 0o001) === 0)
+      return `node (${node}) is out of reach of other users here: ${folder} is not searchable by them, so no plugin gets a uid of its own`;
     if (path.dirname(folder) === folder) break;
   }
   if ((fs.statSync(node).mode & 0o001) === 0) return `node (${node}) may not be run by other users here, so no plugin gets a uid of its own`;

@@ -45,7 +45,11 @@ export class TmuxPane {
   /** The visible screen, each line trimmed at its end, trailing empty lines removed. */
   screen(): string {
     const text = this.tmux(['capture-pane', '-p', '-t', 'test']);
-    return text.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
+    return text
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .trimEnd();
   }
 
   /** The last non-empty line of the screen. */

@@ -81,10 +81,13 @@ afterEach(async () => {
 describe('homed', () => {
   test('after kill -9 of homed no plugin process is left within 5 s, even one spinning in while(true)', async () => {
     const homed = await startHomed(['good', 'spin-at-start', 'never-initialize'], { ...FAST_POLICY, handshakeMs: 60_000 }, 'homed starting');
-    const plugins = await waitFor(() => {
-      const pids = childrenOf(homed.pid);
-      return pids.length >= 4 && pids;
-    }, { what: 'three plugin processes' });
+    const plugins = await waitFor(
+      () => {
+        const pids = childrenOf(homed.pid);
+        return pids.length >= 4 && pids;
+      },
+      { what: 'three plugin processes' },
+    );
     // spin-at-start is in its loop once its CPU time keeps growing after it took its title (its event loop is dead).
     const spinner = await waitFor(() => childrenOf(homed.pid).find((pid) => cmdlineOf(pid).startsWith('homeagent-plugin:spin-at-start')), {
       what: 'spin-at-start to take its title',
@@ -100,10 +103,13 @@ describe('homed', () => {
 
   test('SIGTERM stops every plugin in order and homed exits 0 within its deadline', async () => {
     const homed = await startHomed(['good', 'needs-good', 'ignore-sigterm']);
-    const plugins = await waitFor(() => {
-      const pids = childrenOf(homed.pid);
-      return pids.length >= 3 && pids;
-    }, { what: 'plugin processes' });
+    const plugins = await waitFor(
+      () => {
+        const pids = childrenOf(homed.pid);
+        return pids.length >= 3 && pids;
+      },
+      { what: 'plugin processes' },
+    );
     const started = Date.now();
     homed.proc.kill('SIGTERM');
     const exit = await exitOf(homed.proc);

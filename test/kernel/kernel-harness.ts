@@ -32,7 +32,14 @@ export interface TestKernel {
 export async function startTestKernel(
   plugins: string[],
   policy: object = FAST_POLICY,
-  options: { dataDir?: string; keepDataDir?: boolean; llm?: KernelOptions['llm']; env?: Record<string, string>; builtinDir?: string; log?: KernelOptions['log'] } = {},
+  options: {
+    dataDir?: string;
+    keepDataDir?: boolean;
+    llm?: KernelOptions['llm'];
+    env?: Record<string, string>;
+    builtinDir?: string;
+    log?: KernelOptions['log'];
+  } = {},
 ): Promise<TestKernel> {
   const dataDir = options.dataDir ?? makeTrackedTempDir('homed-test-');
   for (const name of plugins) fs.cpSync(path.join(FIXTURE_PLUGINS, name), path.join(dataDir, 'plugins', name), { recursive: true });

@@ -14,7 +14,7 @@ test('out of time: the timeout error, not whatever the work threw', async () => 
   await assert.rejects(runWithDeadline(20, new AbortController().signal, reasons, waitForAbort), /^Error: the download did not finish within 20 ms$/);
 });
 
-test('cancelled: the cancelling signal\'s reason, or the error named for it', async () => {
+test("cancelled: the cancelling signal's reason, or the error named for it", async () => {
   const stop = new AbortController();
   const running = runWithDeadline(60_000, stop.signal, reasons, waitForAbort);
   stop.abort(new Error('pluginmgr is stopping'));
@@ -28,8 +28,11 @@ test('cancelled: the cancelling signal\'s reason, or the error named for it', as
   deadline.dispose();
 });
 
-test('neither: the work\'s own answer or error, and the timer is stopped', async () => {
+test("neither: the work's own answer or error, and the timer is stopped", async () => {
   assert.equal(await runWithDeadline(60_000, new AbortController().signal, reasons, () => Promise.resolve(42)), 42);
-  await assert.rejects(runWithDeadline(60_000, new AbortController().signal, reasons, () => Promise.reject(new Error('HTTP 404'))), /^Error: HTTP 404$/);
+  await assert.rejects(
+    runWithDeadline(60_000, new AbortController().signal, reasons, () => Promise.reject(new Error('HTTP 404'))),
+    /^Error: HTTP 404$/,
+  );
   // Had a 60 s timer been left running, this test file would not end before it fired.
 });

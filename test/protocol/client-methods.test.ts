@@ -3,16 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import Ajv from 'ajv';
-import {
-  ApprovalsApi,
-  clientMethodDecl,
-  HealthcheckApi,
-  PERMISSIONS,
-  SkillsApi,
-  TimerApi,
-  WebuiApi,
-  type MethodDescriptor,
-} from '../../protocol';
+import { ApprovalsApi, clientMethodDecl, HealthcheckApi, PERMISSIONS, SkillsApi, TimerApi, WebuiApi, type MethodDescriptor } from '../../protocol';
 import { ChangesApi } from '../../protocol/changes';
 import { listServedMethods } from '../security/surface-targets';
 
@@ -39,14 +30,14 @@ test("every plugin-served descriptor is a request whose schema compiles under aj
   }
 });
 
-test('the built-in plugins serve exactly the tables of protocol/, each with its descriptor\'s schema', async () => {
+test("the built-in plugins serve exactly the tables of protocol/, each with its descriptor's schema", async () => {
   const served = (await listServedMethods()).map((s) => ({ plugin: s.plugin, method: s.method, params: s.params }));
   const declared = Object.entries(TABLES).flatMap(([plugin, table]) => Object.values(table).map((d) => ({ plugin, method: d.method, params: d.params })));
   const byMethod = (a: { method: string }, b: { method: string }): number => a.method.localeCompare(b.method);
   assert.deepEqual(served.sort(byMethod), declared.sort(byMethod));
 });
 
-test('a declaration is its descriptor\'s data', () => {
+test("a declaration is its descriptor's data", () => {
   assert.deepEqual(clientMethodDecl(SkillsApi.Setup), {
     method: 'skills/setup',
     params: SkillsApi.Setup.params,

@@ -12,7 +12,7 @@ function descriptors(): [string, { method: string; params: JsonSchema; permissio
   return Object.entries(protocol).filter(([, value]) => typeof value === 'object' && value !== null && 'method' in value && 'params' in value) as never;
 }
 
-test('every descriptor\'s params schema compiles under ajv strict mode and names only real permissions', () => {
+test("every descriptor's params schema compiles under ajv strict mode and names only real permissions", () => {
   const found = descriptors();
   assert.ok(found.length >= 38, `found ${found.length} descriptors`);
   for (const [name, descriptor] of found) {
@@ -25,7 +25,7 @@ test('every descriptor\'s params schema compiles under ajv strict mode and names
 
 test('every SDK method a plugin calls but the lifecycle, log and heartbeat ones needs a permission or says why not', () => {
   const free = descriptors()
-    .filter(([name, d]) => name.endsWith('Request') || name.endsWith('Notification') ? d.permission?.length === 0 : false)
+    .filter(([name, d]) => (name.endsWith('Request') || name.endsWith('Notification') ? d.permission?.length === 0 : false))
     .map(([, d]) => d.method)
     .sort();
   // Kernel → plugin methods, the log, unsubscribing, and config (its own table is free; the descriptor asks more for others').
@@ -49,7 +49,7 @@ test('every SDK method a plugin calls but the lifecycle, log and heartbeat ones 
   ]);
 });
 
-test('the socket\'s descriptors compile under ajv strict mode, each names a method of its own, and none asks a permission', () => {
+test("the socket's descriptors compile under ajv strict mode, each names a method of its own, and none asks a permission", () => {
   const methods = Object.values(SocketApi).map((d) => d.method);
   assert.equal(new Set(methods).size, methods.length, methods.join(', '));
   for (const [key, descriptor] of Object.entries(SocketApi)) {

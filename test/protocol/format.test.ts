@@ -137,7 +137,7 @@ function daysIn(zone: string, instants: number[]): [string, string][] {
   return JSON.parse(run.stdout) as [string, string][];
 }
 
-test('utcDayOf turns at midnight UTC wherever it runs; localDayOf at the zone\'s own midnight', () => {
+test("utcDayOf turns at midnight UTC wherever it runs; localDayOf at the zone's own midnight", () => {
   const beforeUtcMidnight = Date.UTC(2024, 4, 1, 23, 30);
   const afterUtcMidnight = Date.UTC(2024, 4, 2, 0, 30);
   // Etc/GMT-9 is UTC+9 (Tokyo, no summer time), Etc/GMT+7 is UTC-7 (California in summer): the POSIX sign is reversed.

@@ -34,11 +34,15 @@ interface Declared {
 function declaredMethods(): Declared[] {
   const dir = path.join(REPO, 'dist', 'protocol');
   const found: Declared[] = [];
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     const exported = require(path.join(dir, file)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(exported)) {
       if (isDescriptor(value)) found.push({ name, method: value.method });
-      else if (isTable(value)) for (const [key, entry] of Object.entries(value)) if (isDescriptor(entry)) found.push({ name: `${name}.${key}`, method: entry.method });
+      else if (isTable(value))
+        for (const [key, entry] of Object.entries(value)) if (isDescriptor(entry)) found.push({ name: `${name}.${key}`, method: entry.method });
     }
   }
   return dedupe(found);
@@ -85,7 +89,8 @@ function calledNames(sources: string[]): Set<string> {
   const names = new Set<string>();
   for (const text of sources) {
     for (const pattern of patterns) {
-      for (const match of text.matchAll(pattern)) for (const name of (match[1] as string).matchAll(/\b[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?/g)) names.add(name[0]);
+      for (const match of text.matchAll(pattern))
+        for (const name of (match[1] as string).matchAll(/\b[A-Z][A-Za-z0-9_]*(?:\.[A-Za-z0-9_]+)?/g)) names.add(name[0]);
     }
   }
   return names;
@@ -95,7 +100,10 @@ test('every declared method is called through its descriptor somewhere, or is li
   const declared = declaredMethods();
   assert.ok(declared.length >= 70, `found ${declared.length} descriptors`);
   const called = calledNames(callerSources());
-  const uncalled = declared.filter((d) => !called.has(d.name)).map((d) => d.name).sort();
+  const uncalled = declared
+    .filter((d) => !called.has(d.name))
+    .map((d) => d.name)
+    .sort();
   const listed = Object.keys(INTERNAL).sort();
   assert.deepEqual(
     uncalled,

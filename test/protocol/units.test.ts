@@ -34,7 +34,26 @@ test('parseDuration reads a bare number as milliseconds, and units, words and IS
 });
 
 test('parseDuration refuses what is not a duration', () => {
-  const bad = ['', 'fast', '-5s', '-5', '5x', 's', 'ms', '1.5.5s', '1h30', '30s!', '1e3', '1.5', '10 parsecs', '10m extra', 'P', 'PT', 'm10', '99999999999999999999'];
+  const bad = [
+    '',
+    'fast',
+    '-5s',
+    '-5',
+    '5x',
+    's',
+    'ms',
+    '1.5.5s',
+    '1h30',
+    '30s!',
+    '1e3',
+    '1.5',
+    '10 parsecs',
+    '10m extra',
+    'P',
+    'PT',
+    'm10',
+    '99999999999999999999',
+  ];
   for (const text of bad) assert.equal(parseDuration(text), undefined, text);
 });
 

@@ -134,7 +134,9 @@ describe('the admin socket keeps homectl in whatever fills the shared socket', (
     if (unreadable) return t.skip(unreadable);
     const admin = adminSocketInDataDir(homed.dataDir);
     const script = `const s=require('net').connect(${JSON.stringify(admin)});s.on('connect',()=>{console.log('connected');s.destroy()});s.on('error',(e)=>console.log(e.code))`;
-    const run = spawnSync('setpriv', [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--', process.execPath, '-e', script], { encoding: 'utf8' });
+    const run = spawnSync('setpriv', [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--', process.execPath, '-e', script], {
+      encoding: 'utf8',
+    });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(run.stdout.trim(), 'EACCES');
   });

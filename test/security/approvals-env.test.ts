@@ -72,13 +72,20 @@ describe('approval rules and the env and cwd of a call', () => {
   it('the rule allows `git status` itself (so the cases below are told apart by the env alone)', async () => {
     const { questions, decisions } = await callExec('cli:env-plain', { command: 'git status' });
     assert.equal(questions.length, 0);
-    assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['allow', 'rule']]);
+    assert.deepEqual(
+      decisions.map(([decision, by]) => [decision, by]),
+      [['allow', 'rule']],
+    );
   });
 
   it('GIT_CONFIG_COUNT/KEY_0=core.fsmonitor/VALUE_0: asked, not allowed by the rule; answered no, nothing runs', async () => {
     const env = { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'core.fsmonitor', GIT_CONFIG_VALUE_0: 'id > PWNED.txt' };
     const { questions, decisions } = await callExec('cli:env-git', { command: 'git status', env });
-    assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
+    assert.deepEqual(
+      decisions.map(([decision, by]) => [decision, by]),
+      [['deny', 'person']],
+      JSON.stringify(decisions),
+    );
     assert.equal(questions.length, 1);
     const question = questions[0]!.question;
     for (const [name, value] of Object.entries(env)) assert.ok(question.includes(`${name}=${JSON.stringify(value)}`), `${name} is shown: ${question}`);
@@ -92,7 +99,11 @@ describe('approval rules and the env and cwd of a call', () => {
   ] as const) {
     it(`${name} set by the model: asked, not allowed by the rule`, async () => {
       const { questions, decisions } = await callExec(`cli:env-${name.toLowerCase()}`, { command: 'git status', env: { [name]: value } });
-      assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
+      assert.deepEqual(
+        decisions.map(([decision, by]) => [decision, by]),
+        [['deny', 'person']],
+        JSON.stringify(decisions),
+      );
       assert.equal(questions.length, 1);
       assert.ok(questions[0]!.question.includes(`${name}=${JSON.stringify(value)}`), questions[0]!.question);
     });
@@ -103,7 +114,11 @@ describe('approval rules and the env and cwd of a call', () => {
     try {
       const { questions, decisions } = await callExec('cli:env-policy', { command: 'ls', env: { LD_PRELOAD: '/tmp/evil.so' } });
       assert.equal(questions.length, 1);
-      assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
+      assert.deepEqual(
+        decisions.map(([decision, by]) => [decision, by]),
+        [['deny', 'person']],
+        JSON.stringify(decisions),
+      );
     } finally {
       await callOnce(adminSocketBeside(homed.socket), SocketApi.ConfigUnset, { scope: 'approvals', key: 'policy' });
     }
@@ -115,7 +130,10 @@ describe('approval rules and the env and cwd of a call', () => {
     await callOnce(homed.socket, SocketApi.ChatInterrupt, { session: 'cli:env-nobody', text: 'run it' });
     await llm.waitForRequests(first + 2, 30_000);
     const listed = await callOnce(homed.socket, ApprovalsApi.List, { session: 'cli:env-nobody', limit: 10 });
-    assert.deepEqual(listed.decisions.map((d) => [d.decision, d.by]), [['deny', 'no-client']]);
+    assert.deepEqual(
+      listed.decisions.map((d) => [d.decision, d.by]),
+      [['deny', 'no-client']],
+    );
   });
 
   it('another working folder than the rule names is asked, and the question names it', async () => {
@@ -124,9 +142,16 @@ describe('approval rules and the env and cwd of a call', () => {
     const narrow = await runHomectl(['approvals', 'allow', 'exec', '--cwd', workspace, 'git', 'log'], { socket: homed.socket });
     assert.equal(narrow.code, 0, narrow.stderr);
     const inside = await callExec('cli:cwd-same', { command: 'git log -1', cwd: workspace });
-    assert.deepEqual(inside.decisions.map(([decision, by]) => [decision, by]), [['allow', 'rule']]);
+    assert.deepEqual(
+      inside.decisions.map(([decision, by]) => [decision, by]),
+      [['allow', 'rule']],
+    );
     const { questions, decisions } = await callExec('cli:cwd-other', { command: 'git log -1', cwd: sub });
-    assert.deepEqual(decisions.map(([decision, by]) => [decision, by]), [['deny', 'person']], JSON.stringify(decisions));
+    assert.deepEqual(
+      decisions.map(([decision, by]) => [decision, by]),
+      [['deny', 'person']],
+      JSON.stringify(decisions),
+    );
     assert.ok(questions[0]?.question.includes(` in ${sub}?`), questions[0]?.question);
   });
 

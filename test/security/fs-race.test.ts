@@ -48,7 +48,11 @@ function makeScene(): Scene {
   fs.symlinkSync(outside, path.join(root, 'sub.link'));
   const dataDir = path.join(base, 'data');
   fs.mkdirSync(dataDir);
-  const ctx = { name: 'files', paths: { data: dataDir }, config: { get: async (key: string): Promise<unknown> => (key === 'roots' ? [root] : undefined) } } as unknown as PluginContext;
+  const ctx = {
+    name: 'files',
+    paths: { data: dataDir },
+    config: { get: async (key: string): Promise<unknown> => (key === 'roots' ? [root] : undefined) },
+  } as unknown as PluginContext;
   return { base, root, outside, workspace: openWorkspace(ctx) };
 }
 
@@ -68,7 +72,11 @@ function fingerprint(dir: string): string[] {
 async function callMany(tool: ToolDefinition<never>, args: (i: number) => unknown, name: string, calls = CALLS): Promise<string[]> {
   const said: string[] = [];
   for (let i = 0; i < calls; i++) {
-    const { call } = toolCall({ name, args: args(i) as Record<string, unknown>, session: 'cli:race', callId: `c${i}` }, new AbortController().signal, () => undefined);
+    const { call } = toolCall(
+      { name, args: args(i) as Record<string, unknown>, session: 'cli:race', callId: `c${i}` },
+      new AbortController().signal,
+      () => undefined,
+    );
     try {
       said.push(JSON.stringify(await tool.run(args(i) as never, {} as PluginContext, call)));
     } catch (error) {
@@ -117,7 +125,11 @@ describe('the file operations under a folder swapped with a symlink to outside',
   it(`read_file, list_files and search_files, ${CALLS} calls each, return nothing from outside`, async () => {
     // Each name in turn: whichever the folder stands at, some calls ask for it.
     const reads = await callMany(createReadFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/f.txt` }), 'read_file');
-    const lists = await callMany(createListFiles(() => workspace) as ToolDefinition<never>, (i) => (i % 3 === 2 ? { path: '.', glob: '**' } : { path: either(i) }), 'list_files');
+    const lists = await callMany(
+      createListFiles(() => workspace) as ToolDefinition<never>,
+      (i) => (i % 3 === 2 ? { path: '.', glob: '**' } : { path: either(i) }),
+      'list_files',
+    );
     // Half through ripgrep (when installed), half through the walk of its own.
     const rg = findExecutable('rg');
     const searchArgs = (i: number): Record<string, string> => (i % 3 === 2 ? { pattern: 'marker|inside' } : { pattern: 'marker|inside', path: either(i) });
@@ -125,9 +137,16 @@ describe('the file operations under a folder swapped with a symlink to outside',
       ...(await callMany(createSearchFiles(() => workspace, rg) as ToolDefinition<never>, searchArgs, 'search_files', CALLS / 2)),
       ...(await callMany(createSearchFiles(() => workspace, null) as ToolDefinition<never>, searchArgs, 'search_files', CALLS / 2)),
     ];
-    for (const [said, what] of [[reads, 'read_file'], [lists, 'list_files'], [searches, 'search_files']] as const) {
+    for (const [said, what] of [
+      [reads, 'read_file'],
+      [lists, 'list_files'],
+      [searches, 'search_files'],
+    ] as const) {
       assertNoLeak(said, what);
-      assert.ok(said.some((text) => text.includes('inside') || text.includes('f.txt')), `some ${what} calls went through between the swaps`);
+      assert.ok(
+        said.some((text) => text.includes('inside') || text.includes('f.txt')),
+        `some ${what} calls went through between the swaps`,
+      );
     }
     assertOutsideUntouched('reading');
   });
@@ -149,12 +168,26 @@ describe('the file operations under a folder swapped with a symlink to outside',
   });
 
   it(`write_file and edit_file, ${CALLS} calls each, create and change nothing outside`, async () => {
-    assertNoLeak(await callMany(createWriteFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/w.txt`, content: `write ${i}\n` }), 'write_file'), 'write_file');
-    assertNoLeak(await callMany(createEditFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/e.txt`, old: 'marker', new: 'marker.' }), 'edit_file'), 'edit_file');
+    assertNoLeak(
+      await callMany(createWriteFile(() => workspace) as ToolDefinition<never>, (i) => ({ path: `${either(i)}/w.txt`, content: `write ${i}\n` }), 'write_file'),
+      'write_file',
+    );
+    assertNoLeak(
+      await callMany(
+        createEditFile(() => workspace) as ToolDefinition<never>,
+        (i) => ({ path: `${either(i)}/e.txt`, old: 'marker', new: 'marker.' }),
+        'edit_file',
+      ),
+      'edit_file',
+    );
     assertOutsideUntouched('writing');
     const named = workspace.store.list({ limit: 10 * CALLS }).flatMap((set) => workspace.store.show(set.id).entries.map((e) => e.path));
     assert.ok(named.length > 0, 'some writes went through between the swaps');
-    assert.deepEqual(named.filter((p) => !p.startsWith(`${root}/`)), [], 'change records name only paths inside the root');
+    assert.deepEqual(
+      named.filter((p) => !p.startsWith(`${root}/`)),
+      [],
+      'change records name only paths inside the root',
+    );
   });
 
   it(`exec's copy-back, ${CALLS} times, creates and removes nothing outside`, () => {

@@ -50,7 +50,8 @@ function capabilitiesOf(file: string): string {
   return spawnSync('getcap', [file], { encoding: 'utf8' }).stdout.trim();
 }
 
-const plant = 'rm -f ./legacy-suid && cp /bin/bash ./rootsh && chmod 4755 ./rootsh && rm -f ./replaced && cp /bin/bash ./replaced && chmod 6755 ./replaced && mkdir -m 2777 sgid-dir && mkfifo ./pipe';
+const plant =
+  'rm -f ./legacy-suid && cp /bin/bash ./rootsh && chmod 4755 ./rootsh && rm -f ./replaced && cp /bin/bash ./replaced && chmod 6755 ./replaced && mkdir -m 2777 sgid-dir && mkfifo ./pipe';
 
 describe('exec cannot plant a setuid-root program', { skip: notRoot || setprivMissing }, () => {
   it('overlay mode: new and replaced files lose their s-bits, take the folder owner, and a FIFO is not carried over', { skip: sandboxSkip }, async (t) => {

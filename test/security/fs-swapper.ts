@@ -37,7 +37,8 @@ export function prepareSwapper(dir: string): { argv: string[] } | { skip: string
   fs.writeFileSync(source, C_SOURCE);
   const cc = spawnSync('cc', ['-O2', '-o', binary, source], { encoding: 'utf8' });
   if (!cc.error && cc.status === 0) return { argv: [binary] };
-  if (process.arch !== 'x64') return { skip: `no C compiler (cc) to build the swap loop, and python3's syscall number 316 is x86_64's only (this is ${process.arch})` };
+  if (process.arch !== 'x64')
+    return { skip: `no C compiler (cc) to build the swap loop, and python3's syscall number 316 is x86_64's only (this is ${process.arch})` };
   const python = spawnSync('python3', ['-c', 'import ctypes'], { encoding: 'utf8' });
   if (python.error || python.status !== 0) return { skip: 'neither a C compiler (cc) nor python3 with ctypes is here to run the renameat2 swap loop' };
   const script = path.join(dir, 'swap.py');

@@ -77,6 +77,9 @@ function flaggedIn(output: string): FlaggedEntry[] {
 /** Fails naming each expected flag the output lacks. */
 export function assertAllFlagged(output: string, where: string): void {
   const entries = flaggedIn(output);
-  const missing = EXPECTED.filter((e) => !entries.some((f) => f.file === e.file && f.line === e.line && f.text.includes(e.text) && f.flags.some((w) => w.startsWith(TRUST_FLAG_WORDS[e.flag]))));
+  const missing = EXPECTED.filter(
+    (e) =>
+      !entries.some((f) => f.file === e.file && f.line === e.line && f.text.includes(e.text) && f.flags.some((w) => w.startsWith(TRUST_FLAG_WORDS[e.flag]))),
+  );
   assert.deepEqual(missing, [], `${where}: not flagged as expected; the report said:\n${output}`);
 }

@@ -52,7 +52,11 @@ describe('a reminder nobody receives', () => {
     await waitFor(() => answered(homed, 'cli:home', 'Reminder: water the plants.'), { what: 'the second reminder stored', timeoutMs: 60_000, intervalMs: 500 });
     const restarted = await runHomectl(['plugins', 'restart', 'cli'], { dataDir: homed.dataDir });
     assert.equal(restarted.code, 0, restarted.stderr);
-    await waitFor(async () => (await runHomectl(['status'], { dataDir: homed.dataDir })).code === 0, { what: 'the cli plugin back', timeoutMs: 60_000, intervalMs: 500 });
+    await waitFor(async () => (await runHomectl(['status'], { dataDir: homed.dataDir })).code === 0, {
+      what: 'the cli plugin back',
+      timeoutMs: 60_000,
+      intervalMs: 500,
+    });
     const later = await runWaiter(['-data', homed.dataDir, '--session', 'cli:home', '-say', 'back again']);
     assert.equal(later.code, 0, later.stderr);
     assert.match(`${later.stdout}${later.stderr}`, /while you were away\] Reminder: water the plants\./, `stdout: ${later.stdout}\nstderr: ${later.stderr}`);

@@ -12,7 +12,7 @@ interface ChatBody {
 }
 
 describe('a tool call longer than the kernel default deadline', () => {
-  it('a 90-second exec completes under exec\'s own 2-minute default', { timeout: 240_000 }, async (t) => {
+  it("a 90-second exec completes under exec's own 2-minute default", { timeout: 240_000 }, async (t) => {
     const llm = await startFakeLlmFor(t);
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());

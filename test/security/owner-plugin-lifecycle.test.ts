@@ -37,8 +37,7 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
     }
   };
   const state = async (name: string): Promise<string> => (await callOnce(admin, SocketApi.PluginsInfo, { name })).plugin.state;
-  const installed = async (name: string): Promise<boolean> =>
-    (await callOnce(admin, SocketApi.PluginsList, {})).plugins.some((p) => p.name === name);
+  const installed = async (name: string): Promise<boolean> => (await callOnce(admin, SocketApi.PluginsList, {})).plugins.some((p) => p.name === name);
 
   it('a plugin the owner disabled is enabled again by homectl only, not by the page or the shared socket', async () => {
     const disabled = await runHomectl(['plugins', 'disable', 'calculator'], { socket: live.homed.socket });
@@ -49,7 +48,10 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
       ['the shared socket', await shared(SocketApi.PluginsControl, { name: 'calculator', action: 'enable' })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `enable from ${who}: ${JSON.stringify(answer)}`);
-      assert.match(answer.error.message, /plugin "calculator" is disabled, and enabling it gives the agent what it brings, so only the owner does it, .*homectl plugins enable calculator/);
+      assert.match(
+        answer.error.message,
+        /plugin "calculator" is disabled, and enabling it gives the agent what it brings, so only the owner does it, .*homectl plugins enable calculator/,
+      );
     }
     assert.equal(await state('calculator'), 'disabled', 'still disabled');
 
@@ -68,7 +70,10 @@ describe("a plugin's life, where it widens what the agent may do, is the owner's
       ['the shared socket', await shared(SocketApi.PluginsRemove, { name: 'stage-guard' })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `remove from ${who}: ${JSON.stringify(answer)}`);
-      assert.match(answer.error.message, /plugin "stage-guard" guards every tool call \(before_toolcall\): .*only the owner removes it, .*homectl plugins remove stage-guard/);
+      assert.match(
+        answer.error.message,
+        /plugin "stage-guard" guards every tool call \(before_toolcall\): .*only the owner removes it, .*homectl plugins remove stage-guard/,
+      );
     }
     assert.equal(await installed('stage-guard'), true, 'the guard is still installed');
     assert.equal(await state('stage-guard'), 'ready', 'and still guards');

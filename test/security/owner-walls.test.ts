@@ -12,7 +12,17 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { promisify } from 'node:util';
 import { HomedClient, callOnce } from '../../plugins/cli/client';
 import { adminSocketInDataDir } from '../../plugins/cli/locate';
-import { ApprovalsApi, SocketApi, WEBUI_PACKAGES_PATH, type WebuiPackageSummary, type ConfigEntry, type PendingAsk, type PendingParams, type PendingResult, type RequestDescriptor } from '../../protocol';
+import {
+  ApprovalsApi,
+  SocketApi,
+  WEBUI_PACKAGES_PATH,
+  type WebuiPackageSummary,
+  type ConfigEntry,
+  type PendingAsk,
+  type PendingParams,
+  type PendingResult,
+  type RequestDescriptor,
+} from '../../protocol';
 import { packPlugin } from '../../scripts/pack/pack';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { fakeProviderEnv, FIXTURE_PLUGINS, makeTempDir, REPO_ROOT, runHomectl, waitFor } from '../harness/homed';
@@ -90,7 +100,11 @@ describe('only the owner at the machine widens what the agent may do', () => {
       `require(${JSON.stringify(CLIENT_JS)}).callOnce(${JSON.stringify(live.homed.socket)}, ${JSON.stringify(descriptor)}, ${JSON.stringify(params)})` +
       '.then((result) => console.log(JSON.stringify({ result })), (e) => console.log(JSON.stringify({ error: e.error ?? { message: e.message, name: e.name } })))';
     const gid = process.getegid?.() ?? 0;
-    const { stdout } = await promisify(execFile)('setpriv', [`--reuid=${MEMBER_UID}`, `--regid=${MEMBER_UID}`, `--groups=${gid}`, '--', process.execPath, '-e', script], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(
+      'setpriv',
+      [`--reuid=${MEMBER_UID}`, `--regid=${MEMBER_UID}`, `--groups=${gid}`, '--', process.execPath, '-e', script],
+      { timeout: 30_000 },
+    );
     return JSON.parse(stdout) as Answer<R>;
   }
 
@@ -152,8 +166,9 @@ describe('only the owner at the machine widens what the agent may do', () => {
     const asker = await HomedClient.connect(live.homed.socket);
     try {
       const saying = asker.call(SocketApi.ChatSay, { session, text: 'what is 2 + 3?' }, { timeoutMs: 90_000 });
-      const pendingOn = async (call: (descriptor: typeof SocketApi.ApprovalPending, params: PendingParams) => Promise<Answer<PendingResult>>): Promise<Offered | undefined> =>
-        (await call(SocketApi.ApprovalPending, { session })).result?.pending[0];
+      const pendingOn = async (
+        call: (descriptor: typeof SocketApi.ApprovalPending, params: PendingParams) => Promise<Answer<PendingResult>>,
+      ): Promise<Offered | undefined> => (await call(SocketApi.ApprovalPending, { session })).result?.pending[0];
       const onPage = await waitFor(() => pendingOn((d, p) => page.call(d, p)), { what: 'the question on the page', timeoutMs: 30_000 });
       assert.deepEqual(onPage.choices, ['yes', 'no'], 'the page is not offered "always"');
       assert.equal(onPage.ownerCommand, 'homectl approvals allow add', 'the page is told the command that makes it last');
@@ -163,7 +178,10 @@ describe('only the owner at the machine widens what the agent may do', () => {
 
       const fromPage = await page.call(SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal(fromPage.error?.name, 'HA_ERR_PERMISSION_DENIED', JSON.stringify(fromPage));
-      assert.match(fromPage.error.message, /"always" widens what the agent may do, so only the owner gives it, on the machine running homed.*answer yes or no here, and make it last with: homectl approvals allow add/);
+      assert.match(
+        fromPage.error.message,
+        /"always" widens what the agent may do, so only the owner gives it, on the machine running homed.*answer yes or no here, and make it last with: homectl approvals allow add/,
+      );
       // By name: `owner` is no param of the socket's approvals/answer; a page that sends it anyway is refused.
       const claimed = await page.call(byName(SocketApi.ApprovalAnswer.method), { id: onPage.id, choice: 'always', owner: true });
       assert.ok(claimed.error, `a page's claim to be the owner is refused: ${JSON.stringify(claimed)}`);
@@ -174,7 +192,11 @@ describe('only the owner at the machine widens what the agent may do', () => {
       await callOnce(admin, SocketApi.ApprovalAnswer, { id: onPage.id, choice: 'always' });
       assert.equal((await saying).text, 'It is 5.');
       const rules = (await callOnce(admin, ApprovalsApi.List, {})).rules;
-      assert.deepEqual(rules.map((r) => [r.tool, r.added_by]), [['add', 'always']], "the owner's always added the rule");
+      assert.deepEqual(
+        rules.map((r) => [r.tool, r.added_by]),
+        [['add', 'always']],
+        "the owner's always added the rule",
+      );
       assert.equal((await runHomectl(['approvals', 'revoke', rules[0]!.id], { socket: live.homed.socket })).code, 0);
     } finally {
       asker.close();
@@ -188,7 +210,12 @@ describe('only the owner at the machine widens what the agent may do', () => {
         ['the shared socket', await shared(SocketApi.PluginsControl, { name: 'approvals', action })],
       ] as const) {
         assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${action} from ${who}: ${JSON.stringify(answer)}`);
-        assert.match(answer.error.message, new RegExp(`plugin "approvals" guards every tool call \\(before_toolcall\\): .*tools would run unasked, so only the owner does it, .*homectl plugins ${action} approvals`));
+        assert.match(
+          answer.error.message,
+          new RegExp(
+            `plugin "approvals" guards every tool call \\(before_toolcall\\): .*tools would run unasked, so only the owner does it, .*homectl plugins ${action} approvals`,
+          ),
+        );
       }
     }
     const state = async (): Promise<string> => (await callOnce(admin, SocketApi.PluginsInfo, { name: 'approvals' })).plugin.state;
@@ -218,7 +245,11 @@ describe('only the owner at the machine widens what the agent may do', () => {
       ['the shared socket', await shared(SocketApi.PluginsInstall, { file, sha256 })],
     ] as const) {
       assert.equal(answer.error?.name, 'HA_ERR_PERMISSION_DENIED', `${who}: ${JSON.stringify(answer)}`);
-      assert.match(answer.error.message, /package "boss" asks for "admin", which only the owner grants, on the machine running homed; nothing was installed.*homectl plugins install /, who);
+      assert.match(
+        answer.error.message,
+        /package "boss" asks for "admin", which only the owner grants, on the machine running homed; nothing was installed.*homectl plugins install /,
+        who,
+      );
     }
     // By name: `owner` is no param of the socket's plugins/install; a page that sends it anyway is refused.
     const claimed = await page.call(byName(SocketApi.PluginsInstall.method), { file, sha256, owner: true });
@@ -238,7 +269,10 @@ describe('only the owner at the machine widens what the agent may do', () => {
     const body = (await install.json()) as { error?: string; code?: string };
     assert.equal(install.status, 403, JSON.stringify(body));
     assert.equal(body.code, 'HA_ERR_PERMISSION_DENIED');
-    assert.match(body.error ?? '', new RegExp(`package "boss" asks for "admin", which only the owner grants.*homectl plugins install ${path.basename(file).replace(/\./g, '\\.')}`));
+    assert.match(
+      body.error ?? '',
+      new RegExp(`package "boss" asks for "admin", which only the owner grants.*homectl plugins install ${path.basename(file).replace(/\./g, '\\.')}`),
+    );
     assert.ok(!fs.existsSync(path.join(live.homed.dataDir, 'plugins', 'boss')), 'nothing was installed');
 
     const installed = await runHomectl(['plugins', 'install', file, '--yes'], { socket: live.homed.socket });

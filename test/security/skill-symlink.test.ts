@@ -19,7 +19,7 @@ const sha256 = (file: string): string => createHash('sha256').update(fs.readFile
 describe('skill install and links', () => {
   it('refuses a SKILL.md that is a link, wherever it points, and installs nothing', async (t) => {
     const rig = await startSkillsRig(t);
-    const elsewhere = writeUnder(rig.scratch, 'private/secret-skill/SKILL.md', skillText('secret', { body: 'The owner\'s private notes.\n' }));
+    const elsewhere = writeUnder(rig.scratch, 'private/secret-skill/SKILL.md', skillText('secret', { body: "The owner's private notes.\n" }));
     const fifo = path.join(rig.scratch, 'private', 'pipe');
     execFileSync('mkfifo', [fifo]);
     const cases: [string, string][] = [
@@ -32,7 +32,11 @@ describe('skill install and links', () => {
       writeUnder(dir, 'docs/real.md', skillText(`linked-${name}`));
       fs.symlinkSync(target, path.join(dir, 'SKILL.md'));
       const started = Date.now();
-      await assert.rejects(rig.call(SkillsApi.Preview, { dir }), /SKILL\.md is a link \(to .*\); a skill's SKILL\.md and files are read only as plain files of its folder, so it is refused/, name);
+      await assert.rejects(
+        rig.call(SkillsApi.Preview, { dir }),
+        /SKILL\.md is a link \(to .*\); a skill's SKILL\.md and files are read only as plain files of its folder, so it is refused/,
+        name,
+      );
       assert.ok(Date.now() - started < 10_000, `${name}: refused at once, not after the read timed out`);
       await assert.rejects(rig.call(SkillsApi.Install, { dir, sha256: sha256(path.join(dir, 'docs/real.md')) }), /SKILL\.md is a link/, name);
       const shown = await runHomectl(['skills', 'install', '--yes', dir], { socket: rig.homed.socket });
@@ -47,7 +51,10 @@ describe('skill install and links', () => {
     const dir = path.join(rig.scratch, 'leaky');
     const file = writeUnder(dir, 'SKILL.md', skillText('leaky'));
     fs.symlinkSync('/etc', path.join(dir, 'config'));
-    await assert.rejects(rig.call(SkillsApi.Install, { dir, sha256: sha256(file) }), /config is a link to \/etc, outside the skill folder; such a folder is refused/);
+    await assert.rejects(
+      rig.call(SkillsApi.Install, { dir, sha256: sha256(file) }),
+      /config is a link to \/etc, outside the skill folder; such a folder is refused/,
+    );
     assert.equal(fs.existsSync(path.join(rig.skillsDir, 'leaky')), false);
   });
 });
@@ -63,7 +70,10 @@ describe('reading a skill folder by descriptor', () => {
     // As if swapped after the listing: the folder on the path is now a link out of the skill.
     fs.rmSync(path.join(skill, 'scripts'), { recursive: true });
     fs.symlinkSync(path.join(root, 'outside'), path.join(skill, 'scripts'));
-    assert.throws(() => readPlainFile(path.join(skill, 'scripts/run.sh'), 1024, skill), /was opened at .*outside\/run\.sh, outside the skill folder .*: a folder on its path is a link; the folder is refused/);
+    assert.throws(
+      () => readPlainFile(path.join(skill, 'scripts/run.sh'), 1024, skill),
+      /was opened at .*outside\/run\.sh, outside the skill folder .*: a folder on its path is a link; the folder is refused/,
+    );
     execFileSync('mkfifo', [path.join(skill, 'pipe')]);
     assert.throws(() => readPlainFile(path.join(skill, 'pipe'), 1024, skill), /pipe is not a plain file/);
   });

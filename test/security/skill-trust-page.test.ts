@@ -7,7 +7,7 @@ import { makeTempDir } from '../harness/homed';
 import { skip, startBrowserHarness, type BrowserHarness } from '../plugins/webui/browser-harness';
 import { EXPECTED, assertAllFlagged, writeHostilePackage } from './hostile-skill';
 
-describe("a hostile skill uploaded on the page shows its trust report in the install dialog", { skip }, () => {
+describe('a hostile skill uploaded on the page shows its trust report in the install dialog', { skip }, () => {
   let harness: BrowserHarness;
   let work: string;
   let hmap: string;

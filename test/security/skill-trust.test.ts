@@ -69,12 +69,19 @@ describe('a hostile skill is flagged on every path that installs it', () => {
     const shown = await runHomectl(['plugins', 'install', server.url('/fastnotes.hmap')], { socket: live.homed.socket });
     assert.notEqual(shown.code, 0);
     assertAllFlagged(shown.stdout, 'plugins install URL');
-    assert.equal((await plugins()).some((p) => p.name === 'fastnotes'), false);
+    assert.equal(
+      (await plugins()).some((p) => p.name === 'fastnotes'),
+      false,
+    );
   });
 
   it("the page's upload", async () => {
     const secret = new URL(live.link()).hash.replace('#login=', '');
-    const login = await fetch(`${live.origin}/api/login`, { method: 'POST', headers: { origin: live.origin, 'content-type': 'application/json' }, body: JSON.stringify({ secret }) });
+    const login = await fetch(`${live.origin}/api/login`, {
+      method: 'POST',
+      headers: { origin: live.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ secret }),
+    });
     assert.equal(login.status, 200);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
     const body = fs.readFileSync(hmap);
@@ -99,10 +106,15 @@ describe('a hostile skill is flagged on every path that installs it', () => {
     assert.equal(said.code, 0, said.stderr);
     assertAllFlagged(`${said.stdout}\n${said.stderr}`, "plugin_install's output to the person");
     const last = llm.requests.at(-1)?.rawBody ?? '';
-    const content = ((JSON.parse(last) as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '') as string;
+    const content = ((JSON.parse(last) as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'tool').at(-1)?.content ??
+      '') as string;
     const toolResult = (JSON.parse(content) as { error?: string }).error ?? content;
     assertAllFlagged(toolResult, "plugin_install's answer to the model");
     assert.match(toolResult, /not installed: its trust report flags \d+ items.*homectl plugins install/s);
-    assert.equal((await plugins()).some((p) => p.name === 'fastnotes'), false, 'a flagged skill is not installed by the agent');
+    assert.equal(
+      (await plugins()).some((p) => p.name === 'fastnotes'),
+      false,
+      'a flagged skill is not installed by the agent',
+    );
   });
 });

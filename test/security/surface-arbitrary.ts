@@ -87,9 +87,8 @@ function stringArbitrary(schema: JsonSchema, hints: Hints, name: string): fc.Arb
   // Mostly a favoured string for a field whose name has hints (a path field gets paths out of the data dir), a third of
   // the time for any other; a favoured string may fail a pattern, and then the call must be refused.
   const named = hints.byName[name];
-  return fc.oneof(
-    { arbitrary: plain, weight: 2 },
-    ...(named ? [{ arbitrary: named.map(fit), weight: 4 }] : []),
-    { arbitrary: hints.anyString.map(fit), weight: 1 },
-  );
+  return fc.oneof({ arbitrary: plain, weight: 2 }, ...(named ? [{ arbitrary: named.map(fit), weight: 4 }] : []), {
+    arbitrary: hints.anyString.map(fit),
+    weight: 1,
+  });
 }

@@ -72,12 +72,37 @@ export function mutationArbitrary(): fc.Arbitrary<Mutation> {
   return fc.oneof(
     { arbitrary: fc.constant<Mutation>({ kind: 'none' }), weight: 8 },
     { arbitrary: fc.record({ kind: fc.constant('wrong-type' as const), at, value: ANY_KIND }), weight: 4 },
-    { arbitrary: fc.record({ kind: fc.constant('huge-string' as const), at, length: HUGE_LENGTHS, unit: fc.constantFrom('x', 'é', '字', '😀', '/..') }), weight: 1 },
-    { arbitrary: fc.record({ kind: fc.constant('deep-nesting' as const), at, depth: fc.constantFrom(64, 1000, 20_000), shape: fc.constantFrom('array' as const, 'object' as const) }), weight: 1 },
-    { arbitrary: fc.record({ kind: fc.constant('unknown-field' as const), at, key: fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ maxLength: 12 })), value: ANY_KIND }), weight: 3 },
+    {
+      arbitrary: fc.record({ kind: fc.constant('huge-string' as const), at, length: HUGE_LENGTHS, unit: fc.constantFrom('x', 'é', '字', '😀', '/..') }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('deep-nesting' as const),
+        at,
+        depth: fc.constantFrom(64, 1000, 20_000),
+        shape: fc.constantFrom('array' as const, 'object' as const),
+      }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('unknown-field' as const),
+        at,
+        key: fc.oneof(fc.constantFrom(...ODD_KEYS), fc.string({ maxLength: 12 })),
+        value: ANY_KIND,
+      }),
+      weight: 3,
+    },
     { arbitrary: fc.record({ kind: fc.constant('bad-text' as const), at, text: BAD_TEXT }), weight: 3 },
     { arbitrary: fc.record({ kind: fc.constant('extreme-number' as const), at, value: EXTREME_NUMBERS }), weight: 2 },
-    { arbitrary: fc.record({ kind: fc.constant('top-level' as const), value: fc.oneof(fc.constant(null), fc.constant([]), fc.constant('params'), fc.constant(7), fc.constant([{}])) }), weight: 1 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('top-level' as const),
+        value: fc.oneof(fc.constant(null), fc.constant([]), fc.constant('params'), fc.constant(7), fc.constant([{}])),
+      }),
+      weight: 1,
+    },
   );
 }
 

@@ -33,7 +33,10 @@ export function sandboxParams(via: 'sdk' | 'socket', method: string, params: unk
   if (!isRecord(params)) return params;
   switch (method) {
     case 'plugins/control':
-      return typeof params['name'] === 'string' && world.plugins.has(params['name']) && params['name'] !== world.victim && STOPPING_ACTIONS.has(String(params['action']))
+      return typeof params['name'] === 'string' &&
+        world.plugins.has(params['name']) &&
+        params['name'] !== world.victim &&
+        STOPPING_ACTIONS.has(String(params['action']))
         ? { ...params, name: world.victim }
         : params;
     case 'plugins/remove':

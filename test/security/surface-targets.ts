@@ -59,7 +59,8 @@ export async function listServedMethods(): Promise<ServedMethod[]> {
     if (!fs.existsSync(manifestPath)) continue;
     const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8')) as { entry: string };
     const loaded = (await import(path.join(REPO_ROOT, 'dist', 'plugins', name, manifest.entry))) as { default?: { default?: unknown } };
-    const definition = (loaded.default?.default ?? loaded.default) as { clientMethods?: readonly { descriptor: { method: string; params: JsonSchema } }[] } | undefined;
+    const definition = (loaded.default?.default ?? loaded.default) as
+      { clientMethods?: readonly { descriptor: { method: string; params: JsonSchema } }[] } | undefined;
     for (const { descriptor } of definition?.clientMethods ?? []) served.push({ plugin: name, method: descriptor.method, params: descriptor.params });
   }
   return served;

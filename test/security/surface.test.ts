@@ -13,15 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import {
-  ErrorCodes,
-  ErrorNames,
-  SOCKET_CANCEL_METHOD,
-  SocketApi,
-  type JsonSchema,
-  type PluginStatus,
-  type RequestDescriptor,
-} from '../../protocol';
+import { ErrorCodes, ErrorNames, SOCKET_CANCEL_METHOD, SocketApi, type JsonSchema, type PluginStatus, type RequestDescriptor } from '../../protocol';
 import { startFakeLlm, type FakeLlm } from '../fake-llm/server';
 import { callOnce } from '../../plugins/cli/client';
 import { adminSocketBeside } from '../harness/approvals';
@@ -66,7 +58,9 @@ const MAX_PROBLEMS = 20;
 const BROKEN_STATES = new Set(['failed', 'backoff', 'unresponsive']);
 /** Error codes an answer may carry: the catalogue's, less "internal". */
 const CATALOGUE_NAMES: ReadonlyMap<number, string> = new Map(
-  Object.entries(ErrorNames).map(([code, name]) => [Number(code), name]).filter(([code]) => code !== ErrorCodes.Internal) as [number, string][],
+  Object.entries(ErrorNames)
+    .map(([code, name]) => [Number(code), name])
+    .filter(([code]) => code !== ErrorCodes.Internal) as [number, string][],
 );
 /** vscode-jsonrpc's answer to a withdrawn request ($/cancelRequest), for the calls that wait for a person. */
 const REQUEST_CANCELLED = -32800;
@@ -101,12 +95,12 @@ describe('the whole SDK and socket surface under generated and mutated params', 
   const ask = async <P, R>(descriptor: RequestDescriptor<P, R>, params: NoInfer<P>): Promise<R> => {
     const { method } = descriptor;
     const outcome = await socket.send((id) => encodeLine({ id, method, params }), ANSWER_TIMEOUT_MS);
-    if (outcome.kind !== 'answer' || !('result' in outcome.answer)) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(outcome).slice(0, 2000)}`);
+    if (outcome.kind !== 'answer' || !('result' in outcome.answer))
+      throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(outcome).slice(0, 2000)}`);
     // The server answered this descriptor's method: its result is the descriptor's.
     return outcome.answer['result'] as R;
   };
-  const pluginStates = async (): Promise<Map<string, PluginStatus>> =>
-    new Map((await ask(SocketApi.PluginsList, {})).plugins.map((p) => [p.name, p]));
+  const pluginStates = async (): Promise<Map<string, PluginStatus>> => new Map((await ask(SocketApi.PluginsList, {})).plugins.map((p) => [p.name, p]));
 
   before(async () => {
     root = makeTempDir('surface-');
@@ -170,7 +164,8 @@ describe('the whole SDK and socket surface under generated and mutated params', 
         const problem = answers[i];
         count(counts, `${call.target.via} ${call.target.method}${call.target.notification ? ' (notification)' : ''}`);
         const kind = `${call.target.via} ${call.target.method}: ${problem?.replace(/\d+/g, 'N').slice(0, 60)}`;
-        if (problem && !problems.has(kind)) problems.set(kind, `call ${first + i}${batch.length > 1 ? ` (of ${batch.length} at once)` : ''}: ${describeCall(call)}\n  -> ${problem}`);
+        if (problem && !problems.has(kind))
+          problems.set(kind, `call ${first + i}${batch.length > 1 ? ` (of ${batch.length} at once)` : ''}: ${describeCall(call)}\n  -> ${problem}`);
       });
       if (problems.size >= MAX_PROBLEMS) throw new Error(`stopped after ${MAX_PROBLEMS} kinds of wrong answers`);
       const broken = await findBrokenPlugins();
@@ -190,10 +185,23 @@ describe('the whole SDK and socket surface under generated and mutated params', 
       endOnFailure: true,
       includeErrorInReport: true,
     });
-    assert.equal(problems.size, 0, `seed ${SEED}: ${problems.size} kinds of calls were not answered with a result or a catalogued error:\n${[...problems.values()].join('\n')}`);
-    t.diagnostic(`${ran} calls over ${counts.size} of ${targets.length} methods (${targets.filter((x) => x.via === 'sdk').length} SDK, ${targets.filter((x) => x.via === 'socket').length} socket)`);
-    t.diagnostic(`${outsideCount} calls with a path out of the data dir succeeded (${examples.length - firstCalls.length} such calls made after one call of each method)`);
-    t.diagnostic(`outcomes: ${[...outcomes].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    assert.equal(
+      problems.size,
+      0,
+      `seed ${SEED}: ${problems.size} kinds of calls were not answered with a result or a catalogued error:\n${[...problems.values()].join('\n')}`,
+    );
+    t.diagnostic(
+      `${ran} calls over ${counts.size} of ${targets.length} methods (${targets.filter((x) => x.via === 'sdk').length} SDK, ${targets.filter((x) => x.via === 'socket').length} socket)`,
+    );
+    t.diagnostic(
+      `${outsideCount} calls with a path out of the data dir succeeded (${examples.length - firstCalls.length} such calls made after one call of each method)`,
+    );
+    t.diagnostic(
+      `outcomes: ${[...outcomes]
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     {
       const missed = targets.map((x) => `${x.via} ${x.method}${x.notification ? ' (notification)' : ''}`).filter((name) => !counts.has(name));
       assert.deepEqual(missed, [], `every method was called at least once (${ran} calls in ${FUZZ_SECONDS} s)`);
@@ -212,8 +220,12 @@ describe('the whole SDK and socket surface under generated and mutated params', 
         (id) => encodeLine({ id, method: SocketApi.KernelStatus.method, params: {} }),
         ANSWER_TIMEOUT_MS,
       );
-      const wrong = [judgeSocket(probe), ...answers.map((answer) => ('stream' in answer ? undefined : judgeSocket({ kind: 'answer', answer, streamed: 0 })))].find((p) => p);
-      if (wrong && !problems.has(wrong.replace(/\d+/g, 'N').slice(0, 60))) problems.set(wrong.replace(/\d+/g, 'N').slice(0, 60), `line ${JSON.stringify(text).slice(0, 300)}\n  -> ${wrong}`);
+      const wrong = [
+        judgeSocket(probe),
+        ...answers.map((answer) => ('stream' in answer ? undefined : judgeSocket({ kind: 'answer', answer, streamed: 0 }))),
+      ].find((p) => p);
+      if (wrong && !problems.has(wrong.replace(/\d+/g, 'N').slice(0, 60)))
+        problems.set(wrong.replace(/\d+/g, 'N').slice(0, 60), `line ${JSON.stringify(text).slice(0, 300)}\n  -> ${wrong}`);
     });
     await fc.assert(property, { seed: SEED, numRuns: 100_000, interruptAfterTimeLimit: LINE_SECONDS * 1000, markInterruptAsFailure: false });
     t.diagnostic(`${lines} raw lines in ${LINE_SECONDS} s`);
@@ -238,7 +250,11 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     const changed = diffSnapshots(outsideBefore, snapshotOutside(canaries));
     assert.deepEqual(changed, [], 'no file or folder outside the data dir was created, changed or removed');
     const copied = findCanaryBytes(homed?.dataDir ?? '', canaries);
-    assert.deepEqual(copied, [], `no canary outside the data dir was read into it; calls that named a path outside and succeeded (the first 20 of ${outsideCount}):\n${outsideSucceeded.join('\n')}`);
+    assert.deepEqual(
+      copied,
+      [],
+      `no canary outside the data dir was read into it; calls that named a path outside and succeeded (the first 20 of ${outsideCount}):\n${outsideSucceeded.join('\n')}`,
+    );
   });
 
   /** Makes one call and says what was wrong with how it was answered, if anything. */
@@ -260,7 +276,11 @@ describe('the whole SDK and socket surface under generated and mutated params', 
     if (target.via === 'sdk') {
       const relayMethod = target.notification ? 'relay/notify' : 'relay/request';
       const withdraw = WAITS_FOR_A_PERSON.get(target.method);
-      const relayParams = { method: target.method, ...(params === undefined ? {} : { params: toRelayValue(params) }), ...(withdraw === undefined ? {} : { withdrawAfterMs: withdraw }) };
+      const relayParams = {
+        method: target.method,
+        ...(params === undefined ? {} : { params: toRelayValue(params) }),
+        ...(withdraw === undefined ? {} : { withdrawAfterMs: withdraw }),
+      };
       const outcome = await lane.send((id) => encodeLine({ id, method: relayMethod, params: relayParams }), ANSWER_TIMEOUT_MS);
       if (outcome.kind !== 'answer' || !('result' in outcome.answer)) return judgeSocket(outcome, seen);
       return judgeRelay(target, outcome.answer['result'] as RelayOutcome, seen) ?? (target.notification ? await judgeAlive(lane) : undefined);
@@ -359,7 +379,8 @@ function judgeError(who: string, code: unknown, name: unknown, message: unknown)
   const expected = typeof code === 'number' ? CATALOGUE_NAMES.get(code) : undefined;
   if (expected === undefined) return `${who} answered with code ${String(code)} (${String(name)}), not one of the catalogue: ${String(message).slice(0, 1000)}`;
   if (name !== expected) return `${who} answered with code ${String(code)} named ${String(name)}, not ${expected}: ${String(message).slice(0, 1000)}`;
-  if (typeof message !== 'string' || message.trim() === '' || message.includes('[object Object]')) return `${who} answered ${expected} without a readable message: ${JSON.stringify(message)}`;
+  if (typeof message !== 'string' || message.trim() === '' || message.includes('[object Object]'))
+    return `${who} answered ${expected} without a readable message: ${JSON.stringify(message)}`;
   return undefined;
 }
 
@@ -371,11 +392,45 @@ function makeHints(canaries: Canaries, world: SandboxWorld): Hints {
   const paths = fc.constantFrom(...canaries.paths);
   // Text that type parsers (int, float, duration, size, bool, json, dates) read: edges, overflows, near misses.
   const parsable = fc.constantFrom(
-    '0', '-0', '-1', '1e999', '-1e999', 'NaN', 'Infinity', '9007199254740993', '0x10', '1_000', ' 5 ', '',
-    'true', 'yes', 'null', '{}', '[]', '{"__proto__":{"x":1}}', '[[[[[[[[]]]]]]]]',
-    '1s', '0s', '-5m', '1e309s', '99999999999999999999d', '1h30m', '1.5h', '10ms', '2w',
-    '8MiB', '1e30GiB', '-1KiB', '99999999999999999999TB',
-    '2026-12-07T05:00:00Z', '2026-13-45T25:61:00Z', '+275760-09-13T00:00:00.001Z', '0000-01-01T00:00:00Z', 'tomorrow', '00:00', '24:00',
+    '0',
+    '-0',
+    '-1',
+    '1e999',
+    '-1e999',
+    'NaN',
+    'Infinity',
+    '9007199254740993',
+    '0x10',
+    '1_000',
+    ' 5 ',
+    '',
+    'true',
+    'yes',
+    'null',
+    '{}',
+    '[]',
+    '{"__proto__":{"x":1}}',
+    '[[[[[[[[]]]]]]]]',
+    '1s',
+    '0s',
+    '-5m',
+    '1e309s',
+    '99999999999999999999d',
+    '1h30m',
+    '1.5h',
+    '10ms',
+    '2w',
+    '8MiB',
+    '1e30GiB',
+    '-1KiB',
+    '99999999999999999999TB',
+    '2026-12-07T05:00:00Z',
+    '2026-13-45T25:61:00Z',
+    '+275760-09-13T00:00:00.001Z',
+    '0000-01-01T00:00:00Z',
+    'tomorrow',
+    '00:00',
+    '24:00',
   );
   return {
     anyString: paths,
@@ -407,7 +462,8 @@ function toRelayValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toRelayValue);
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) Object.defineProperty(copy, key, { value: toRelayValue(child), enumerable: true, writable: true, configurable: true });
+  for (const [key, child] of Object.entries(value))
+    Object.defineProperty(copy, key, { value: toRelayValue(child), enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
@@ -418,9 +474,26 @@ function sampleOne(schema: JsonSchema, hints: Hints, salt: number, name = ''): u
 
 /** Lines a broken or hostile client writes: any text, any JSON, and requests with odd ids, methods and params. */
 function rawLineArbitrary(): fc.Arbitrary<string> {
-  const methods = fc.constantFrom(...Object.values(SocketApi).map((d) => d.method), SOCKET_CANCEL_METHOD, '__proto__', 'constructor', 'toString', 'hasOwnProperty', '', 'timer/set', 'relay/request', 'client/call', 'plugin/shutdown');
+  const methods = fc.constantFrom(
+    ...Object.values(SocketApi).map((d) => d.method),
+    SOCKET_CANCEL_METHOD,
+    '__proto__',
+    'constructor',
+    'toString',
+    'hasOwnProperty',
+    '',
+    'timer/set',
+    'relay/request',
+    'client/call',
+    'plugin/shutdown',
+  );
   const envelope = fc.record(
-    { id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), ANY_KIND), method: fc.oneof(methods, fc.string({ maxLength: 20 }), ANY_KIND), params: fc.oneof(ANY_KIND, fc.jsonValue({ maxDepth: 3 })), extra: ANY_KIND },
+    {
+      id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), ANY_KIND),
+      method: fc.oneof(methods, fc.string({ maxLength: 20 }), ANY_KIND),
+      params: fc.oneof(ANY_KIND, fc.jsonValue({ maxDepth: 3 })),
+      extra: ANY_KIND,
+    },
     { requiredKeys: [] },
   );
   return fc.oneof(
@@ -429,7 +502,14 @@ function rawLineArbitrary(): fc.Arbitrary<string> {
     { arbitrary: fc.string({ unit: 'binary', maxLength: 120 }), weight: 1 },
     {
       arbitrary: fc.constantFrom(
-        '', ' ', '{', '}', '[]', 'null', '"kernel/status"', '{}',
+        '',
+        ' ',
+        '{',
+        '}',
+        '[]',
+        'null',
+        '"kernel/status"',
+        '{}',
         '\uFEFF{"id":1,"method":"kernel/status"}',
         '{"id":1,"method":"kernel/status"} trailing',
         '{"id":1,"id":2,"method":"kernel/status"}',

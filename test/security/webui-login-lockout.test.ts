@@ -28,7 +28,9 @@ function wrongTriesFromAnotherUser(live: LiveWebui, count: number): Promise<numb
       process.stdout.write(JSON.stringify(statuses));
     })();`;
   const node = [process.execPath, '-e', script];
-  const [command, args] = isRoot ? ['setpriv', [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--', ...node]] : [process.execPath, node.slice(1)];
+  const [command, args] = isRoot
+    ? ['setpriv', [`--reuid=${OTHER_UID}`, `--regid=${OTHER_UID}`, '--clear-groups', '--', ...node]]
+    : [process.execPath, node.slice(1)];
   const child = spawn(command, args, { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -41,7 +43,11 @@ function wrongTriesFromAnotherUser(live: LiveWebui, count: number): Promise<numb
 }
 
 async function signIn(live: LiveWebui, secret: string): Promise<Response> {
-  return fetch(`${live.origin}/api/login`, { method: 'POST', headers: { origin: live.origin, 'content-type': 'application/json' }, body: JSON.stringify({ secret }) });
+  return fetch(`${live.origin}/api/login`, {
+    method: 'POST',
+    headers: { origin: live.origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ secret }),
+  });
 }
 
 describe('wrong sign-in tries of another local user', () => {

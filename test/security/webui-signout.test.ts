@@ -31,7 +31,10 @@ async function logLevel(live: LiveWebui): Promise<unknown> {
 /** The page's socket is refused or closed: a config/set over it cannot run, and the setting is unchanged. */
 async function assertCannotSet(live: LiveWebui, socket: PageSocket): Promise<void> {
   const before = await logLevel(live);
-  await assert.rejects(socket.call(SocketApi.ConfigSet, { scope: 'core', key: 'core.log.level', value: before === 'debug' ? 'warn' : 'debug' }), /not open|closed/);
+  await assert.rejects(
+    socket.call(SocketApi.ConfigSet, { scope: 'core', key: 'core.log.level', value: before === 'debug' ? 'warn' : 'debug' }),
+    /not open|closed/,
+  );
   assert.equal(await logLevel(live), before);
 }
 
@@ -56,7 +59,9 @@ describe('signing the page out closes its open sockets', () => {
     const end = await endedWithin(socket, CLOSE_WITHIN_MS);
     assert.ok(end, `the socket is still open ${CLOSE_WITHIN_MS} ms after homectl webui revoke --all answered`);
     assert.ok(end.at - answeredAt < CLOSE_WITHIN_MS);
-    t.diagnostic(`closed ${Math.round(end.at - startedAt)} ms after homectl webui revoke --all started; homectl exited after ${Math.round(answeredAt - startedAt)} ms`);
+    t.diagnostic(
+      `closed ${Math.round(end.at - startedAt)} ms after homectl webui revoke --all started; homectl exited after ${Math.round(answeredAt - startedAt)} ms`,
+    );
     assert.match(end.reason, /signed out/);
     assert.equal(end.code, WEBUI_SIGNED_OUT_CLOSE);
     await assertCannotSet(live, socket);

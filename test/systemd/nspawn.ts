@@ -124,7 +124,15 @@ export async function bootContainer(options: { checkout: string; mountAt: string
   }
 }
 
-function makeContainer(name: string, leader: number, checkout: string, nspawn: ChildProcess, exited: Promise<void>, output: () => string, root: string): Container {
+function makeContainer(
+  name: string,
+  leader: number,
+  checkout: string,
+  nspawn: ChildProcess,
+  exited: Promise<void>,
+  output: () => string,
+  root: string,
+): Container {
   const run = (argv: string[], options: RunInsideOptions = {}): Promise<InsideResult> => {
     const asUser = options.user ? ['setpriv', `--reuid=${options.user}`, `--regid=${options.user}`, '--init-groups', '--'] : [];
     const env = { PATH: INSIDE_PATH, HOME: options.user ? `/home/${options.user}` : '/root', LANG: 'C.UTF-8', ...options.env };

@@ -24,13 +24,21 @@ function ok(result: InsideResult, what: string): string {
 
 describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipped: ${problem}` : false }, () => {
   let box: Container;
-  const homectl = async (args: string[], user?: string): Promise<InsideResult> => box.run(['homectl', ...args], { ...(user ? { user, cwd: `/home/${user}` } : { cwd: '/tmp' }), timeoutMs: 60_000 });
+  const homectl = async (args: string[], user?: string): Promise<InsideResult> =>
+    box.run(['homectl', ...args], { ...(user ? { user, cwd: `/home/${user}` } : { cwd: '/tmp' }), timeoutMs: 60_000 });
   const mainPid = async (): Promise<number> => Number((await box.show('homed', ['MainPID']))['MainPID']);
 
   before(async () => {
     box = await bootContainer({ checkout: REPO_ROOT, mountAt: MOUNT, name: `ha-svc-${process.pid}` });
     // The watchdog test needs no 30 s wait: a drop-in shortens it, the way a person would change it.
-    ok(await box.run(['sh', '-c', `mkdir -p /etc/systemd/system/homed.service.d && printf '[Service]\\nWatchdogSec=${WATCHDOG_SEC}\\n' > /etc/systemd/system/homed.service.d/test.conf`]), 'the drop-in');
+    ok(
+      await box.run([
+        'sh',
+        '-c',
+        `mkdir -p /etc/systemd/system/homed.service.d && printf '[Service]\\nWatchdogSec=${WATCHDOG_SEC}\\n' > /etc/systemd/system/homed.service.d/test.conf`,
+      ]),
+      'the drop-in',
+    );
   });
   after(async () => {
     await box?.poweroff();
@@ -46,11 +54,17 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     assert.equal(status.plugins.ready, status.plugins.enabled, 'every enabled plugin is ready when start returns');
     assert.equal(status.dataDir, DATA, 'homectl found the installed service from /tmp');
     const shown = await box.show('homed', ['ActiveState', 'SubState', 'StatusText', 'NotifyAccess', 'Type', 'WatchdogUSec', 'User']);
-    assert.deepEqual([shown['ActiveState'], shown['SubState'], shown['Type'], shown['NotifyAccess'], shown['User']], ['active', 'running', 'notify', 'main', 'homeagent']);
+    assert.deepEqual(
+      [shown['ActiveState'], shown['SubState'], shown['Type'], shown['NotifyAccess'], shown['User']],
+      ['active', 'running', 'notify', 'main', 'homeagent'],
+    );
     assert.match(shown['StatusText'] ?? '', /^ready: \d+ plugins, 0 turns running(; health (ok|info|warning|error))?$/);
     assert.equal(shown['WatchdogUSec'], `${WATCHDOG_SEC}s`);
     // The healthcheck plugin's first report reaches the STATUS= line with the next keep-alive.
-    await waitFor(async () => /; health (ok|info|warning|error)$/.test((await box.show('homed', ['StatusText']))['StatusText'] ?? ''), { timeoutMs: 30_000, what: 'the health word in StatusText' });
+    await waitFor(async () => /; health (ok|info|warning|error)$/.test((await box.show('homed', ['StatusText']))['StatusText'] ?? ''), {
+      timeoutMs: 30_000,
+      what: 'the health word in StatusText',
+    });
   });
 
   it('homectl doctor under systemd shows the unit active and the data dir in its group', { timeout: 120_000 }, async () => {
@@ -65,10 +79,16 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
 
   it('keeps every wall around a third-party plugin up without root, and stops one that ignores SIGTERM', { timeout: 120_000 }, async () => {
     for (const fixture of ['sandbox-probe', 'ignore-sigterm']) {
-      ok(await box.run(['node', path.join(MOUNT, 'scripts', 'hmap-pack'), '--out', '/srv/hmaps', path.join(MOUNT, 'test', 'fixtures', 'plugins', fixture)]), `pack ${fixture}`);
+      ok(
+        await box.run(['node', path.join(MOUNT, 'scripts', 'hmap-pack'), '--out', '/srv/hmaps', path.join(MOUNT, 'test', 'fixtures', 'plugins', fixture)]),
+        `pack ${fixture}`,
+      );
       ok(await homectl(['plugins', 'install', `/srv/hmaps/${fixture}-1.0.0.hmap`, '--yes']), `install ${fixture}`);
     }
-    const info = JSON.parse(ok(await homectl(['plugins', 'info', 'sandbox-probe', '--json']), 'plugins info')) as { pid: number; sandbox: { wall: string; active: boolean; note: string }[] };
+    const info = JSON.parse(ok(await homectl(['plugins', 'info', 'sandbox-probe', '--json']), 'plugins info')) as {
+      pid: number;
+      sandbox: { wall: string; active: boolean; note: string }[];
+    };
     for (const wall of ['node-permission-model', 'open-files-cap', 'own-uid', 'no-network']) {
       const found = info.sandbox.find((w) => w.wall === wall);
       assert.equal(found?.active, true, `${wall}: ${found?.note ?? 'not reported'}`);
@@ -78,7 +98,10 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     assert.equal(ok(await ps(kernel, 'user'), 'ps').trim(), 'homeagent', 'homed itself is not root');
     assert.equal(Number(ok(await ps(info.pid, 'uid'), 'ps').trim()), pluginUid('sandbox-probe'));
     const cli = JSON.parse(ok(await homectl(['plugins', 'info', 'cli', '--json']), 'info cli')) as { pid: number };
-    for (const [pid, who] of [[info.pid, 'a sandboxed plugin'], [cli.pid, 'a built-in plugin']] as const) {
+    for (const [pid, who] of [
+      [info.pid, 'a sandboxed plugin'],
+      [cli.pid, 'a built-in plugin'],
+    ] as const) {
       assert.match(ok(await box.run(['grep', 'Cap', `/proc/${pid}/status`]), 'caps'), /CapEff:\s+0+\n(.*\n)*CapAmb:\s+0+$/m, `${who} holds no capability`);
     }
     const netns = async (pid: number): Promise<string> => ok(await box.run(['readlink', `/proc/${pid}/ns/net`]), 'readlink').trim();
@@ -93,7 +116,17 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
   });
 
   it('serves a member of the group homeagent through waiter and homectl, and refuses another user', { timeout: 120_000 }, async () => {
-    ok(await box.run(['systemd-run', '--unit=fake-llm', '--collect', process.execPath, path.join(MOUNT, 'dist', 'test', 'systemd', 'fake-llm-main.js'), '/run/fake-llm.port']), 'fake LLM');
+    ok(
+      await box.run([
+        'systemd-run',
+        '--unit=fake-llm',
+        '--collect',
+        process.execPath,
+        path.join(MOUNT, 'dist', 'test', 'systemd', 'fake-llm-main.js'),
+        '/run/fake-llm.port',
+      ]),
+      'fake LLM',
+    );
     const port = await waitFor(async () => (await box.run(['cat', '/run/fake-llm.port'])).stdout.trim(), { what: 'the fake LLM port', timeoutMs: 30_000 });
     const settings: [string, string][] = [
       ['llm.default', 'main'],
@@ -109,7 +142,11 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
     const said = await box.run(['waiter', '-say', 'hello from alice'], { user: 'alice', cwd: '/home/alice', timeoutMs: 60_000 });
     assert.match(ok(said, 'waiter as alice'), /echo: hello from alice/);
     ok(await homectl(['status'], 'alice'), 'homectl status as alice');
-    for (const peek of [['cat', `${DATA}/config.db`], ['ls', `${DATA}/run`], ['ls', `${DATA}/plugin-data`]]) {
+    for (const peek of [
+      ['cat', `${DATA}/config.db`],
+      ['ls', `${DATA}/run`],
+      ['ls', `${DATA}/plugin-data`],
+    ]) {
       assert.notEqual((await box.run(peek, { user: 'alice' })).status, 0, `alice may not ${peek.join(' ')}`);
     }
     const refused = await box.run(['waiter', '-say', 'hello from bob'], { user: 'bob', cwd: '/home/bob' });
@@ -122,12 +159,20 @@ describe('homed under a real systemd (systemd-nspawn)', { skip: problem ? `skipp
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    assert.ok(lines.some((l) => l['plugin'] === 'cli' && String(l['msg']).startsWith('serving the socket')), 'a cli line');
-    assert.ok(lines.some((l) => l['plugin'] === 'timer'), 'a timer line');
+    assert.ok(
+      lines.some((l) => l['plugin'] === 'cli' && String(l['msg']).startsWith('serving the socket')),
+      'a cli line',
+    );
+    assert.ok(
+      lines.some((l) => l['plugin'] === 'timer'),
+      'a timer line',
+    );
   });
 
   it('scores 2.5 or better in systemd-analyze security', async (t) => {
-    const offline = securityScore(ok(await box.run(['systemd-analyze', 'security', '--offline=yes', '--no-pager', '/etc/systemd/system/homed.service']), 'offline analysis'));
+    const offline = securityScore(
+      ok(await box.run(['systemd-analyze', 'security', '--offline=yes', '--no-pager', '/etc/systemd/system/homed.service']), 'offline analysis'),
+    );
     const online = securityScore(ok(await box.run(['systemd-analyze', 'security', '--no-pager', 'homed.service']), 'analysis of the running unit'));
     t.diagnostic(`systemd-analyze security: ${offline} offline, ${online} for the running unit`);
     assert.ok(offline <= 2.5, `offline ${offline}`);

@@ -35,7 +35,10 @@ export class ConversationIndex {
   private readonly documentFrequency = new Map<string, number>();
   private normsStale = true;
 
-  constructor(turns: PastTurn[] = [], private readonly maxTurns = 1000) {
+  constructor(
+    turns: PastTurn[] = [],
+    private readonly maxTurns = 1000,
+  ) {
     for (const turn of turns) this.add(turn);
   }
 

@@ -20,7 +20,10 @@ string.dump = nil
 export function openSandbox(L: LuaState, print: (line: string) => void, fastTables = true): LuaConverter {
   openPureLibraries(L);
   const prelude = to_luastring(PRELUDE);
-  if (lauxlib.luaL_loadbufferx(L, prelude, prelude.length, to_luastring('=prelude'), to_luastring('t')) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
+  if (
+    lauxlib.luaL_loadbufferx(L, prelude, prelude.length, to_luastring('=prelude'), to_luastring('t')) !== lua.LUA_OK ||
+    lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK
+  ) {
     throw new Error(`Lua sandbox prelude failed: ${lua.lua_tojsstring(L, -1) ?? ''}`);
   }
   const arrayMetatableRef = createArrayMetatable(L);

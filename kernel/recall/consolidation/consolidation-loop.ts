@@ -129,7 +129,10 @@ export class ConsolidationLoop {
       // What was left undone is still there: the next run, after the wait, takes it up.
       this.dirty = true;
       const waitMs = this.backoff.failed();
-      this.deps.log.error({ failures: this.backoff.failuresInARow, waitMs }, `consolidation failed: ${(error as Error).message}; next try in ${formatDuration(waitMs)} at the earliest`);
+      this.deps.log.error(
+        { failures: this.backoff.failuresInARow, waitMs },
+        `consolidation failed: ${(error as Error).message}; next try in ${formatDuration(waitMs)} at the earliest`,
+      );
     }
   }
 
@@ -152,7 +155,10 @@ export class ConsolidationLoop {
     for (let i = 0; i < open.length && !report.interrupted; i += policy.pairsPerQuestion) {
       const pairs = open.slice(i, i + policy.pairsPerQuestion).filter((p) => !gone.has(p.keep.id) && !gone.has(p.drop.id));
       if (pairs.length === 0) continue;
-      const answer = await this.ask(buildQuestion(pairs, (name) => memory.entity(name)), policy.answerTimeoutMs);
+      const answer = await this.ask(
+        buildQuestion(pairs, (name) => memory.entity(name)),
+        policy.answerTimeoutMs,
+      );
       report.asked += pairs.length;
       if (answer.kind === 'interrupted') {
         report.interrupted = true;

@@ -8,7 +8,9 @@ export class Verdicts {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('busy_timeout = 5000');
-    this.db.exec('CREATE TABLE IF NOT EXISTS consolidation_verdicts (a TEXT NOT NULL, b TEXT NOT NULL, same INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (a, b))');
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS consolidation_verdicts (a TEXT NOT NULL, b TEXT NOT NULL, same INTEGER NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (a, b))',
+    );
   }
 
   /** Whether the pair was judged before (in either order). */
@@ -20,7 +22,9 @@ export class Verdicts {
   record(a: string, b: string, same: boolean): void {
     const [x, y] = ordered(a, b);
     this.db
-      .prepare('INSERT INTO consolidation_verdicts (a, b, same, at) VALUES (?, ?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET same = excluded.same, at = excluded.at')
+      .prepare(
+        'INSERT INTO consolidation_verdicts (a, b, same, at) VALUES (?, ?, ?, ?) ON CONFLICT (a, b) DO UPDATE SET same = excluded.same, at = excluded.at',
+      )
       .run(x, y, same ? 1 : 0, Date.now());
   }
 

@@ -116,7 +116,10 @@ export class DistillLoop {
     if (outcome.kind === 'unreadable' || outcome.kind === 'failed') {
       const waitMs = this.backoff.failed();
       const why = outcome.kind === 'failed' && outcome.diskFull ? 'the disk is full' : 'the pass failed';
-      this.deps.log.warn({ failures: this.backoff.failuresInARow, waitMs }, `distill: ${why} (${outcome.error}); next try in ${formatDuration(waitMs)} at the earliest`);
+      this.deps.log.warn(
+        { failures: this.backoff.failuresInARow, waitMs },
+        `distill: ${why} (${outcome.error}); next try in ${formatDuration(waitMs)} at the earliest`,
+      );
     }
   }
 
@@ -173,7 +176,9 @@ export class DistillLoop {
         sessions.markDistilled(next.session, batch.through);
         this.attempts.delete(jobKey);
       }
-      const what = skipped ? `skipped messages ${batch.messages[0]!.seq}–${batch.through} after ${tries} tries` : `will retry (try ${tries} of ${policy.maxAttempts})`;
+      const what = skipped
+        ? `skipped messages ${batch.messages[0]!.seq}–${batch.through} after ${tries} tries`
+        : `will retry (try ${tries} of ${policy.maxAttempts})`;
       log.warn({ session: next.session }, `distill: ${(error as Error).message}; ${what}`);
       return { kind: 'unreadable', session: next.session, error: (error as Error).message, skipped };
     }

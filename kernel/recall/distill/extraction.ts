@@ -35,7 +35,10 @@ Rules:
 
 /** The two messages of a distill request. */
 export function buildDistillRequest(session: string, messages: DistillMessage[]): LlmMessage[] {
-  const lines = messages.map((m) => `[#${m.seq} ${m.role === 'user' ? 'owner' : 'assistant'}, ${new Date(m.at).toISOString().slice(0, 16)}] ${shortenText(m.text, DISTILL_MESSAGE_TOKENS)}`);
+  const lines = messages.map(
+    (m) =>
+      `[#${m.seq} ${m.role === 'user' ? 'owner' : 'assistant'}, ${new Date(m.at).toISOString().slice(0, 16)}] ${shortenText(m.text, DISTILL_MESSAGE_TOKENS)}`,
+  );
   return [
     { role: 'system', content: DISTILL_INSTRUCTIONS },
     { role: 'user', content: `Conversation ${session}:\n${lines.join('\n')}` },
@@ -98,7 +101,16 @@ export function parseExtraction(answer: string, seqs: readonly number[]): Parsed
       dropped++;
       continue;
     }
-    const f = item as { subject: string; predicate: string; object: unknown; object_is_entity?: boolean; text: string; single?: boolean; valid_from?: string | null; from?: unknown };
+    const f = item as {
+      subject: string;
+      predicate: string;
+      object: unknown;
+      object_is_entity?: boolean;
+      text: string;
+      single?: boolean;
+      valid_from?: string | null;
+      from?: unknown;
+    };
     const fact: ExtractedFact = {
       subject: f.subject.trim(),
       predicate: normalizePredicate(f.predicate),

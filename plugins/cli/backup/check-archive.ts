@@ -62,7 +62,7 @@ function openFileWriter(file: string, mode: number): FileWriter {
   let open = true;
   return {
     write: (chunk) => {
-      for (let done = 0; done < chunk.length; ) done += fs.writeSync(fd, chunk, done, chunk.length - done);
+      for (let done = 0; done < chunk.length;) done += fs.writeSync(fd, chunk, done, chunk.length - done);
     },
     close: () => {
       if (!open) return;

@@ -56,7 +56,9 @@ export function checkFolderWritable(folder: string, dataDir: string, command: st
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') {
-      throw new DataDirAccessError(`cannot write in ${folder}, where the data dir ${dataDir} is swapped: permission denied; run it as a user who may (the service's: as root, sudo homectl ${command})`);
+      throw new DataDirAccessError(
+        `cannot write in ${folder}, where the data dir ${dataDir} is swapped: permission denied; run it as a user who may (the service's: as root, sudo homectl ${command})`,
+      );
     }
     throw new DataDirAccessError(`cannot use ${folder}, the folder of the data dir ${dataDir}: ${(error as Error).message}`);
   }

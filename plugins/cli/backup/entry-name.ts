@@ -7,7 +7,8 @@ export type CheckedEntry = { kind: 'manifest' } | { kind: 'file'; rel: string } 
 
 /** Checks an entry's name and type; throws with the reason for one that may not be unpacked. */
 export function checkEntry(name: string, type: string | null | undefined): CheckedEntry {
-  if (type !== 'file' && type !== 'directory') throw new Error(`entry "${name}" is a ${type ?? 'entry of unknown type'}; a backup holds only files and folders`);
+  if (type !== 'file' && type !== 'directory')
+    throw new Error(`entry "${name}" is a ${type ?? 'entry of unknown type'}; a backup holds only files and folders`);
   if (name === MANIFEST_NAME && type === 'file') return { kind: 'manifest' };
   if (!name.startsWith(DATA_PREFIX)) throw new Error(`entry "${name}" is outside ${DATA_PREFIX}`);
   const rel = name.slice(DATA_PREFIX.length).replace(/\/$/, '');

@@ -25,7 +25,7 @@ export function roomProblem(manifest: Manifest, dataDir: string, archive: string
   if (needed <= free) return undefined;
   return (
     `restoring ${archive} needs about ${formatBytes(needed)} but only ${formatBytes(free)} ${free === 1 ? 'is' : 'are'} free on the disk holding ${disk}; ` +
-      'free some space there, or restore into a data dir on a larger disk with --data DIR; nothing was changed'
+    'free some space there, or restore into a data dir on a larger disk with --data DIR; nothing was changed'
   );
 }
 

@@ -125,7 +125,9 @@ async function takeDataDir(dataDir: string, stop: boolean): Promise<{ held: Held
   if ('held' in probe) return { held: probe.held, stopped: null };
   if (!stop) {
     const who = probe.pid === null ? 'homed' : `homed (pid ${probe.pid})`;
-    throw new RestoreError(`${who} is running on ${dataDir}: stop it first (systemctl stop homed, or kill ${probe.pid ?? 'its pid'}), or pass --stop; nothing was changed`);
+    throw new RestoreError(
+      `${who} is running on ${dataDir}: stop it first (systemctl stop homed, or kill ${probe.pid ?? 'its pid'}), or pass --stop; nothing was changed`,
+    );
   }
   const { held, by } = await stopHomed(dataDir, probe.pid);
   return { held, stopped: by };

@@ -25,7 +25,9 @@ export async function stopHomed(dataDir: string, pid: number | null, unitPath: s
     if ('held' in probe) return { held: probe.held, by };
     if (Date.now() >= deadline) {
       const who = probe.pid === null ? 'homed' : `homed (pid ${probe.pid})`;
-      throw new Error(`${who} still serves ${dataDir} ${formatDuration(STOP_DEADLINE_MS)} after it was asked to stop; see homectl logs, stop it yourself, then restore again`);
+      throw new Error(
+        `${who} still serves ${dataDir} ${formatDuration(STOP_DEADLINE_MS)} after it was asked to stop; see homectl logs, stop it yourself, then restore again`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
@@ -52,7 +54,8 @@ function stopService(): void {
 }
 
 function signalHomed(dataDir: string, pid: number | null): void {
-  if (pid === null) throw new Error(`a homed serves ${dataDir} but its pid cannot be told; stop it yourself (fuser -v ${dataDir}/run/homed.lock), then restore again`);
+  if (pid === null)
+    throw new Error(`a homed serves ${dataDir} but its pid cannot be told; stop it yourself (fuser -v ${dataDir}/run/homed.lock), then restore again`);
   try {
     process.kill(pid, 'SIGTERM');
   } catch (error) {

@@ -125,7 +125,7 @@ async function streamFile(pack: tar.Pack, header: EntryHeader, fd: number, sourc
   let done: (error?: Error | null) => void = () => undefined;
   const finished = new Promise<void>((resolve, reject) => (done = (error) => (error ? reject(error) : resolve())));
   const entry = pack.entry(header, (error) => done(error));
-  for (let position = 0; position < size; ) {
+  for (let position = 0; position < size;) {
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, size - position));
     const read = fs.readSync(fd, chunk, 0, chunk.length, position);
     if (read === 0) {

@@ -1,11 +1,6 @@
 // homectl approvals list|allow|revoke|pending|answer: the guard's rules and its record of decisions (served by the
 // approvals plugin), and the questions waiting for a person (served by the kernel; any client may answer them).
-import {
-  ApprovalsApi,
-  SocketApi,
-  type ApprovalRule,
-  type ApprovalsAllowParams,
-} from '../../../protocol';
+import { ApprovalsApi, SocketApi, type ApprovalRule, type ApprovalsAllowParams } from '../../../protocol';
 import { parseCountFlag } from './flags';
 import { formatTime } from './format';
 import { renderTable } from './table';
@@ -16,7 +11,11 @@ const json = { json: { type: 'boolean' } } as const;
 /** What a rule matches, in one cell: `prefix "git status"`, `glob /home/lin/**`, `any call`, with ` in DIR` and ` with NAME="…"` when it says. */
 export function describeMatch(rule: ApprovalRule): string {
   const where = rule.cwd === undefined ? '' : rule.cwd === '.' ? ' in the default folder' : ` in ${JSON.stringify(rule.cwd)}`;
-  const variables = rule.env ? ` with ${Object.entries(rule.env).map(([name, value]) => `${name}=${JSON.stringify(value)}`).join(' ')}` : '';
+  const variables = rule.env
+    ? ` with ${Object.entries(rule.env)
+        .map(([name, value]) => `${name}=${JSON.stringify(value)}`)
+        .join(' ')}`
+    : '';
   return `${describePattern(rule)}${where}${variables}`;
 }
 
@@ -54,7 +53,10 @@ export const approvalsCommands: Command[] = [
       const listed = await ctx.call(ApprovalsApi.List, { ...(limit ? { limit } : {}), ...(session ? { session } : {}) });
       if (values['json']) return printJson(ctx, listed);
       const rules = listed.rules.length
-        ? renderTable(listed.rules.map((r) => [r.id, r.action, r.tool, describeMatch(r), r.added_by]), ['RULE', 'ACTION', 'TOOL', 'MATCHES', 'ADDED BY'])
+        ? renderTable(
+            listed.rules.map((r) => [r.id, r.action, r.tool, describeMatch(r), r.added_by]),
+            ['RULE', 'ACTION', 'TOOL', 'MATCHES', 'ADDED BY'],
+          )
         : 'no rules (homectl approvals allow TOOL [PATTERN] adds one)';
       const decisions = listed.decisions.length
         ? renderTable(
@@ -105,7 +107,12 @@ export const approvalsCommands: Command[] = [
       const { pending } = await ctx.call(SocketApi.ApprovalPending, session ? { session } : {});
       if (values['json']) return printJson(ctx, pending);
       if (pending.length === 0) return ctx.print('no question is waiting');
-      ctx.print(renderTable(pending.map((q) => [q.id, q.session, q.question, q.choices.join('|'), formatTime(Date.parse(q.expiresAt))]), ['ID', 'SESSION', 'QUESTION', 'ANSWERS', 'DENIED AT']));
+      ctx.print(
+        renderTable(
+          pending.map((q) => [q.id, q.session, q.question, q.choices.join('|'), formatTime(Date.parse(q.expiresAt))]),
+          ['ID', 'SESSION', 'QUESTION', 'ANSWERS', 'DENIED AT'],
+        ),
+      );
     },
   },
   {

@@ -21,7 +21,15 @@ export const changesCommands: Command[] = [
       const { sets } = await ctx.call(ChangesApi.List, params);
       if (values['json']) return printJson(ctx, sets);
       if (sets.length === 0) return ctx.print('no change sets yet');
-      const rows = sets.map((s) => [s.id, formatTime(Date.parse(s.createdAt)), s.session || '-', s.tool, String(s.files), s.undoneAt ? `undone ${formatTime(Date.parse(s.undoneAt))}` : '', s.summary]);
+      const rows = sets.map((s) => [
+        s.id,
+        formatTime(Date.parse(s.createdAt)),
+        s.session || '-',
+        s.tool,
+        String(s.files),
+        s.undoneAt ? `undone ${formatTime(Date.parse(s.undoneAt))}` : '',
+        s.summary,
+      ]);
       ctx.print(renderTable(rows, ['ID', 'WHEN', 'SESSION', 'TOOL', 'FILES', 'UNDONE', 'SUMMARY']));
     },
   },
@@ -36,7 +44,9 @@ export const changesCommands: Command[] = [
       if (values['json']) return printJson(ctx, shown);
       const { set } = shown;
       const undone = set.undoneAt ? ` (undone ${formatTime(Date.parse(set.undoneAt))})` : '';
-      ctx.print(`${set.id} ${formatTime(Date.parse(set.createdAt))} ${set.tool} in session ${set.session || '-'}${undone}: ${set.summary}\n${shown.diff.trimEnd()}`);
+      ctx.print(
+        `${set.id} ${formatTime(Date.parse(set.createdAt))} ${set.tool} in session ${set.session || '-'}${undone}: ${set.summary}\n${shown.diff.trimEnd()}`,
+      );
     },
   },
   {

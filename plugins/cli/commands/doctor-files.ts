@@ -18,7 +18,15 @@ export function modeFindings(dataDir: string, socketPath: string, serviceInstall
   try {
     data = statSync(dataDir);
   } catch (error) {
-    return [{ check: 'data-dir', severity: 'error', title: 'the data dir cannot be read', detail: `${dataDir}: ${(error as Error).message}`, fix: `ls -ld ${dataDir}` }];
+    return [
+      {
+        check: 'data-dir',
+        severity: 'error',
+        title: 'the data dir cannot be read',
+        detail: `${dataDir}: ${(error as Error).message}`,
+        fix: `ls -ld ${dataDir}`,
+      },
+    ];
   }
   const dataMode = data.mode & 0o777;
   const group = groupName(data.gid);
@@ -31,7 +39,13 @@ export function modeFindings(dataDir: string, socketPath: string, serviceInstall
       fix: `chmod g-w,o-rw ${dataDir}`,
     });
   } else if (serviceInstalled && group !== SERVICE_USER) {
-    findings.push({ check: 'data-dir', severity: 'warning', title: `the data dir's group is not ${SERVICE_USER}`, detail: `${dataDir} is ${octal(dataMode)}, group ${group}`, fix: `sudo chgrp ${SERVICE_USER} ${dataDir}` });
+    findings.push({
+      check: 'data-dir',
+      severity: 'warning',
+      title: `the data dir's group is not ${SERVICE_USER}`,
+      detail: `${dataDir} is ${octal(dataMode)}, group ${group}`,
+      fix: `sudo chgrp ${SERVICE_USER} ${dataDir}`,
+    });
   } else {
     findings.push({ check: 'data-dir', severity: 'ok', title: 'the data dir is private', detail: `${dataDir} is ${octal(dataMode)}, group ${group}` });
   }
@@ -44,11 +58,28 @@ export function modeFindings(dataDir: string, socketPath: string, serviceInstall
   const own = socketMode === 0o600 && runMode === 0o700;
   const detail = `socket ${socketPath} is ${octal(socketMode)} group ${groupName(socket.gid)}, its folder ${octal(runMode)}`;
   if (!shared && !own) {
-    findings.push({ check: 'socket', severity: 'warning', title: 'the socket has modes homed does not set', detail, fix: 'homectl config set cli:socket_access owner   (or group), then homectl plugins restart cli' });
+    findings.push({
+      check: 'socket',
+      severity: 'warning',
+      title: 'the socket has modes homed does not set',
+      detail,
+      fix: 'homectl config set cli:socket_access owner   (or group), then homectl plugins restart cli',
+    });
   } else if (shared && serviceInstalled && groupName(socket.gid) !== SERVICE_USER) {
-    findings.push({ check: 'socket', severity: 'warning', title: `the socket is open to group ${groupName(socket.gid)}, not ${SERVICE_USER}`, detail, fix: 'sudo homed install-service   (it runs homed as the service user and group)' });
+    findings.push({
+      check: 'socket',
+      severity: 'warning',
+      title: `the socket is open to group ${groupName(socket.gid)}, not ${SERVICE_USER}`,
+      detail,
+      fix: 'sudo homed install-service   (it runs homed as the service user and group)',
+    });
   } else {
-    findings.push({ check: 'socket', severity: 'ok', title: shared ? `the socket is open to group ${groupName(socket.gid)}` : "the socket is its owner's alone", detail });
+    findings.push({
+      check: 'socket',
+      severity: 'ok',
+      title: shared ? `the socket is open to group ${groupName(socket.gid)}` : "the socket is its owner's alone",
+      detail,
+    });
   }
   return findings;
 }
@@ -59,7 +90,13 @@ export async function diskFindingOf(dataDir: string): Promise<HealthFinding> {
     const s = await statfs(dataDir);
     return judgeDiskSpace(dataDir, { freeBytes: s.bavail * s.bsize, totalBytes: s.blocks * s.bsize });
   } catch (error) {
-    return { check: 'disk', severity: 'warning', title: 'free space unknown', detail: `statfs ${dataDir} failed: ${(error as Error).message}`, fix: `ls -ld ${dataDir}` };
+    return {
+      check: 'disk',
+      severity: 'warning',
+      title: 'free space unknown',
+      detail: `statfs ${dataDir} failed: ${(error as Error).message}`,
+      fix: `ls -ld ${dataDir}`,
+    };
   }
 }
 
@@ -78,14 +115,33 @@ export async function offlineDatabaseFindings(files: string[]): Promise<HealthFi
     try {
       db = new Database(file, { readonly: true, fileMustExist: true });
       const rows = db.prepare('PRAGMA quick_check(10)').pluck().all() as string[];
-      if (rows.length === 1 && rows[0] === 'ok') return { check, severity: 'ok', title: `${name} passes quick_check`, detail: `${file} (checked now, homed is down)` };
-      return { check, severity: 'error', title: `${name} fails quick_check`, detail: `${file}: ${rows.join('; ')}`, fix: `homectl backup FILE first; then run sqlite3 ${file} ".recover" (or restore a backup)` };
+      if (rows.length === 1 && rows[0] === 'ok')
+        return { check, severity: 'ok', title: `${name} passes quick_check`, detail: `${file} (checked now, homed is down)` };
+      return {
+        check,
+        severity: 'error',
+        title: `${name} fails quick_check`,
+        detail: `${file}: ${rows.join('; ')}`,
+        fix: `homectl backup FILE first; then run sqlite3 ${file} ".recover" (or restore a backup)`,
+      };
     } catch (error) {
       const code = (error as { code?: string }).code ?? '';
       if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') {
-        return { check, severity: 'error', title: `${name} fails quick_check`, detail: `${file}: ${(error as Error).message}`, fix: `homectl backup FILE first; then run sqlite3 ${file} ".recover" (or restore a backup)` };
+        return {
+          check,
+          severity: 'error',
+          title: `${name} fails quick_check`,
+          detail: `${file}: ${(error as Error).message}`,
+          fix: `homectl backup FILE first; then run sqlite3 ${file} ".recover" (or restore a backup)`,
+        };
       }
-      return { check, severity: 'warning', title: `${name} could not be checked`, detail: `${file}: ${(error as Error).message}`, fix: `run homectl doctor as homed's user (e.g. sudo -u ${SERVICE_USER} homectl doctor)` };
+      return {
+        check,
+        severity: 'warning',
+        title: `${name} could not be checked`,
+        detail: `${file}: ${(error as Error).message}`,
+        fix: `run homectl doctor as homed's user (e.g. sudo -u ${SERVICE_USER} homectl doctor)`,
+      };
     } finally {
       db?.close();
     }
@@ -107,7 +163,9 @@ function octal(mode: number): string {
 /** The group's name from /etc/group, else its number. */
 function groupName(gid: number): string {
   try {
-    const line = readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.split(':')[2] === String(gid));
+    const line = readFileSync('/etc/group', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[2] === String(gid));
     return line?.split(':')[0] ?? String(gid);
   } catch {
     return String(gid);

@@ -26,7 +26,12 @@ export async function gatherFindings(ctx: CommandContext, inputs: DoctorInputs):
   const status = await askStatus(ctx);
   const dataDir = status.ok ? status.value.dataDir : dataDirOfSocket(inputs.socketPath);
   if (status.ok) {
-    findings.push({ check: 'homed', severity: 'ok', title: 'homed is running', detail: `pid ${status.value.pid}, ${status.value.plugins.ready} of ${status.value.plugins.enabled} enabled plugins ready` });
+    findings.push({
+      check: 'homed',
+      severity: 'ok',
+      title: 'homed is running',
+      detail: `pid ${status.value.pid}, ${status.value.plugins.ready} of ${status.value.plugins.enabled} enabled plugins ready`,
+    });
     findings.push(...(await healthFindings(ctx)), ...(await skillFindings(ctx)));
   } else {
     findings.push(status.finding);
@@ -47,11 +52,26 @@ async function askStatus(ctx: CommandContext): Promise<Asked<KernelStatus>> {
   } catch (error) {
     if (!(error instanceof HomedUnreachableError)) throw error;
     if (error.reason === 'denied') {
-      return { ok: false, finding: { check: 'homed', severity: 'error', title: 'homed cannot be reached by this user', detail: error.message, fix: `sudo usermod -aG ${SERVICE_USER} $USER   (then log in again)` } };
+      return {
+        ok: false,
+        finding: {
+          check: 'homed',
+          severity: 'error',
+          title: 'homed cannot be reached by this user',
+          detail: error.message,
+          fix: `sudo usermod -aG ${SERVICE_USER} $USER   (then log in again)`,
+        },
+      };
     }
     return {
       ok: false,
-      finding: { check: 'homed', severity: 'error', title: 'homed is not running (or cannot be reached)', detail: error.message, fix: 'sudo systemctl start homed   (or: homed -data DIR)' },
+      finding: {
+        check: 'homed',
+        severity: 'error',
+        title: 'homed is not running (or cannot be reached)',
+        detail: error.message,
+        fix: 'sudo systemctl start homed   (or: homed -data DIR)',
+      },
     };
   }
 }
@@ -97,7 +117,8 @@ async function skillFindings(ctx: CommandContext): Promise<HealthFinding[]> {
   }
   if (listed.total === 0) return [];
   const missing = listed.skills.filter((s) => s.status === 'missing');
-  if (missing.length === 0) return [{ check: 'skills', severity: 'ok', title: `no skill lacks a requirement (${listed.ready} of ${listed.total} ready)`, detail: '' }];
+  if (missing.length === 0)
+    return [{ check: 'skills', severity: 'ok', title: `no skill lacks a requirement (${listed.ready} of ${listed.total} ready)`, detail: '' }];
   return missing.map((s) => ({
     check: `skill:${s.name}`,
     severity: 'warning',

@@ -19,7 +19,13 @@ export function nodeVersionFinding(version: string, today: Date): HealthFinding 
   const end = NODE_END_OF_LIFE[major];
   const check = 'node';
   if (!semver.satisfies(version, SUPPORTED_NODE)) {
-    return { check, severity: 'error', title: `Node.js ${version} is not supported`, detail: `HomeAgent runs on Node.js ${SUPPORTED_NODE}: ${SUPPORTED_NODE_WHY}`, fix: FIX };
+    return {
+      check,
+      severity: 'error',
+      title: `Node.js ${version} is not supported`,
+      detail: `HomeAgent runs on Node.js ${SUPPORTED_NODE}: ${SUPPORTED_NODE_WHY}`,
+      fix: FIX,
+    };
   }
   if (end === undefined) {
     const odd = major % 2 === 1;
@@ -33,15 +39,41 @@ export function nodeVersionFinding(version: string, today: Date): HealthFinding 
   }
   const left = Date.parse(`${end}T00:00:00Z`) - today.getTime();
   const build = major === 20 ? `; on it npm ci compiles better-sqlite3 12 (22.14+ and 24 load a prebuilt one)` : '';
-  if (left <= 0) return { check, severity: 'warning', title: `Node.js ${version} is past its end of life`, detail: `Node.js ${major} got its last security fix on ${end}${build}`, fix: FIX };
-  if (left <= NOTICE_MS) return { check, severity: 'info', title: `Node.js ${version} reaches its end of life soon`, detail: `Node.js ${major} gets security fixes until ${end}${build}`, fix: FIX };
+  if (left <= 0)
+    return {
+      check,
+      severity: 'warning',
+      title: `Node.js ${version} is past its end of life`,
+      detail: `Node.js ${major} got its last security fix on ${end}${build}`,
+      fix: FIX,
+    };
+  if (left <= NOTICE_MS)
+    return {
+      check,
+      severity: 'info',
+      title: `Node.js ${version} reaches its end of life soon`,
+      detail: `Node.js ${major} gets security fixes until ${end}${build}`,
+      fix: FIX,
+    };
   return { check, severity: 'ok', title: `Node.js ${version} is supported`, detail: `Node.js ${major} gets security fixes until ${end}${build}` };
 }
 
 /** The finding for the SQLite build this Node.js loads (homed loads the same one from the same folder). */
 export function sqliteFinding(binding: SqliteBinding): HealthFinding {
   const check = 'sqlite';
-  if (binding.problem !== undefined) return { check, severity: 'error', title: 'SQLite cannot be loaded', detail: binding.problem, fix: 'npm ci   (in HomeAgent\'s folder, with the Node.js homed runs on)' };
+  if (binding.problem !== undefined)
+    return {
+      check,
+      severity: 'error',
+      title: 'SQLite cannot be loaded',
+      detail: binding.problem,
+      fix: "npm ci   (in HomeAgent's folder, with the Node.js homed runs on)",
+    };
   const how = binding.package === 'better-sqlite3' ? 'prebuilt, Node-API' : 'compiled for this Node.js at npm ci';
-  return { check, severity: 'ok', title: `SQLite loads: better-sqlite3 ${binding.version ?? '?'} (${how})`, detail: `package ${binding.package}; ${SUPPORTED_NODE_WHY}` };
+  return {
+    check,
+    severity: 'ok',
+    title: `SQLite loads: better-sqlite3 ${binding.version ?? '?'} (${how})`,
+    detail: `package ${binding.package}; ${SUPPORTED_NODE_WHY}`,
+  };
 }

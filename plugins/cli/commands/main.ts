@@ -40,7 +40,22 @@ export interface HomectlIO {
 
 /** Runs homectl with `argv` (without node and the script) and resolves with its exit code. */
 export async function runHomectl(argv: string[], io: HomectlIO): Promise<number> {
-  const commands = [...pluginCommands, ...packageCommands, ...configCommands, ...memoryCommands, ...knowledgeCommands, ...sessionCommands, ...webuiCommands, ...changesCommands, ...approvalsCommands, ...logsCommands, ...usageCommands, ...skillsCommands, ...backupCommands, callCommand];
+  const commands = [
+    ...pluginCommands,
+    ...packageCommands,
+    ...configCommands,
+    ...memoryCommands,
+    ...knowledgeCommands,
+    ...sessionCommands,
+    ...webuiCommands,
+    ...changesCommands,
+    ...approvalsCommands,
+    ...logsCommands,
+    ...usageCommands,
+    ...skillsCommands,
+    ...backupCommands,
+    callCommand,
+  ];
   try {
     const location = locateSocket(argv, io.env, io.cwd);
     const socket = preferAdminSocket(location);

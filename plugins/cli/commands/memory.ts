@@ -55,7 +55,12 @@ export const memoryCommands: Command[] = [
       const { hits } = await ctx.call(SocketApi.MemorySearch, { query: query!, limit, includeInvalid: values['all'] === true });
       if (values['json']) return printJson(ctx, hits);
       if (hits.length === 0) return ctx.print(`nothing remembered matches "${query}"`);
-      ctx.print(renderTable(hits.map((h) => [h.id, h.text, day(h.learnedAt), h.validity, h.source]), ['ID', 'MEMORY', 'LEARNED', 'STATE', 'FROM']));
+      ctx.print(
+        renderTable(
+          hits.map((h) => [h.id, h.text, day(h.learnedAt), h.validity, h.source]),
+          ['ID', 'MEMORY', 'LEARNED', 'STATE', 'FROM'],
+        ),
+      );
     },
   },
   {

@@ -70,7 +70,8 @@ async function installFromFile(absolute: string, values: OptionValues, ctx: Comm
 async function installFromUrl(url: string, values: OptionValues, ctx: CommandContext): Promise<void> {
   const pluginmgr = await connectPluginmgr(ctx);
   const inspected = await pluginmgr.install(url, { inspect: true });
-  if (!values['json']) ctx.print(`${renderPackage(inspected)}\nfrom ${inspected.package.source} (${formatBytes(inspected.package.bytes)}, sha256 ${inspected.package.sha256})`);
+  if (!values['json'])
+    ctx.print(`${renderPackage(inspected)}\nfrom ${inspected.package.source} (${formatBytes(inspected.package.bytes)}, sha256 ${inspected.package.sha256})`);
   const { source, sha256, bytes } = inspected.package;
   const flagged = await showSkillReport(inspected, url, { source, package: { sha256, bytes } }, values, ctx);
   if (!(await confirmInstall(values, ctx, flagged))) return;
@@ -78,7 +79,13 @@ async function installFromUrl(url: string, values: OptionValues, ctx: CommandCon
 }
 
 /** A skill package's trust report, the one `skills install` shows; answers how many things it flagged. */
-async function showSkillReport(inspected: PluginsInstallResult, given: string, origin: SkillOrigin, values: OptionValues, ctx: CommandContext): Promise<number> {
+async function showSkillReport(
+  inspected: PluginsInstallResult,
+  given: string,
+  origin: SkillOrigin,
+  values: OptionValues,
+  ctx: CommandContext,
+): Promise<number> {
   if (inspected.kind !== 'skill') return 0;
   const preview = await previewSkillPackage(inspected, given, origin, ctx);
   if (!values['json']) ctx.print(`\n${preview.report}`);
@@ -89,7 +96,8 @@ async function showSkillReport(inspected: PluginsInstallResult, given: string, o
 async function confirmInstall(values: OptionValues, ctx: CommandContext, flagged = 0): Promise<boolean> {
   if (values['yes']) return true;
   const answer = await ctx.confirm(flagged ? `Install, with ${flagged} flagged item${flagged === 1 ? '' : 's'} above? [y/N]` : 'Install? [y/N]');
-  if (answer === undefined) throw new UsageError('plugins install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking');
+  if (answer === undefined)
+    throw new UsageError('plugins install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking');
   if (!answer) ctx.print('not installed');
   return answer;
 }

@@ -4,13 +4,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { SocketApi } from '../../../protocol';
-import {
-  PLUGINMGR_PLUGINS_PATH,
-  PluginmgrFiles,
-  PluginmgrQuery,
-  type PluginmgrErrorBody,
-  type PluginmgrInstallAnswer,
-} from '../../../protocol/pluginmgr';
+import { PLUGINMGR_PLUGINS_PATH, PluginmgrFiles, PluginmgrQuery, type PluginmgrErrorBody, type PluginmgrInstallAnswer } from '../../../protocol/pluginmgr';
 import type { CommandContext } from './types';
 
 /** The built-in that serves the API. */
@@ -48,7 +42,8 @@ export async function connectPluginmgr(ctx: CommandContext): Promise<PluginmgrCl
   const run = path.join(status.dataDir, 'run');
   const port = Number(readRunFile(run, PluginmgrFiles.port));
   const token = readRunFile(run, PluginmgrFiles.token);
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) throw new Error(`${path.join(run, PluginmgrFiles.port)} does not hold a port; restart it with: homectl plugins restart ${PLUGINMGR_NAME}`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535)
+    throw new Error(`${path.join(run, PluginmgrFiles.port)} does not hold a port; restart it with: homectl plugins restart ${PLUGINMGR_NAME}`);
   return {
     install: (url, options) => {
       const query = new URLSearchParams();

@@ -1,11 +1,5 @@
 // homectl plugins list|info|start|stop|restart|enable|disable|logs.
-import {
-  PLUGIN_ACTIONS,
-  SocketApi,
-  type PluginAction,
-  type PluginInfo,
-  type PluginStatus,
-} from '../../../protocol';
+import { PLUGIN_ACTIONS, SocketApi, type PluginAction, type PluginInfo, type PluginStatus } from '../../../protocol';
 import { formatBytes, formatDuration } from '../../../protocol/format';
 import { parseCountFlag } from './flags';
 import { NONE, formatLastExit, formatPercent, formatUptime } from './format';
@@ -164,7 +158,8 @@ async function restartSocketPlugin(ctx: CommandContext): Promise<PluginStatus> {
     } catch (error) {
       if (!(error instanceof HomedUnreachableError) || Date.now() > deadline) throw error;
     }
-    if (Date.now() > deadline) throw new Error(`the ${CLI_PLUGIN_NAME} plugin did not come back within ${formatDuration(SOCKET_RESTART_WAIT_MS)}; see homectl status`);
+    if (Date.now() > deadline)
+      throw new Error(`the ${CLI_PLUGIN_NAME} plugin did not come back within ${formatDuration(SOCKET_RESTART_WAIT_MS)}; see homectl status`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -30,7 +30,8 @@ function notes(s: SessionSummary): string {
 
 /** One entry as lines: a header (time, who, how it ended) and its text indented. */
 export function renderEntry(entry: SessionEntry): string {
-  const who = entry.role === 'user' ? 'you' : entry.role === 'assistant' ? 'homed' : entry.agent && entry.call ? agentCallHeading(entry.agent, entry) : entry.role;
+  const who =
+    entry.role === 'user' ? 'you' : entry.role === 'assistant' ? 'homed' : entry.agent && entry.call ? agentCallHeading(entry.agent, entry) : entry.role;
   const tools = entry.tools?.length ? ` (called ${entry.tools.join(', ')})` : '';
   const flag = entry.flag ? ` [${FLAG_WORDS[entry.flag]}]` : '';
   const lines = [`${formatTime(entry.at)}  ${who}${tools}${flag}`];
@@ -57,7 +58,12 @@ export const sessionCommands: Command[] = [
       const { sessions } = await ctx.call(SocketApi.SessionsList, values['all'] ? { all: true } : {});
       if (values['json']) return printJson(ctx, sessions);
       if (sessions.length === 0) return ctx.print('no conversations yet');
-      ctx.print(renderTable(sessions.map((s) => [s.session, s.owner ?? '-', String(s.turns), formatTime(s.last_activity), notes(s)]), ['SESSION', 'OWNER', 'TURNS', 'LAST ACTIVITY', 'NOTES']));
+      ctx.print(
+        renderTable(
+          sessions.map((s) => [s.session, s.owner ?? '-', String(s.turns), formatTime(s.last_activity), notes(s)]),
+          ['SESSION', 'OWNER', 'TURNS', 'LAST ACTIVITY', 'NOTES'],
+        ),
+      );
     },
   },
   {

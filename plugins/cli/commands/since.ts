@@ -6,7 +6,8 @@ import { UsageError } from './types';
 export function parseSince(value: string | boolean | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   const text = String(value).trim();
-  if (/^\d+$/.test(text)) throw new UsageError(`--since takes a time back from now with its unit (${DURATION_EXAMPLES}) or a date like 2026-12-03, not ${text}`);
+  if (/^\d+$/.test(text))
+    throw new UsageError(`--since takes a time back from now with its unit (${DURATION_EXAMPLES}) or a date like 2026-12-03, not ${text}`);
   const back = parseDuration(text);
   if (back !== undefined) return now - back;
   const at = Date.parse(text);

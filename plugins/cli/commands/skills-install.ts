@@ -35,7 +35,9 @@ async function confirmInstall(prepared: PreparedSkill, values: OptionValues, ctx
   const flagged = prepared.preview.flagged ? ` (${countOf(prepared.preview.flagged, 'flagged item')} above)` : '';
   const answer = await ctx.confirm(`Install skill "${name}"${flagged}? [y/N]`);
   if (answer === undefined) {
-    throw new UnconfirmedError(`skill "${name}" not installed: skills install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking`);
+    throw new UnconfirmedError(
+      `skill "${name}" not installed: skills install asks before it installs, and there is no terminal to ask on; pass --yes to install without asking`,
+    );
   }
   if (!answer) ctx.print('not installed');
   return answer;

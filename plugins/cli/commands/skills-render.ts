@@ -85,7 +85,9 @@ export function renderSkillCheck(checked: SkillsCheckResult): string {
     parts.push(`missing:\n${renderTable(checked.missing.map((m) => [`  ${m.name}`, describeMissing(m.missing)]))}`);
   }
   if (checked.errors.length) {
-    parts.push(`cannot be read (${countOf(checked.errors.length, 'skill')}):\n${checked.errors.map((e) => `  ${e.name}  ${e.path}\n    ${e.error}`).join('\n')}`);
+    parts.push(
+      `cannot be read (${countOf(checked.errors.length, 'skill')}):\n${checked.errors.map((e) => `  ${e.name}  ${e.path}\n    ${e.error}`).join('\n')}`,
+    );
   }
   if (!checked.missing.length && !checked.errors.length) parts.push('nothing is missing');
   return parts.join('\n\n');

@@ -24,7 +24,9 @@ export function chooseInstallOption(info: SkillInfo, id: string | undefined): Sk
   const applying = info.install.filter((o) => o.applies);
   if (applying.length === 1) return applying[0] as SkillInstallOption;
   if (applying.length === 0) throw new UsageError(`no install option of skill "${info.name}" is for this machine (it has ${ids}); name one to try it anyway`);
-  throw new UsageError(`skill "${info.name}" has ${applying.length} install options (${applying.map((o) => o.id).join(', ')}); name one: homectl skills setup ${info.name} ID`);
+  throw new UsageError(
+    `skill "${info.name}" has ${applying.length} install options (${applying.map((o) => o.id).join(', ')}); name one: homectl skills setup ${info.name} ID`,
+  );
 }
 
 /** What runs, in full, before the second question. */
@@ -51,14 +53,18 @@ export const skillsSetupCommand: Command = {
   args: ['NAME', '[ID]'],
   options: { yes: { type: 'boolean', short: 'y' }, json: { type: 'boolean' } },
   flags: '[--yes] [--json]',
-  summary: 'runs one install spec of a skill (ID from homectl skills info; without it, the only one for this machine) after showing it and asking, unless --yes',
+  summary:
+    'runs one install spec of a skill (ID from homectl skills info; without it, the only one for this machine) after showing it and asking, unless --yes',
   async run([name, id], values, ctx) {
     const info = await ctx.call(SkillsApi.Info, { name: name as string });
     const option = chooseInstallOption(info, id);
     if (!values['json']) ctx.print(renderSetupPlan(info, option));
     if (!values['yes']) {
       const answer = values['json'] ? undefined : await ctx.confirm('Run it? [y/N]');
-      if (answer === undefined) throw new UnconfirmedError(`nothing was run: skills setup asks before it runs anything, and ${values['json'] ? '--json does not ask' : 'there is no terminal to ask on'}; pass --yes to run it without asking`);
+      if (answer === undefined)
+        throw new UnconfirmedError(
+          `nothing was run: skills setup asks before it runs anything, and ${values['json'] ? '--json does not ask' : 'there is no terminal to ask on'}; pass --yes to run it without asking`,
+        );
       if (!answer) return ctx.print('not run');
     }
     const ran = await ctx.call(SkillsApi.Setup, { name: info.name, id: option.id });
@@ -69,5 +75,10 @@ export const skillsSetupCommand: Command = {
 };
 
 function indent(text: string): string {
-  return text ? text.split('\n').map((line) => `  | ${line}`).join('\n') : '  (no output)';
+  return text
+    ? text
+        .split('\n')
+        .map((line) => `  | ${line}`)
+        .join('\n')
+    : '  (no output)';
 }

@@ -46,7 +46,10 @@ export function cutToWidth(text: string, width: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
   if (chars.length <= width) return flat;
-  return `${chars.slice(0, Math.max(0, width - 1)).join('').trimEnd()}…`;
+  return `${chars
+    .slice(0, Math.max(0, width - 1))
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** `1 skill`, `3 skills`. */

@@ -32,11 +32,15 @@ function onOneSkill(word: string, summary: string, run: (name: string, values: O
   return { words: `skills ${word}`, args: ['NAME'], options: json, flags: '[--json]', summary, run: ([name], values, ctx) => run(name as string, values, ctx) };
 }
 
-const info = onOneSkill('info', 'one skill: status, source, path, requirements with ✓/✗, settings (never their values), install options when not ready', async (name, values, ctx) => {
-  const shown = await ctx.call(SkillsApi.Info, { name });
-  if (values['json']) return printJson(ctx, shown);
-  ctx.print(renderSkillInfo(shown));
-});
+const info = onOneSkill(
+  'info',
+  'one skill: status, source, path, requirements with ✓/✗, settings (never their values), install options when not ready',
+  async (name, values, ctx) => {
+    const shown = await ctx.call(SkillsApi.Info, { name });
+    if (values['json']) return printJson(ctx, shown);
+    ctx.print(renderSkillInfo(shown));
+  },
+);
 
 const check: Command = {
   words: 'skills check',
@@ -56,7 +60,8 @@ const check: Command = {
 
 /** `skills enable` or `skills disable`. */
 function toggle(action: 'enable' | 'disable'): Command {
-  const summary = action === 'enable' ? 'lets a skill be offered again (its status follows its requirements)' : 'stops offering a skill to the model and to /commands';
+  const summary =
+    action === 'enable' ? 'lets a skill be offered again (its status follows its requirements)' : 'stops offering a skill to the model and to /commands';
   return onOneSkill(action, summary, async (name, values, ctx) => {
     const toggled = await ctx.call(action === 'enable' ? SkillsApi.Enable : SkillsApi.Disable, { name });
     if (values['json']) return printJson(ctx, toggled);
@@ -72,7 +77,11 @@ const remove = onOneSkill('remove', 'deletes a skill from the skills folder, or 
   }
   const plugin = await ctx.call(SocketApi.PluginsRemove, { name: removed.package });
   if (values['json']) return printJson(ctx, { ...removed, pluginRemoved: plugin.removed });
-  ctx.print(plugin.removed ? `skill "${name}" removed with its package "${removed.package}"` : `skill "${name}" comes from package "${removed.package}", which was not installed`);
+  ctx.print(
+    plugin.removed
+      ? `skill "${name}" removed with its package "${removed.package}"`
+      : `skill "${name}" comes from package "${removed.package}", which was not installed`,
+  );
 });
 
 /** Every `skills …` command. */

@@ -23,7 +23,9 @@ export function renderStatus(s: KernelStatus, socketPath: string): string {
 /** `ok (checked 12 s ago)`, `no report yet`, and what the watchdog counts as failing. */
 function describeHealth(s: KernelStatus): string {
   const report = s.health?.report;
-  const word = report ? `${report.overall} (checked ${formatDuration(Math.max(0, Date.now() - Date.parse(report.at)))} ago)` : 'no report yet (plugin healthcheck)';
+  const word = report
+    ? `${report.overall} (checked ${formatDuration(Math.max(0, Date.now() - Date.parse(report.at)))} ago)`
+    : 'no report yet (plugin healthcheck)';
   const failing = s.health?.watchdog.failing ?? [];
   return failing.length === 0 ? word : `${word}; unhealthy for the watchdog: ${failing.map((f) => `${f.name}: ${f.reason}`).join('; ')}`;
 }

@@ -30,7 +30,12 @@ export const webuiCommands: Command[] = [
       const { sessions } = await ctx.call(WebuiApi.Sessions, {});
       if (values['json']) return printJson(ctx, sessions);
       if (sessions.length === 0) return ctx.print('no browser is signed in (homectl webui open makes a link)');
-      ctx.print(renderTable(sessions.map((s) => [s.id, formatTime(s.createdAt), formatTime(s.lastSeenAt), s.userAgent || '-']), ['ID', 'SIGNED IN', 'LAST SEEN', 'BROWSER']));
+      ctx.print(
+        renderTable(
+          sessions.map((s) => [s.id, formatTime(s.createdAt), formatTime(s.lastSeenAt), s.userAgent || '-']),
+          ['ID', 'SIGNED IN', 'LAST SEEN', 'BROWSER'],
+        ),
+      );
     },
   },
   {

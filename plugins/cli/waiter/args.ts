@@ -114,7 +114,7 @@ export function renderWaiterUsage(): string {
     `                          an answer comes, ${seconds(REQUEST_TIMEOUTS.defaultMs)} otherwise; 0: no limit); an answer that keeps coming is not cut`,
     '',
     'finding homed: --socket PATH, else -data DIR (DIR/run/homed.sock), else $HOMEAGENT_SOCKET,',
-    'else $HOMEAGENT_DATA (…/run/homed.sock), else the installed service\'s (/var/lib/homeagent), else data/ beside the package',
+    "else $HOMEAGENT_DATA (…/run/homed.sock), else the installed service's (/var/lib/homeagent), else data/ beside the package",
     'history of the prompt: $HOMEAGENT_HISTORY (empty keeps none), else ~/.homeagent_history',
     '',
     '-say prints only the answer on stdout; notes (tools used, messages that came while you were away) go to stderr.',
@@ -127,4 +127,3 @@ export function renderWaiterUsage(): string {
 function seconds(ms: number | undefined): string {
   return String((ms ?? 0) / 1000);
 }
-

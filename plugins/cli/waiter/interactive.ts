@@ -82,9 +82,7 @@ class InteractiveSession {
       this.rl.on('close', () => this.onClose());
       this.rl.on('history', (history: string[]) => this.keepHistory(history));
       if (this.terminal) {
-        this.io.stdout.write(
-          `waiter: session ${this.args.session}; Ctrl-C stops an answer, Ctrl-D or Ctrl-C at the prompt quits\n`,
-        );
+        this.io.stdout.write(`waiter: session ${this.args.session}; Ctrl-C stops an answer, Ctrl-D or Ctrl-C at the prompt quits\n`);
       }
       this.follower.ensure().catch((error: Error) => this.showAbove(`waiter: cannot follow the session: ${error.message}`));
       this.rl.prompt();

@@ -10,7 +10,13 @@ export function databaseFindings(checked: QuickCheckResult | null, firstDueAt: n
   }
   return checked.databases.map((db) => {
     const check = `database:${basename(db.path)}`;
-    if (db.ok) return { check, severity: 'ok', title: `${basename(db.path)} passes quick_check`, detail: `${db.path}: ${db.messages.join('; ')} (${db.ms} ms, ${checked.at})` };
+    if (db.ok)
+      return {
+        check,
+        severity: 'ok',
+        title: `${basename(db.path)} passes quick_check`,
+        detail: `${db.path}: ${db.messages.join('; ')} (${db.ms} ms, ${checked.at})`,
+      };
     return {
       check,
       severity: 'error',

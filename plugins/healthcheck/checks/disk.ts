@@ -16,6 +16,12 @@ export async function diskFinding(dir: string, read: (dir: string) => Promise<Di
   try {
     return judgeDiskSpace(dir, await read(dir));
   } catch (error) {
-    return { check: 'disk', severity: 'warning', title: 'free space unknown', detail: `statfs ${dir} failed: ${(error as Error).message}`, fix: `ls -ld ${dir}` };
+    return {
+      check: 'disk',
+      severity: 'warning',
+      title: 'free space unknown',
+      detail: `statfs ${dir} failed: ${(error as Error).message}`,
+      fix: `ls -ld ${dir}`,
+    };
   }
 }

@@ -27,7 +27,8 @@ export function probeFinding(roundTripMs: number | null, failure?: string): Heal
     };
   }
   const detail = `health/probe answered in ${formatDuration(roundTripMs)}`;
-  if (roundTripMs > KERNEL_BOUNDS.slowProbeMs) return { check: 'kernel', severity: 'warning', title: 'the kernel answers slowly', detail, fix: 'homectl status' };
+  if (roundTripMs > KERNEL_BOUNDS.slowProbeMs)
+    return { check: 'kernel', severity: 'warning', title: 'the kernel answers slowly', detail, fix: 'homectl status' };
   return { check: 'kernel', severity: 'ok', title: 'the kernel answers', detail };
 }
 

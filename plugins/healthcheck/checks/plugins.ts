@@ -5,7 +5,8 @@ import type { HealthFinding, ProbedPlugin } from '../../../protocol';
 export function pluginFindings(plugins: readonly ProbedPlugin[]): HealthFinding[] {
   const enabled = plugins.filter((p) => p.enabled && p.state !== 'disabled');
   const notReady = enabled.filter((p) => p.state !== 'ready');
-  if (notReady.length === 0) return [{ check: 'plugins', severity: 'ok', title: `every enabled plugin is ready (${enabled.length})`, detail: enabled.map((p) => p.name).join(', ') }];
+  if (notReady.length === 0)
+    return [{ check: 'plugins', severity: 'ok', title: `every enabled plugin is ready (${enabled.length})`, detail: enabled.map((p) => p.name).join(', ') }];
   return notReady.map((p) => ({
     check: `plugin:${p.name}`,
     // A plugin on its way up is no trouble yet: one that does not get there is failed or in backoff soon.

@@ -18,7 +18,13 @@ export async function providerFinding(kernel: KernelClient, timeoutMs: number): 
     if (!abort.signal.aborted && (error as { data?: { kind?: unknown } }).data?.kind === 'config') {
       // Nothing to reach: the kernel's message says how to set a provider up, so that is the fix.
       const [lead = why, ...setup] = why.split('\n');
-      return { check: 'provider', severity: 'error', title: 'no LLM provider is set up', detail: lead, fix: setup.length > 0 ? setup.map((line) => line.trim()).join('\n') : 'see README, Choosing an LLM' };
+      return {
+        check: 'provider',
+        severity: 'error',
+        title: 'no LLM provider is set up',
+        detail: lead,
+        fix: setup.length > 0 ? setup.map((line) => line.trim()).join('\n') : 'see README, Choosing an LLM',
+      };
     }
     return {
       check: 'provider',

@@ -70,7 +70,8 @@ async function readEntry(found: FoundSkill, cache: SkillFileCache | undefined): 
     stamp = stampOf(stat);
     const kept = cache?.get(found.file, stamp);
     if (kept) return { entry, ...kept };
-    if (stat.size > BigInt(MAX_SKILL_BYTES)) return remember(cache, found.file, stamp, entry, { error: `SKILL.md is ${stat.size} bytes; the most read is ${MAX_SKILL_BYTES}` });
+    if (stat.size > BigInt(MAX_SKILL_BYTES))
+      return remember(cache, found.file, stamp, entry, { error: `SKILL.md is ${stat.size} bytes; the most read is ${MAX_SKILL_BYTES}` });
   } catch (error) {
     return { entry, error: `cannot read ${found.file}: ${(error as Error).message}` };
   }

@@ -2,8 +2,7 @@
 
 /** A SKILL.md split in two, or why it cannot be. */
 export type SplitResult =
-  | { ok: true; hasFrontmatter: boolean; block: string; body: string; bodyLine: number }
-  | { ok: false; code: 'UNTERMINATED_FRONTMATTER'; message: string };
+  { ok: true; hasFrontmatter: boolean; block: string; body: string; bodyLine: number } | { ok: false; code: 'UNTERMINATED_FRONTMATTER'; message: string };
 
 const OPENING = /^---[ \t]*\n/;
 

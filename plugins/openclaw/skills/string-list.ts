@@ -9,7 +9,11 @@ export function readStringList(value: unknown): string[] {
       return text ? [text] : [];
     });
   }
-  if (typeof value === 'string') return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
   return [];
 }
 

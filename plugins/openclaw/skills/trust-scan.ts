@@ -65,27 +65,59 @@ interface ScanState {
   vars: ShellVars;
 }
 
-const SHELL_LANGS = new Set(['', 'bash', 'sh', 'shell', 'zsh', 'fish', 'ksh', 'console', 'terminal', 'shell-session', 'shellsession', 'sh-session', 'powershell', 'pwsh', 'ps1', 'cmd', 'bat']);
+const SHELL_LANGS = new Set([
+  '',
+  'bash',
+  'sh',
+  'shell',
+  'zsh',
+  'fish',
+  'ksh',
+  'console',
+  'terminal',
+  'shell-session',
+  'shellsession',
+  'sh-session',
+  'powershell',
+  'pwsh',
+  'ps1',
+  'cmd',
+  'bat',
+]);
 const SHELL = String.raw`(?:\/[\w./-]*\/)?(?:ba|z|da|k|fi|c|tc)?sh\b`;
 /** Interpreters of scripting languages, by the names their programs go by. */
 const INTERPRETER = String.raw`(?:\/[\w./-]*\/)?(?:python[\d.]*|perl|ruby|node|nodejs|php|bun|lua)\b`;
 /** Interpreters that run a program read from their standard input when given none (or `-`). */
 const STDIN_INTERPRETER = String.raw`(?:\/[\w./-]*\/)?(?:python[\d.]*|perl|ruby|node|nodejs|php|deno\s+run|bun|lua|osascript)(?=\s*(?:$|-(?:\s|$)|[;&|)]))`;
 const PIPE_PREFIX = String.raw`\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:env\s+(?:-\S+\s+)*(?:\S+=\S*\s+)*)?`;
-const INTERPRETER_INLINE = /\b(?:python[\d.]*|perl|ruby|node|nodejs|php|deno|bun|lua|osascript|pwsh|powershell)\b[^|;&\n]*?\s(?:-[A-Za-z]*[ceErp]|--eval|--print|-Command|eval)\b/;
-const NETWORK = /\burlopen\b|\burllib\b|\brequests\.\w+\(|\bhttp\.client\b|\bhttpx\b|\bsocket\.|\bLWP\b|HTTP::Tiny|IO::Socket|Net::HTTP|open-uri|URI\.open|\bfetch\(|\bhttps?\.(?:get|request)\(|require\(\s*https?\s*\)|file_get_contents\(\s*(?:https?|ftp):|Invoke-WebRequest|\biwr\b|DownloadString|(?:https?|ftp):\/\/|\bcurl\b|\bwget\b/;
+const INTERPRETER_INLINE =
+  /\b(?:python[\d.]*|perl|ruby|node|nodejs|php|deno|bun|lua|osascript|pwsh|powershell)\b[^|;&\n]*?\s(?:-[A-Za-z]*[ceErp]|--eval|--print|-Command|eval)\b/;
+const NETWORK =
+  /\burlopen\b|\burllib\b|\brequests\.\w+\(|\bhttp\.client\b|\bhttpx\b|\bsocket\.|\bLWP\b|HTTP::Tiny|IO::Socket|Net::HTTP|open-uri|URI\.open|\bfetch\(|\bhttps?\.(?:get|request)\(|require\(\s*https?\s*\)|file_get_contents\(\s*(?:https?|ftp):|Invoke-WebRequest|\biwr\b|DownloadString|(?:https?|ftp):\/\/|\bcurl\b|\bwget\b/;
 const CHECKS: [TrustFlag, RegExp][] = [
-  ['pipe-to-shell', new RegExp(String.raw`${PIPE_PREFIX}(?:${SHELL}|${STDIN_INTERPRETER}|(?:source|\.)(?=\s|$))|(?:${SHELL}|${INTERPRETER})\s+(?:-\S+\s+)*<\(`)],
+  [
+    'pipe-to-shell',
+    new RegExp(String.raw`${PIPE_PREFIX}(?:${SHELL}|${STDIN_INTERPRETER}|(?:source|\.)(?=\s|$))|(?:${SHELL}|${INTERPRETER})\s+(?:-\S+\s+)*<\(`),
+  ],
   [
     'hidden-command',
     new RegExp(
       String.raw`${PIPE_PREFIX}(?:\$\{?[A-Za-z_]\w*\}?(?=\s|$|[;&|)])|\$\(|\x60)|(?:^|[;&|(]\s*)\$\{?[A-Za-z_]\w*\}?\s+[^;&|]*(?:https?|ftp):\/\/|(?:^|[;&|]\s*)(?:\$\(|\x60)\s*(?:printf|echo|rev|tr|xxd|base64|base32)\b`,
     ),
   ],
-  ['base64-decode', /\bbase(?:64|32)\b[^|;&\n]*?\s(?:--decode\b|-[A-Za-z]*[dD][A-Za-z]*\b)|\bb64decode\b|\bFromBase64String\b|\batob\(|\bxxd\s+(?:-\w+\s+)*-r|\bopenssl\s+(?:enc\s+)?(?:-\w+\s+)*-(?:base64|a)\b[^|;&\n]*\s-d\b/],
+  [
+    'base64-decode',
+    /\bbase(?:64|32)\b[^|;&\n]*?\s(?:--decode\b|-[A-Za-z]*[dD][A-Za-z]*\b)|\bb64decode\b|\bFromBase64String\b|\batob\(|\bxxd\s+(?:-\w+\s+)*-r|\bopenssl\s+(?:enc\s+)?(?:-\w+\s+)*-(?:base64|a)\b[^|;&\n]*\s-d\b/,
+  ],
   ['shell-c', new RegExp(String.raw`(?:^|[\s;&|(\x60'"])${SHELL}\s+(?:-[A-Za-z]*\s+)*-[A-Za-z]*c[A-Za-z]*\b`)],
-  ['eval', /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:sudo|then|do|else|exec)\s+)eval\b(?!\s*=)|\beval\s*\(|\b(?:iex|Invoke-Expression)\b|\bexec\s*\(\s*(?:compile\s*\()?\s*\w*\.?(?:urlopen|get|read|decode|b64decode)\b/],
-  ['download-executable', /\b(?:https?|ftp):\/\/[^\s/'"<>)]+\/[^\s'"<>)]*?\.(?:sh|bash|py|pl|rb|ps1|exe|bin|appimage|run|msi|dmg|pkg|deb|rpm|bat|command)(?=$|[\s'"<>)?#])/i],
+  [
+    'eval',
+    /(?:^|[;&|(`]\s*|\$\(\s*|\b(?:sudo|then|do|else|exec)\s+)eval\b(?!\s*=)|\beval\s*\(|\b(?:iex|Invoke-Expression)\b|\bexec\s*\(\s*(?:compile\s*\()?\s*\w*\.?(?:urlopen|get|read|decode|b64decode)\b/,
+  ],
+  [
+    'download-executable',
+    /\b(?:https?|ftp):\/\/[^\s/'"<>)]+\/[^\s'"<>)]*?\.(?:sh|bash|py|pl|rb|ps1|exe|bin|appimage|run|msi|dmg|pkg|deb|rpm|bat|command)(?=$|[\s'"<>)?#])/i,
+  ],
 ];
 const NETWORK_SHELL = /\/dev\/(?:tcp|udp)\/|\b(?:nc|ncat|netcat)\b[^|;&\n]*\s-[A-Za-z]*[ec]\b|\bsocat\b[^|;&\n]*\bexec:/i;
 const RUN_SCRIPT = new RegExp(String.raw`(?:^|[;&|(]\s*|\b(?:then|do)\s+)(?:sudo\s+(?:-\S+\s+)*)?${SHELL}\s+(?:-[A-Za-z]+\s+)*(?![-<])[^\s;&|]+`);

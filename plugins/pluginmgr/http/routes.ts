@@ -1,12 +1,6 @@
 // The API's routes: GET/POST /plugins, GET/DELETE /plugins/{name}; anything else is 404 or 405.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  PLUGINMGR_PLUGINS_PATH,
-  PluginmgrHttpErrors,
-  PluginmgrQuery,
-  type PluginmgrInfoAnswer,
-  type PluginmgrListAnswer,
-} from '../../../protocol/pluginmgr';
+import { PLUGINMGR_PLUGINS_PATH, PluginmgrHttpErrors, PluginmgrQuery, type PluginmgrInfoAnswer, type PluginmgrListAnswer } from '../../../protocol/pluginmgr';
 import { ErrorCodes, ErrorNames } from '../../../protocol';
 import { PluginmgrError } from '../errors';
 import type { InstallOptions, PackageManager } from '../manager';
@@ -30,7 +24,9 @@ export async function routeRequest(request: RouteRequest, manager: PackageManage
   const handler = handlers[request.req.method ?? ''];
   if (!handler) {
     const allow = Object.keys(handlers).join(', ');
-    throw new PluginmgrError(PluginmgrHttpErrors.MethodNotAllowed, `${request.req.method} is not allowed on ${url.pathname}; it takes ${allow}`, 405, { allow });
+    throw new PluginmgrError(PluginmgrHttpErrors.MethodNotAllowed, `${request.req.method} is not allowed on ${url.pathname}; it takes ${allow}`, 405, {
+      allow,
+    });
   }
   await handler(request, url, name);
 
@@ -71,7 +67,11 @@ export async function routeRequest(request: RouteRequest, manager: PackageManage
       return;
     }
     if (req.headers['content-length'] === '0' || (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined)) {
-      throw new PluginmgrError(PluginmgrHttpErrors.BadRequest, 'the body is empty; send the .hmap file as the body, or JSON {"url": …} with Content-Type: application/json', 400);
+      throw new PluginmgrError(
+        PluginmgrHttpErrors.BadRequest,
+        'the body is empty; send the .hmap file as the body, or JSON {"url": …} with Content-Type: application/json',
+        400,
+      );
     }
     refuseDeclaredSize(req, (await manager.limits()).maxBytes, 'the uploaded package');
     if (request.expectsContinue) res.writeContinue();
@@ -83,7 +83,8 @@ function installOptions(query: URL): InstallOptions {
   const options: InstallOptions = { via: 'http', inspectOnly: isYes(query.searchParams.get(PluginmgrQuery.inspect)) };
   const sha256 = query.searchParams.get(PluginmgrQuery.sha256);
   if (sha256 !== null) {
-    if (!/^[0-9a-f]{64}$/i.test(sha256)) throw new PluginmgrError(PluginmgrHttpErrors.BadRequest, `sha256 must be 64 hex digits, not ${JSON.stringify(sha256)}`, 400);
+    if (!/^[0-9a-f]{64}$/i.test(sha256))
+      throw new PluginmgrError(PluginmgrHttpErrors.BadRequest, `sha256 must be 64 hex digits, not ${JSON.stringify(sha256)}`, 400);
     options.sha256 = sha256;
   }
   return options;

@@ -34,9 +34,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<ApiServ
   let hosts = new Set<string>();
   const server = http.createServer();
   server.maxConnections = MAX_CONNECTIONS;
-  const serve = (expectsContinue: boolean) => (req: http.IncomingMessage, res: http.ServerResponse): void => {
-    void handle({ req, res, expectsContinue }, hosts, options);
-  };
+  const serve =
+    (expectsContinue: boolean) =>
+    (req: http.IncomingMessage, res: http.ServerResponse): void => {
+      void handle({ req, res, expectsContinue }, hosts, options);
+    };
   server.on('request', serve(false));
   // Handling it ourselves means 100 Continue goes out only after the checks: a refused upload is never sent.
   server.on('checkContinue', serve(true));

@@ -23,7 +23,14 @@ const LABELS: Record<string, string> = { yes: 'approvals.allowOnce', no: 'approv
 const ORDER = ['no', 'always', 'yes'];
 
 function toQuestion(ask: PendingAsk): Question {
-  return { id: ask.id, session: ask.session, question: ask.question, choices: ask.choices, expiresAt: ask.expiresAt, ...(ask.ownerCommand === undefined ? {} : { ownerCommand: ask.ownerCommand }) };
+  return {
+    id: ask.id,
+    session: ask.session,
+    question: ask.question,
+    choices: ask.choices,
+    expiresAt: ask.expiresAt,
+    ...(ask.ownerCommand === undefined ? {} : { ownerCommand: ask.ownerCommand }),
+  };
 }
 
 /** Keeps the store in step with homed's questions while the page is open. */
@@ -95,7 +102,15 @@ export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
   const long = call.length > LONG_QUESTION_CHARS;
   return html`
     <div class="approval-backdrop">
-      <section class="approval-dialog" role="dialog" aria-modal="true" aria-labelledby="approval-question" aria-describedby="approval-details" tabindex="-1" ref=${box}>
+      <section
+        class="approval-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="approval-question"
+        aria-describedby="approval-details"
+        tabindex="-1"
+        ref=${box}
+      >
         ${careful && html`<p class="approval-careful" role="alert">${careful}</p>`}
         <h2 id="approval-question">${long ? t('approvals.longCall', { count: call.length.toLocaleString(t('approvals.timeLocale')) }) : call}</h2>
         ${long && html`<pre class="approval-call">${call}</pre>`}
@@ -109,7 +124,9 @@ export function ApprovalDialog({ client, t }: { client: Client; t: T }) {
         <div class="approval-actions">
           ${sortChoices(current.choices).map(
             (choice) =>
-              html`<button type="button" class="approval-${choice}" disabled=${busy} onClick=${() => void answer(choice)}>${LABELS[choice] ? t(LABELS[choice]) : choice}</button>`,
+              html`<button type="button" class="approval-${choice}" disabled=${busy} onClick=${() => void answer(choice)}>
+                ${LABELS[choice] ? t(LABELS[choice]) : choice}
+              </button>`,
           )}
         </div>
       </section>

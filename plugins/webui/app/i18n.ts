@@ -27,7 +27,8 @@ function merge(): Record<Language, Record<string, string>> {
   for (const [file, strings] of Object.entries(allStrings)) {
     for (const language of LANGUAGES) {
       for (const [key, text] of Object.entries<string>(strings[language])) {
-        if (key in tables[language]) throw new Error(`strings/${file}: the key ${key} is already defined by another strings file; prefix it with the page's name`);
+        if (key in tables[language])
+          throw new Error(`strings/${file}: the key ${key} is already defined by another strings file; prefix it with the page's name`);
         tables[language][key] = text;
       }
     }

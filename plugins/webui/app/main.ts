@@ -48,7 +48,10 @@ function App() {
     </header>
     <nav aria-label=${t('shell.menu')}>
       ${menu.map(
-        (entry) => html`<button type="button" aria-current=${route === entry.name ? 'page' : undefined} onClick=${() => go(entry.name)}>${t(`menu.${entry.name}`)}</button>`,
+        (entry) =>
+          html`<button type="button" aria-current=${route === entry.name ? 'page' : undefined} onClick=${() => go(entry.name)}>
+            ${t(`menu.${entry.name}`)}
+          </button>`,
       )}
       <p class="status" aria-label=${t('shell.kernelStatus')}>
         ${status ? t('shell.status', { version: status.version, ready: status.plugins.ready, enabled: status.plugins.enabled }) : t('shell.waiting')}

@@ -48,11 +48,15 @@ export function PackageUpload({ t, onInstalled }: { t: T; onInstalled(): void })
     <section class="package-upload" aria-labelledby="package-upload-title">
       <h3 id="package-upload-title">${t('plugins.installTitle')}</h3>
       <form class="search-form" onSubmit=${(e: Event) => (e.preventDefault(), void upload())}>
-        <input type="file" accept=".hmap,.zip" aria-label=${t('plugins.packageFile')} onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
+        <input
+          type="file"
+          accept=".hmap,.zip"
+          aria-label=${t('plugins.packageFile')}
+          onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)}
+        />
         <button type="submit" disabled=${!file || busy || summary !== null}>${busy ? t('plugins.checking') : t('plugins.check')}</button>
       </form>
-      ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${note && html`<p class="facts" role="status">${note}</p>`}
+      ${error && html`<p class="error" role="alert">${error}</p>`} ${note && html`<p class="facts" role="status">${note}</p>`}
       ${summary && html`<${PackageDialog} summary=${summary} t=${t} onDone=${done} onClose=${() => setSummary(null)} />`}
     </section>
   `;
@@ -86,7 +90,11 @@ function PackageDialog({ summary: s, t, onDone, onClose }: DialogProps) {
     setError('');
     try {
       const r = await callPackages<WebuiPackageInstalled>(`/${s.id}/install`, { method: 'POST' });
-      onDone(r.upgradedFrom === undefined ? t('plugins.installed', { name: r.name, version: r.version, state: r.state }) : t('plugins.upgraded', { name: r.name, version: r.version, from: r.upgradedFrom, state: r.state }));
+      onDone(
+        r.upgradedFrom === undefined
+          ? t('plugins.installed', { name: r.name, version: r.version, state: r.state })
+          : t('plugins.upgraded', { name: r.name, version: r.version, from: r.upgradedFrom, state: r.state }),
+      );
     } catch (e) {
       setError((e as Error).message);
       setFailed(true);
@@ -96,7 +104,10 @@ function PackageDialog({ summary: s, t, onDone, onClose }: DialogProps) {
   const title = t(upgrade ? 'plugins.askUpgrade' : 'plugins.askInstall', { name: s.name, version: s.version });
   const rows: [string, string][] = [
     ['plugins.name', s.name],
-    ['plugins.version', upgrade ? t('plugins.versionUpgrade', { version: s.version, from: s.installedVersion ?? '' }) : t('plugins.versionNew', { version: s.version })],
+    [
+      'plugins.version',
+      upgrade ? t('plugins.versionUpgrade', { version: s.version, from: s.installedVersion ?? '' }) : t('plugins.versionNew', { version: s.version }),
+    ],
     ['plugins.author', s.author ?? '—'],
     ['plugins.description', s.description ?? '—'],
     ['plugins.kind', s.kind],
@@ -109,24 +120,36 @@ function PackageDialog({ summary: s, t, onDone, onClose }: DialogProps) {
       <section class="package-dialog" role="dialog" aria-modal="true" aria-labelledby="package-dialog-title">
         <h3 id="package-dialog-title">${title}</h3>
         <dl class="package-facts">
-          ${rows.map(([key, value]) => html`<div class="fact"><dt>${t(key)}</dt><dd class=${key === 'plugins.sha256' ? 'sha' : ''}>${value}</dd></div>`)}
+          ${rows.map(
+            ([key, value]) =>
+              html`<div class="fact">
+                <dt>${t(key)}</dt>
+                <dd class=${key === 'plugins.sha256' ? 'sha' : ''}>${value}</dd>
+              </div>`,
+          )}
         </dl>
         ${s.runsAsHomedUser && html`<p class="warning">${s.runsAsHomedUser}</p>`}
-        ${s.skill &&
-        html`<section class="skill-report" aria-label=${t('plugins.skillReport')}>
-          <h4>${t('plugins.skillReport')}</h4>
-          ${s.skill.flagged > 0 && html`<p class="warning">${t('plugins.skillFlagged', { count: s.skill.flagged })}</p>`}
-          <pre>${s.skill.report}</pre>
-        </section>`}
+        ${
+          s.skill &&
+          html`<section class="skill-report" aria-label=${t('plugins.skillReport')}>
+            <h4>${t('plugins.skillReport')}</h4>
+            ${s.skill.flagged > 0 && html`<p class="warning">${t('plugins.skillFlagged', { count: s.skill.flagged })}</p>`}
+            <pre>${s.skill.report}</pre>
+          </section>`
+        }
         ${error && html`<p class="error" role="alert">${error}</p>`}
         <div class="dialog-buttons">
-          ${!failed &&
-          html`<button type="button" class="primary" disabled=${busy} onClick=${() => void install()}>
-            ${busy ? t('plugins.installing') : t(upgrade ? 'plugins.upgrade' : 'plugins.install')}
-          </button>`}
-          ${failed
-            ? html`<button type="button" onClick=${onClose}>${t('plugins.close')}</button>`
-            : html`<button type="button" disabled=${busy} onClick=${cancel}>${t('plugins.cancel')}</button>`}
+          ${
+            !failed &&
+            html`<button type="button" class="primary" disabled=${busy} onClick=${() => void install()}>
+              ${busy ? t('plugins.installing') : t(upgrade ? 'plugins.upgrade' : 'plugins.install')}
+            </button>`
+          }
+          ${
+            failed
+              ? html`<button type="button" onClick=${onClose}>${t('plugins.close')}</button>`
+              : html`<button type="button" disabled=${busy} onClick=${cancel}>${t('plugins.cancel')}</button>`
+          }
         </div>
       </section>
     </div>

@@ -28,7 +28,8 @@ class QuestionStore {
     if (this.settled.has(question.id)) return;
     const known = this.questions.find((q) => q.id === question.id);
     if (known) {
-      if (known.session === undefined && question.session !== undefined) this.set(this.questions.map((q) => (q.id === question.id ? { ...q, session: question.session } : q)));
+      if (known.session === undefined && question.session !== undefined)
+        this.set(this.questions.map((q) => (q.id === question.id ? { ...q, session: question.session } : q)));
       return;
     }
     this.set([...this.questions, question]);

@@ -72,7 +72,16 @@ export const REQUIRED = {
   'fengari/src/lobject.js': ['TValue'],
   'fengari/src/ltable.js': ['luaH_new', 'luaH_setint', 'luaH_setfrom'],
   'fengari/src/lstring.js': ['luaS_bless'],
-  'fengari/src/defs.js constant_types': ['LUA_TLNGSTR', 'LUA_TSHRSTR', 'LUA_TNUMINT', 'LUA_TNUMFLT', 'LUA_TBOOLEAN', 'LUA_TTABLE', 'LUA_TNIL', 'LUA_TLIGHTUSERDATA'],
+  'fengari/src/defs.js constant_types': [
+    'LUA_TLNGSTR',
+    'LUA_TSHRSTR',
+    'LUA_TNUMINT',
+    'LUA_TNUMFLT',
+    'LUA_TBOOLEAN',
+    'LUA_TTABLE',
+    'LUA_TNIL',
+    'LUA_TLIGHTUSERDATA',
+  ],
 } as const;
 
 /** What is missing or of another type among REQUIRED, one line each naming it; empty when all is as expected. */

@@ -16,7 +16,7 @@ export const SUPPORTED_NODE = '^20.15.0 || ^22.14.0 || >=24';
 
 /** Why each supported line is supported, as homectl doctor and the README say it. */
 export const SUPPORTED_NODE_WHY =
-  'Node.js 22.14+ and 24 load the prebuilt better-sqlite3 13 (no compiler); Node.js 20 (Debian\'s) builds better-sqlite3 12 at npm ci, which needs g++, make and python3';
+  "Node.js 22.14+ and 24 load the prebuilt better-sqlite3 13 (no compiler); Node.js 20 (Debian's) builds better-sqlite3 12 at npm ci, which needs g++, make and python3";
 
 /** The better-sqlite3 build in use, or why none could be loaded. */
 export interface SqliteBinding {

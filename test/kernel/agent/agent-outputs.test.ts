@@ -21,7 +21,10 @@ test('a burst of four times the output channel reaches its plugin in order, none
   for (let i = 0; i < burst; i++) outputs.emit(event(i));
   await nextTurn();
   assert.equal(delivered.length, burst);
-  assert.deepEqual(delivered, Array.from({ length: burst }, (_, i) => String(i)));
+  assert.deepEqual(
+    delivered,
+    Array.from({ length: burst }, (_, i) => String(i)),
+  );
   // And once the burst is over, the loop carries outputs again.
   running = false;
   outputs.emit(event(burst));

@@ -30,9 +30,26 @@ function script(request: LlmRequest): ScriptedAnswer {
     return { text: told ? 'The code is 7231.' : 'I do not know.' };
   }
   if (user === 'children') {
-    if (results.length === 0) return { toolCalls: [{ name: 'spawn_child', args: { task: 'child task A' } }, { name: 'spawn_child', args: { task: 'child task B' } }] };
-    if (results.length === 2) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1' } }, { name: 'child_result', args: { child: 'child-2' } }] };
-    return { text: `children said: ${results.slice(2).map((r) => JSON.parse(r).result).join(' | ')}` };
+    if (results.length === 0)
+      return {
+        toolCalls: [
+          { name: 'spawn_child', args: { task: 'child task A' } },
+          { name: 'spawn_child', args: { task: 'child task B' } },
+        ],
+      };
+    if (results.length === 2)
+      return {
+        toolCalls: [
+          { name: 'child_result', args: { child: 'child-1' } },
+          { name: 'child_result', args: { child: 'child-2' } },
+        ],
+      };
+    return {
+      text: `children said: ${results
+        .slice(2)
+        .map((r) => JSON.parse(r).result)
+        .join(' | ')}`,
+    };
   }
   if (user === 'child task A' || user === 'child task B') return { text: `done with ${user.slice(-1)}`, tokenDelayMs: 300 };
   if (user === 'slow children') {
@@ -60,13 +77,22 @@ describe('the agent', () => {
     assert.equal(final.kind, 'done');
     assert.equal(final.text, 'The answer is 6. [checked]');
     const mine = (await outputs(t)).filter((o) => o.inputId === inputId);
-    assert.equal(mine.filter((o) => o.kind === 'delta').map((o) => o.text).join(''), 'Let me add. The answer is 6.');
+    assert.equal(
+      mine
+        .filter((o) => o.kind === 'delta')
+        .map((o) => o.text)
+        .join(''),
+      'Let me add. The answer is 6.',
+    );
     const steps = mine.filter((o) => o.kind === 'tool' && o.tool?.name === 'add').map((o) => o.tool!.phase);
     assert.deepEqual(steps, ['start', 'end', 'start', 'end'], 'each of the two add calls is told as it starts and ends');
     assert.equal(mine.filter((o) => o.kind === 'done' || o.kind === 'error').length, 1, 'exactly one final output');
     const requests = llm.calls.filter((c) => lastUser(c.request) === 'add 2+3');
     assert.equal(requests.length, 3);
-    assert.ok(requests.every((c) => sys(c.request).includes('note from stage-notes')), 'pre_action added its note to every LLM call');
+    assert.ok(
+      requests.every((c) => sys(c.request).includes('note from stage-notes')),
+      'pre_action added its note to every LLM call',
+    );
     assert.ok(requests[0]!.request.tools?.some((tool) => tool.name === 'add'));
     assert.ok(requests[0]!.request.tools?.some((tool) => tool.name === 'spawn_child'));
   });
@@ -122,12 +148,13 @@ describe('the agent', () => {
     assert.ok(next, 'a later LLM request carried the [interrupt] system message');
   });
 
-  test('an interrupt with text while idle starts a new turn whose output reaches the session\'s home plugin (path c)', async () => {
+  test("an interrupt with text while idle starts a new turn whose output reaches the session's home plugin (path c)", async () => {
     await ask(t, 's-idle', 'hello');
     const before = (await outputs(t)).length;
     await callTool(t, 'chat-client', 'interrupt', { session: 's-idle', text: 'reminder: bread' });
-    const done = await waitFor(async () =>
-      (await outputs(t)).slice(before).find((o) => o.session === 's-idle' && o.kind === 'done' && o.inputId === undefined), { what: 'the interrupt turn' }
+    const done = await waitFor(
+      async () => (await outputs(t)).slice(before).find((o) => o.session === 's-idle' && o.kind === 'done' && o.inputId === undefined),
+      { what: 'the interrupt turn' },
     );
     assert.equal(done.text, 'echo: reminder: bread [checked]');
   });
@@ -142,7 +169,7 @@ describe('the agent', () => {
     assert.ok(sys(a.request).some((s) => s.includes('sub-agent')));
   });
 
-  test('a parent\'s interrupt cancels its children', async () => {
+  test("a parent's interrupt cancels its children", async () => {
     const inputId = await send(t, 's-cancel', 'slow children');
     const child = await waitFor(() => llm.calls.find((c) => lastUser(c.request) === 'endless child'), { what: 'the child to stream' });
     // The parent has asked for child_result: it waits on the child when the interrupt comes.
@@ -174,7 +201,9 @@ describe('the agent with misbehaving stage and tool plugins', () => {
       assert.ok((t.kernel.stages.skipped.get('stage-crash') ?? 0) >= 1);
 
       const inputId = await send(t, 's2', 'use slow');
-      await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.tool?.name === 'slow' && o.tool.phase === 'start'), { what: 'the slow tool to be called' });
+      await waitFor(async () => (await outputs(t)).some((o) => o.inputId === inputId && o.tool?.name === 'slow' && o.tool.phase === 'start'), {
+        what: 'the slow tool to be called',
+      });
       process.kill(t.kernel.supervisor.get('calculator').status().pid!, 'SIGKILL');
       const answer = await finalOf(t, inputId);
       assert.equal(answer.kind, 'done');

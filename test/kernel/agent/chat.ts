@@ -29,7 +29,8 @@ export async function finalOf(t: TestKernel, inputId: string, timeoutMs = 15_000
     async () => {
       found = (await outputs(t)).find((o) => o.inputId === inputId && (o.kind === 'done' || o.kind === 'error'));
       return found;
-    }, { what: `the answer to ${inputId}`, timeoutMs, intervalMs: 50 }
+    },
+    { what: `the answer to ${inputId}`, timeoutMs, intervalMs: 50 },
   );
   return found!;
 }

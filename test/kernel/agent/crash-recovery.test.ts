@@ -53,15 +53,18 @@ describe('kill -9 of homed mid-answer', () => {
       waiter.child.stdin?.end();
       // The answer streams, and has been checkpointed (once a second) before the kill.
       await waitFor(() => waiter.stdout().includes('word30'), { what: `the answer to ${asked} to stream`, timeoutMs: 20_000 });
-      await waitFor(() => {
-        const db = new Database(path.join(dataDir, 'agent.db'), { readonly: true });
-        try {
-          const row = db.prepare('SELECT partial FROM inputs WHERE text = ?').get(asked) as { partial: string | null } | undefined;
-          return row?.partial?.includes('word') === true;
-        } finally {
-          db.close();
-        }
-      }, { what: 'a checkpoint of the streaming answer', timeoutMs: 10_000 });
+      await waitFor(
+        () => {
+          const db = new Database(path.join(dataDir, 'agent.db'), { readonly: true });
+          try {
+            const row = db.prepare('SELECT partial FROM inputs WHERE text = ?').get(asked) as { partial: string | null } | undefined;
+            return row?.partial?.includes('word') === true;
+          } finally {
+            db.close();
+          }
+        },
+        { what: 'a checkpoint of the streaming answer', timeoutMs: 10_000 },
+      );
       await homed.kill9();
       assert.notEqual(await waiter.exited, 0, 'the waiter whose homed died says so');
       homed = undefined;

@@ -45,7 +45,10 @@ describe('a full disk', () => {
     const requests = llm.requests.length;
     const full = await say('while the disk is full');
     assert.notEqual(full.code, 0);
-    assert.match(full.stderr, new RegExp(`the disk holding ${dataDir.replace(/[/.]/g, '\\$&')}/agent\\.db is full \\(\\d+ (B|KiB) free\\); free some space there, then send it again`));
+    assert.match(
+      full.stderr,
+      new RegExp(`the disk holding ${dataDir.replace(/[/.]/g, '\\$&')}/agent\\.db is full \\(\\d+ (B|KiB) free\\); free some space there, then send it again`),
+    );
     assert.match(full.stderr, /HA_ERR_DISK_FULL/);
     assert.equal(llm.requests.length, requests, 'the model was not called');
     t.diagnostic(`while full: ${full.stderr.trim()}`);

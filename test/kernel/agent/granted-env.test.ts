@@ -3,7 +3,16 @@
 // log line, stage snapshot, tool event or stored message.
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { StageInvokeRequest, ToolInvokeRequest, type Permission, type StageInvokeParams, type ToolDecl, type ToolInvokeParams, type ToolInvokeResult, type ToolOutputEvent } from '../../../protocol';
+import {
+  StageInvokeRequest,
+  ToolInvokeRequest,
+  type Permission,
+  type StageInvokeParams,
+  type ToolDecl,
+  type ToolInvokeParams,
+  type ToolInvokeResult,
+  type ToolOutputEvent,
+} from '../../../protocol';
 import { ChildRegistry } from '../../../kernel/agent/children';
 import { createChildTools } from '../../../kernel/agent/child-tools';
 import { DEFAULT_AGENT_POLICY } from '../../../kernel/agent/policy';
@@ -35,7 +44,14 @@ function plugin(t: TestContext, name: string, tool: string, permissions: Permiss
     return answer(params);
   });
   const decl: ToolDecl = { name: tool, description: tool, parameters: { type: 'object' } };
-  const ref: PluginToolRef = { plugin: name, decl, channel: end.channel, state: () => end.state, permissions: ['tools', ...permissions], note: (level, msg) => notes.push(`${level}: ${msg}`) };
+  const ref: PluginToolRef = {
+    plugin: name,
+    decl,
+    channel: end.channel,
+    state: () => end.state,
+    permissions: ['tools', ...permissions],
+    note: (level, msg) => notes.push(`${level}: ${msg}`),
+  };
   return { end, ref, calls, notes };
 }
 
@@ -54,11 +70,20 @@ function callOf(name: string, id = `${name}-1`): LlmToolCall {
 }
 
 function contextWith(env: TurnEnv): ToolCallContext {
-  return { session: 'cli:s', signal: new AbortController().signal, children: new ChildRegistry(0, { maxDepth: 0, maxRunning: 0, timeoutMs: 1 }, () => assert.fail('no child')), env };
+  return {
+    session: 'cli:s',
+    signal: new AbortController().signal,
+    children: new ChildRegistry(0, { maxDepth: 0, maxRunning: 0, timeoutMs: 1 }, () => assert.fail('no child')),
+    env,
+  };
 }
 
 function routerOf(...plugins: FakePlugin[]): ToolRouter {
-  return new ToolRouter(() => plugins.map((p) => p.ref), () => [], () => 30_000);
+  return new ToolRouter(
+    () => plugins.map((p) => p.ref),
+    () => [],
+    () => 30_000,
+  );
 }
 
 test('a grant from a plugin with env.grant reaches later calls of plugins with env.receive, and no other plugin', async (t) => {
@@ -96,7 +121,7 @@ test('env from a plugin without env.grant is ignored, and its log says so once, 
   assert.ok(!sneaky.notes[0]!.includes(SECRET));
 });
 
-test('a grant\'s bad entries are refused one by one, each said without its value; the good ones are kept', async (t) => {
+test("a grant's bad entries are refused one by one, each said without its value; the good ones are kept", async (t) => {
   const skills = granter(t, { GOOD_ONE: 'yes', '1BAD': SECRET, 'HAS SPACE': SECRET, WITH_NUL: `a\0${SECRET}`, NUMBER: 42 });
   const env = new TurnEnv();
   await routerOf(skills).invoke(callOf('skill_read'), contextWith(env));
@@ -124,26 +149,43 @@ test('in a turn: a sub-agent shares the grant; the next turn starts without it; 
   });
   const childTools = createChildTools();
   const deps: TurnDeps = {
-    stages: new StageHost((stage) => (stage === 'before_toolcall' ? [{ plugin: 'guard', priority: 0, channel: guard.channel, state: () => guard.state }] : []), () => 2_000),
-    tools: new ToolRouter(() => [skills.ref, exec.ref], () => childTools, () => 30_000),
+    stages: new StageHost(
+      (stage) => (stage === 'before_toolcall' ? [{ plugin: 'guard', priority: 0, channel: guard.channel, state: () => guard.state }] : []),
+      () => 2_000,
+    ),
+    tools: new ToolRouter(
+      () => [skills.ref, exec.ref],
+      () => childTools,
+      () => 30_000,
+    ),
     llm: new ScriptedLlm((request) => {
       const done = toolResults(request).length;
       const child = request.messages[0]!.content.includes('sub-agent');
       if (child) return done === 0 ? { toolCalls: [{ id: 'child-run', name: 'run', args: {} }] } : { text: 'child done' };
       if (done === 0) return { toolCalls: [{ id: 'read', name: 'skill_read', args: {} }] };
-      if (done === 1) return { toolCalls: [{ id: 'run', name: 'run', args: {} }, { id: 'spawn', name: 'spawn_child', args: { task: 'run it too' } }] };
+      if (done === 1)
+        return {
+          toolCalls: [
+            { id: 'run', name: 'run', args: {} },
+            { id: 'spawn', name: 'spawn_child', args: { task: 'run it too' } },
+          ],
+        };
       if (done === 3) return { toolCalls: [{ id: 'wait', name: 'child_result', args: { child: 'child-1' } }] };
       return { text: 'all done' };
     }),
     policy: DEFAULT_AGENT_POLICY,
   };
   const events: ToolOutputEvent[] = [];
-  const first = new Turn({ session: 'cli:s', text: 'weather please', history: [], depth: 0 }, deps, { delta: () => undefined, notice: () => undefined, tool: (e) => events.push(e) });
+  const first = new Turn({ session: 'cli:s', text: 'weather please', history: [], depth: 0 }, deps, {
+    delta: () => undefined,
+    notice: () => undefined,
+    tool: (e) => events.push(e),
+  });
   const outcome = await first.run();
   assert.equal(outcome.text, 'all done');
   const byId = new Map(exec.calls.map((c) => [c.callId, c]));
   assert.deepEqual(byId.get('run')?.env, { WEATHER_API_KEY: SECRET });
-  assert.deepEqual(byId.get('child-run')?.env, { WEATHER_API_KEY: SECRET }, 'the sub-agent shares its parent\'s grant');
+  assert.deepEqual(byId.get('child-run')?.env, { WEATHER_API_KEY: SECRET }, "the sub-agent shares its parent's grant");
   assert.deepEqual(first.env.names(), [], 'the grant ends with the turn');
 
   const seen = JSON.stringify({ snapshots, events, messages: outcome.messages });
@@ -151,7 +193,11 @@ test('in a turn: a sub-agent shares the grant; the next turn starts without it; 
   assert.ok(!seen.includes(SECRET), 'no snapshot, tool event or stored message holds the value');
 
   const ranBefore = exec.calls.length;
-  const second = new Turn({ session: 'cli:s', text: 'again', history: [], depth: 0 }, { ...deps, llm: new ScriptedLlm((r) => (toolResults(r).length === 0 ? { toolCalls: [{ id: 'next', name: 'run', args: {} }] } : { text: 'ok' })) }, { delta: () => undefined, notice: () => undefined, tool: () => undefined });
+  const second = new Turn(
+    { session: 'cli:s', text: 'again', history: [], depth: 0 },
+    { ...deps, llm: new ScriptedLlm((r) => (toolResults(r).length === 0 ? { toolCalls: [{ id: 'next', name: 'run', args: {} }] } : { text: 'ok' })) },
+    { delta: () => undefined, notice: () => undefined, tool: () => undefined },
+  );
   await second.run();
   assert.equal(exec.calls.length, ranBefore + 1);
   assert.equal('env' in exec.calls.at(-1)!, false, 'the next turn starts without the grant');

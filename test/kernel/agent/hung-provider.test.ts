@@ -57,7 +57,10 @@ describe('a provider that hangs for one session', () => {
     assert.equal(other.code, 0, other.stderr);
     assert.equal(other.stdout, 'echo: are you free?\n');
 
-    await waitFor(() => llm.requests.some((r) => (lastUserText(r) ?? '').includes('[timer] stretch your legs')), { what: 'the timer to fire', timeoutMs: 20_000 });
+    await waitFor(() => llm.requests.some((r) => (lastUserText(r) ?? '').includes('[timer] stretch your legs')), {
+      what: 'the timer to fire',
+      timeoutMs: 20_000,
+    });
     const firedAfter = Date.now() - setAt;
     assert.ok(firedAfter < 10_000, `a 2 s timer fired ${firedAfter} ms after it was set`);
 

@@ -77,7 +77,11 @@ describe('per-session lanes', () => {
       }
     }
     const ids = new Set(sent.map((x) => x.inputId));
-    await waitFor(async () => (await outputs(t)).filter((o) => o.inputId !== undefined && ids.has(o.inputId) && o.kind === 'done').length >= 80, { what: '80 answers', timeoutMs: 60_000, intervalMs: 100 });
+    await waitFor(async () => (await outputs(t)).filter((o) => o.inputId !== undefined && ids.has(o.inputId) && o.kind === 'done').length >= 80, {
+      what: '80 answers',
+      timeoutMs: 60_000,
+      intervalMs: 100,
+    });
     const wallMs = Date.now() - startedAt;
     const all = await outputs(t);
     for (const x of sent) {
@@ -88,7 +92,10 @@ describe('per-session lanes', () => {
     // Within a session, answers come in the order the inputs were sent.
     for (let s = 0; s < 8; s++) {
       const order = all.filter((o) => o.kind === 'done' && o.session === `load-${s}`).map((o) => o.text);
-      assert.deepEqual(order, Array.from({ length: 10 }, (_, i) => `answered:${s}.${i}`));
+      assert.deepEqual(
+        order,
+        Array.from({ length: 10 }, (_, i) => `answered:${s}.${i}`),
+      );
     }
     assert.equal(llm.maxActive, 4, 'core.agent.max_concurrent_turns (4) calls at once, never more');
     // 80 turns of ≥ 300 ms, 4 at a time: ~6 s; one at a time they would take 24 s.
@@ -109,7 +116,13 @@ describe('per-session lanes', () => {
     }
     assert.equal(llm.calls.filter((c) => lastUser(c.request).startsWith('hang t')).length, 0, 'the waiting inputs never reached the model');
     const unanswered = t.kernel.sessions.journal.unanswered('stop-queue');
-    assert.deepEqual(unanswered.map((row) => [row.text, row.state]), [['hang two', 'dropped'], ['hang three', 'dropped']]);
+    assert.deepEqual(
+      unanswered.map((row) => [row.text, row.state]),
+      [
+        ['hang two', 'dropped'],
+        ['hang three', 'dropped'],
+      ],
+    );
   });
 
   test('a stop naming one input ends only that input; the session goes on; a waiting input is told it waits', async () => {
@@ -134,12 +147,18 @@ describe('per-session lanes', () => {
     await callTool(t, 'chat-client', 'flood', { session: 'flooded', text: 'ping', count: 10_000 });
     release();
     pingsHeld = undefined;
-    await waitFor(async () => (await outputs(t)).some((o) => o.session === 'flooded' && o.inputId === undefined && o.kind === 'done'), { what: 'the flood to be answered', timeoutMs: 20_000 });
+    await waitFor(async () => (await outputs(t)).some((o) => o.session === 'flooded' && o.inputId === undefined && o.kind === 'done'), {
+      what: 'the flood to be answered',
+      timeoutMs: 20_000,
+    });
     await waitFor(() => llm.active === 0, { what: 'every turn of the flood to end' });
     const calls = llm.calls.slice(before).filter((c) => c.request.messages.some((m) => m.content.includes('ping')));
     // The first call, at most two restarts to take in more texts, and one turn for texts that came too late.
     assert.ok(calls.length >= 1 && calls.length <= 4, `${calls.length} model calls for 10,000 interrupts`);
-    const texts = calls.reduce((sum, c) => sum + c.request.messages.filter((m) => m.role !== 'assistant').reduce((n, m) => n + (m.content.match(/ping/g)?.length ?? 0), 0), 0);
+    const texts = calls.reduce(
+      (sum, c) => sum + c.request.messages.filter((m) => m.role !== 'assistant').reduce((n, m) => n + (m.content.match(/ping/g)?.length ?? 0), 0),
+      0,
+    );
     assert.ok(texts >= 10_000, `every interrupt text reached the model (${texts})`);
   });
 
@@ -151,7 +170,10 @@ describe('per-session lanes', () => {
       assert.equal(final.kind, 'error');
       assert.equal(final.code, 'HA_ERR_ANSWER_TOO_LONG');
       assert.match(final.error ?? '', /passed 1,000 characters \(core\.agent\.max_answer_chars\)/);
-      const streamed = (await outputs(t)).filter((o) => o.inputId === inputId && o.kind === 'delta').map((o) => o.text).join('');
+      const streamed = (await outputs(t))
+        .filter((o) => o.inputId === inputId && o.kind === 'delta')
+        .map((o) => o.text)
+        .join('');
       assert.equal(streamed.length, 1000);
       const stored = t.kernel.sessions.rowsFrom('capped', 1, 10).map((r) => r.message);
       assert.equal(stored[0]?.content, 'long 5000');
@@ -165,7 +187,10 @@ describe('per-session lanes', () => {
     const inputId = await send(t, 'journalled', 'hang journal');
     await waitFor(() => llm.calls.some((c) => lastUser(c.request) === 'hang journal'), { what: 'the turn to run' });
     const open = t.kernel.sessions.journal.open().filter((row) => row.session === 'journalled');
-    assert.deepEqual(open.map((row) => [row.text, row.state, row.inputId]), [['hang journal', 'running', inputId]]);
+    assert.deepEqual(
+      open.map((row) => [row.text, row.state, row.inputId]),
+      [['hang journal', 'running', inputId]],
+    );
     await callTool(t, 'chat-client', 'stop', { session: 'journalled' });
     await finalOf(t, inputId);
     assert.equal(t.kernel.sessions.journal.open().filter((row) => row.session === 'journalled').length, 0);

@@ -20,7 +20,10 @@ describe('a client that leaves before the first token', () => {
     const connection = llm.requests[0]!.connection;
     const leftAt = Date.now();
     waiter.child.kill('SIGKILL');
-    await Promise.race([connection.closed, new Promise((_, reject) => setTimeout(() => reject(new Error('the model connection stayed open 10 s after the client left')), 10_000))]);
+    await Promise.race([
+      connection.closed,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the model connection stayed open 10 s after the client left')), 10_000)),
+    ]);
     assert.equal(connection.closedBy, 'client', 'homed closed it');
     t.diagnostic(`the model connection closed within ${Date.now() - leftAt} ms of the client leaving`);
     llm.setDefault({ text: 'Still here.' });

@@ -16,7 +16,10 @@ type Body = { messages: { role: string; content: string }[] };
 const COUNTING = fs
   .readFileSync(path.join(BUILTIN_ADAPTER_DIR, 'openai.lua'), 'utf8')
   .replace('function M.request(req, provider)', 'local built = 0\nfunction M.request(req, provider)\n  built = built + 1')
-  .replace('local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }', 'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }');
+  .replace(
+    'local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }',
+    'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }',
+  );
 
 async function startWith(plugins: string[], llm: FakeLlm): Promise<TestKernel> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'homed-test-'));

@@ -80,13 +80,16 @@ describe('prompt blocks', () => {
     }
   });
 
-  test('a restarted plugin starts without its old block; a disabled plugin\'s block is gone from the next request', async () => {
+  test("a restarted plugin starts without its old block; a disabled plugin's block is gone from the next request", async () => {
     await callTool(t, 'prompt-block', 'set_block', { text: 'set before the crash' });
     const plugin = t.kernel.supervisor.get('prompt-block');
     const comeBack = async (quiet: boolean): Promise<void> => {
       const pid = plugin.process?.pid;
       await callTool(t, 'prompt-block', 'crash', { quiet }).catch(() => undefined);
-      await waitFor(() => plugin.state === 'ready' && plugin.process !== undefined && plugin.process.pid !== pid, { what: 'prompt-block to come back', timeoutMs: 15_000 });
+      await waitFor(() => plugin.state === 'ready' && plugin.process !== undefined && plugin.process.pid !== pid, {
+        what: 'prompt-block to come back',
+        timeoutMs: 15_000,
+      });
     };
     await comeBack(true);
     assert.deepEqual(t.kernel.router.promptBlocks(), [], 'the new process set no block, and the old one went with the old process');

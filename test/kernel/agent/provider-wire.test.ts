@@ -30,7 +30,10 @@ describe('the agent over a real provider connection', () => {
     assert.equal(final.text, 'It is 42.');
     const [first, second] = llm.requests.slice(-2);
     assert.ok((first!.body as Body).tools?.some((tool) => tool.function.name === 'add'));
-    assert.ok(texts(second!.body).some((text) => text.includes('"sum":42')), 'the tool result went back to the LLM');
+    assert.ok(
+      texts(second!.body).some((text) => text.includes('"sum":42')),
+      'the tool result went back to the LLM',
+    );
   });
 
   test('path a: an interrupt closes the provider socket at once', async () => {

@@ -82,5 +82,8 @@ export function lastUser(request: LlmRequest): string {
 /** Whether the request already carries a tool result (the second round of a tool loop). */
 export function toolResults(request: LlmRequest): string[] {
   const lastUserAt = request.messages.map((m) => m.role).lastIndexOf('user');
-  return request.messages.slice(lastUserAt).filter((m) => m.role === 'tool').map((m) => m.content);
+  return request.messages
+    .slice(lastUserAt)
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content);
 }

@@ -37,7 +37,11 @@ function context(signal = new AbortController().signal): ToolCallContext {
 }
 
 function routerOf(plugins: PluginToolRef[], kernel: KernelTool[] = []): ToolRouter {
-  return new ToolRouter(() => plugins, () => kernel, () => DEFAULT_TOOL_MS);
+  return new ToolRouter(
+    () => plugins,
+    () => kernel,
+    () => DEFAULT_TOOL_MS,
+  );
 }
 
 test('a call reaches the plugin that declared the tool, with its session and call id, and its result comes back', async (t) => {
@@ -51,7 +55,10 @@ test('arguments that do not match the schema are an error for the model, and the
   const calc = calculator(t);
   const outcome = await routerOf([calc.ref]).invoke(callOf('add', { a: 'two' }), context());
   assert.equal(outcome.isError, true);
-  assert.match((outcome.result as { error: string }).error, /^arguments for add do not match its schema: .*must have required property 'b'.*\/a must be number/);
+  assert.match(
+    (outcome.result as { error: string }).error,
+    /^arguments for add do not match its schema: .*must have required property 'b'.*\/a must be number/,
+  );
   assert.equal(calc.calls.length, 0);
 });
 
@@ -88,7 +95,10 @@ test('a tool that does not answer within its own deadline is a tool error naming
   t.mock.timers.tick(1_500);
   const outcome = await pending;
   assert.equal(outcome.isError, true);
-  assert.equal((outcome.result as { error: string }).error, 'tool hang failed: plugin "calculator" did not answer tool/invoke within 1.5 s; see homectl plugins logs calculator');
+  assert.equal(
+    (outcome.result as { error: string }).error,
+    'tool hang failed: plugin "calculator" did not answer tool/invoke within 1.5 s; see homectl plugins logs calculator',
+  );
   assert.equal(calc.end.channel.timeouts, 1);
 });
 
@@ -110,6 +120,8 @@ test('the model is offered kernel tools first, then tools of plugins that run or
   const restarting = calculator(t, { name: 'mul', description: 'times', parameters: { type: 'object' } });
   restarting.end.state = 'backoff';
   const spawn: KernelTool = { spec: { name: 'spawn_child', description: 'sub-agent', parameters: { type: 'object' } }, run: async () => ({}) };
-  const names = routerOf([running.ref, copy.ref, failed.ref, restarting.ref], [spawn]).specs().map((s) => s.name);
+  const names = routerOf([running.ref, copy.ref, failed.ref, restarting.ref], [spawn])
+    .specs()
+    .map((s) => s.name);
   assert.deepEqual(names, ['spawn_child', 'add', 'mul']);
 });

@@ -25,7 +25,13 @@ function script(request: LlmRequest): ScriptedAnswer {
   if (results.length > 0) return { text: `results: ${results.join(' | ')}` };
   if (user === 'show progress') return { toolCalls: [{ id: 'c1', name: 'chatty', args: { lines: 3 } }] };
   if (user === 'same id') return { toolCalls: [{ id: 'dup', name: 'chatty', args: { lines: 4, gapMs: 100 } }] };
-  if (user === 'same id twice') return { toolCalls: [{ id: 'twin', name: 'chatty', args: { lines: 2, gapMs: 50 } }, { id: 'twin', name: 'chatty', args: { lines: 2, gapMs: 50 } }] };
+  if (user === 'same id twice')
+    return {
+      toolCalls: [
+        { id: 'twin', name: 'chatty', args: { lines: 2, gapMs: 50 } },
+        { id: 'twin', name: 'chatty', args: { lines: 2, gapMs: 50 } },
+      ],
+    };
   if (user === 'denied') return { toolCalls: [{ id: 'd1', name: 'slow', args: {} }] };
   if (user === 'flood') return { toolCalls: [{ id: 'f1', name: 'spew', args: { chars: 10_000_000 } }] };
   if (user === 'late') return { toolCalls: [{ id: 'l1', name: 'late', args: {} }] };
@@ -42,7 +48,10 @@ const stepsOf = (all: Shown[], inputId: string): ToolOutputEvent[] => all.filter
 describe('tool calls the person can see', () => {
   let t: TestKernel;
   const lines: { msg: string; tools?: { name: string; ms: number; outcome: string }[]; [field: string]: unknown }[] = [];
-  const log = pino({ level: 'info' }, new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]), done()) }));
+  const log = pino(
+    { level: 'info' },
+    new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]), done()) }),
+  );
 
   before(async () => {
     t = await startTestKernel(['chat-client', 'progress-tool', 'calculator', 'stage-guard'], POLICY, { llm: new ScriptedLlm(script), log });
@@ -60,7 +69,10 @@ describe('tool calls the person can see', () => {
     assert.equal(steps[0]!.args, '{"lines":3}');
     assert.equal(steps.at(-1)!.phase, 'end');
     assert.ok(steps.every((s) => s.id === 'c1' && s.name === 'chatty'));
-    const progress = steps.filter((s) => s.phase === 'progress').map((s) => s.text).join('');
+    const progress = steps
+      .filter((s) => s.phase === 'progress')
+      .map((s) => s.text)
+      .join('');
     assert.equal(progress, 'line 0 of s-progress\nline 1 of s-progress\nline 2 of s-progress\n');
     const end = steps.at(-1)!;
     assert.equal(end.outcome, 'ok');
@@ -96,8 +108,14 @@ describe('tool calls the person can see', () => {
     const idB = /"callId":"([^"]+)"/.exec(finalB.text ?? '')![1];
     assert.notEqual(idA, idB, 'the plugin saw two different call ids');
     const all = await outputs(t);
-    for (const [inputId, session] of [[a, 's-dup-a'], [b, 's-dup-b']] as const) {
-      const text = stepsOf(all, inputId).filter((s) => s.phase === 'progress').map((s) => s.text).join('');
+    for (const [inputId, session] of [
+      [a, 's-dup-a'],
+      [b, 's-dup-b'],
+    ] as const) {
+      const text = stepsOf(all, inputId)
+        .filter((s) => s.phase === 'progress')
+        .map((s) => s.text)
+        .join('');
       assert.equal(text, [0, 1, 2, 3].map((i) => `line ${i} of ${session}\n`).join(''));
     }
   });
@@ -111,7 +129,13 @@ describe('tool calls the person can see', () => {
     for (const id of ids) {
       const mine = steps.filter((s) => s.id === id);
       assert.deepEqual([mine[0]!.phase, mine.at(-1)!.phase], ['start', 'end']);
-      assert.equal(mine.filter((s) => s.phase === 'progress').map((s) => s.text).join(''), 'line 0 of s-twins\nline 1 of s-twins\n');
+      assert.equal(
+        mine
+          .filter((s) => s.phase === 'progress')
+          .map((s) => s.text)
+          .join(''),
+        'line 0 of s-twins\nline 1 of s-twins\n',
+      );
     }
   });
 
@@ -120,14 +144,26 @@ describe('tool calls the person can see', () => {
     const final = await finalOf(t, inputId, 30_000);
     assert.equal(final.text, 'the sub-agent says 5');
     const live = stepsOf(await outputs(t), inputId).filter((s) => s.agent === 'child-1');
-    assert.deepEqual(live.map((s) => [s.name, s.phase]), [['add', 'start'], ['add', 'end']]);
+    assert.deepEqual(
+      live.map((s) => [s.name, s.phase]),
+      [
+        ['add', 'start'],
+        ['add', 'end'],
+      ],
+    );
     const end = live[1]!;
     const { entries, omitted } = showSession(t.kernel.sessions.database, 's-kids')!;
     assert.equal(omitted, 0);
     const kinds = entries.map((e) => (e.agent ? `${e.agent} ${e.call?.name}` : e.calls ? `${e.role} ${e.calls.map((c) => c.name).join()}` : e.role));
     const at = kinds.indexOf('child-1 add');
-    assert.ok(at > kinds.indexOf('assistant spawn_child') && at < kinds.lastIndexOf('assistant'), `placed within the turn, after the call that started it: ${kinds.join(' / ')}`);
-    assert.deepEqual(kinds.filter((k) => k !== 'child-1 add'), ['user', 'assistant spawn_child', 'tool', 'assistant child_result', 'tool', 'assistant']);
+    assert.ok(
+      at > kinds.indexOf('assistant spawn_child') && at < kinds.lastIndexOf('assistant'),
+      `placed within the turn, after the call that started it: ${kinds.join(' / ')}`,
+    );
+    assert.deepEqual(
+      kinds.filter((k) => k !== 'child-1 add'),
+      ['user', 'assistant spawn_child', 'tool', 'assistant child_result', 'tool', 'assistant'],
+    );
     const stored = entries[at]!;
     assert.deepEqual(stored.call, { id: end.id, name: 'add', args: '{"a":2,"b":3}' });
     assert.equal(stored.callId, end.id);
@@ -143,7 +179,10 @@ describe('tool calls the person can see', () => {
     const inputId = await send(t, 's-denied', 'denied');
     await finalOf(t, inputId);
     const steps = stepsOf(await outputs(t), inputId);
-    assert.deepEqual(steps.map((s) => s.phase), ['start', 'end']);
+    assert.deepEqual(
+      steps.map((s) => s.phase),
+      ['start', 'end'],
+    );
     assert.deepEqual([steps[1]!.outcome, steps[1]!.denied], ['denied', 'slow is not allowed here']);
     await waitFor(() => lines.find((l) => l.tools?.some((tool) => tool.outcome === 'denied')), { what: 'the denied call in a turn log line' });
   });
@@ -161,7 +200,10 @@ describe('tool calls the person can see', () => {
     assert.ok(chars <= progress.length * 16_500, `${chars} characters shown`);
     assert.match(progress.map((s) => s.text).join(''), /characters not shown …\]/);
     const tails = progress.map((s) => JSON.stringify(s.text!.slice(-12)));
-    assert.ok(progress.at(-1)!.text!.endsWith('THE END\n'), `the newest text is shown last; the ends of the ${progress.length} progress outputs: ${tails.join(' ')}`);
+    assert.ok(
+      progress.at(-1)!.text!.endsWith('THE END\n'),
+      `the newest text is shown last; the ends of the ${progress.length} progress outputs: ${tails.join(' ')}`,
+    );
     assert.equal(steps.at(-1)!.phase, 'end', 'no progress after the end');
   });
 
@@ -171,7 +213,10 @@ describe('tool calls the person can see', () => {
     await finalOf(t, inputId);
     await waitFor(() => t.kernel.services.toolCalls.dropped > dropped, { what: 'the late piece to be dropped' });
     const steps = stepsOf(await outputs(t), inputId);
-    assert.deepEqual(steps.map((s) => s.phase), ['start', 'end']);
+    assert.deepEqual(
+      steps.map((s) => s.phase),
+      ['start', 'end'],
+    );
     assert.equal(t.kernel.services.toolCalls.size, 0, 'no call is left registered');
   });
 });

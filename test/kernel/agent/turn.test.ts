@@ -26,14 +26,25 @@ function measureTool(runs: string[]): KernelTool {
 function depsOf(llm: ScriptedLlm, options: { policy?: Partial<AgentPolicy>; tools?: KernelTool[]; guards?: StageHandlerRef[] } = {}): TurnDeps {
   const guards = options.guards ?? [];
   return {
-    stages: new StageHost((stage) => (stage === 'before_toolcall' ? [...guards] : []), () => 2_000),
-    tools: new ToolRouter(() => [], () => options.tools ?? [], () => 30_000),
+    stages: new StageHost(
+      (stage) => (stage === 'before_toolcall' ? [...guards] : []),
+      () => 2_000,
+    ),
+    tools: new ToolRouter(
+      () => [],
+      () => options.tools ?? [],
+      () => 30_000,
+    ),
     llm,
     policy: { ...DEFAULT_AGENT_POLICY, ...options.policy },
   };
 }
 
-function turnOf(deps: TurnDeps, text: string, sink = { deltas: [] as string[], notices: [] as string[], tools: [] as ToolOutputEvent[] }): { turn: Turn; sink: typeof sink } {
+function turnOf(
+  deps: TurnDeps,
+  text: string,
+  sink = { deltas: [] as string[], notices: [] as string[], tools: [] as ToolOutputEvent[] },
+): { turn: Turn; sink: typeof sink } {
   const turn = new Turn({ session: 'cli:s', text, history: [], depth: 0 }, deps, {
     delta: (d) => sink.deltas.push(d),
     notice: (n) => sink.notices.push(n),
@@ -45,26 +56,40 @@ function turnOf(deps: TurnDeps, text: string, sink = { deltas: [] as string[], n
 test('a tool loop: the model asks for a tool, gets its result in the next round, and answers', async () => {
   const runs: string[] = [];
   const llm = new ScriptedLlm((request) =>
-    toolResults(request).length === 0 ? { toolCalls: [{ id: 'm1', name: 'measure', args: { text: 'hello' } }] } : { text: `it is ${JSON.parse(toolResults(request)[0]!).length} long` },
+    toolResults(request).length === 0
+      ? { toolCalls: [{ id: 'm1', name: 'measure', args: { text: 'hello' } }] }
+      : { text: `it is ${JSON.parse(toolResults(request)[0]!).length} long` },
   );
   const { turn, sink } = turnOf(depsOf(llm, { tools: [measureTool(runs)] }), 'how long is hello?');
   const outcome = await turn.run();
   assert.equal(outcome.text, 'it is 5 long');
   assert.deepEqual(runs, ['hello']);
   assert.equal(llm.calls.length, 2);
-  assert.deepEqual(outcome.messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+  assert.deepEqual(
+    outcome.messages.map((m) => m.role),
+    ['user', 'assistant', 'tool', 'assistant'],
+  );
   assert.deepEqual(sink.notices, []);
-  assert.deepEqual(sink.tools.map((e) => [e.id, e.name, e.phase]), [['m1', 'measure', 'start'], ['m1', 'measure', 'end']]);
+  assert.deepEqual(
+    sink.tools.map((e) => [e.id, e.name, e.phase]),
+    [
+      ['m1', 'measure', 'start'],
+      ['m1', 'measure', 'end'],
+    ],
+  );
   assert.equal(sink.tools[0]!.args, '{"text":"hello"}');
   const end = sink.tools[1]!;
   assert.deepEqual([end.outcome, end.isError, end.result], ['ok', false, '{"length":5}']);
   assert.ok(typeof end.ms === 'number' && end.ms >= 0, 'the end says how long the call ran');
-  assert.deepEqual(turn.toolCalls.map((c) => [c.name, c.outcome]), [['measure', 'ok']]);
+  assert.deepEqual(
+    turn.toolCalls.map((c) => [c.name, c.outcome]),
+    [['measure', 'ok']],
+  );
   assert.deepEqual(outcome.messages[2]!.step?.outcome, 'ok', 'the stored result says how its call went');
   assert.deepEqual([outcome.interrupted, outcome.capped, outcome.skipped], [false, false, false]);
 });
 
-test('a model that never stops calling tools is stopped after the policy\'s rounds, with a final answer', async () => {
+test("a model that never stops calling tools is stopped after the policy's rounds, with a final answer", async () => {
   const runs: string[] = [];
   const llm = new ScriptedLlm(() => ({ toolCalls: [{ name: 'measure', args: { text: 'again' } }] }));
   const { turn } = turnOf(depsOf(llm, { tools: [measureTool(runs)], policy: { maxIterations: 3 } }), 'loop forever');
@@ -125,17 +150,25 @@ test('a guard that denies a tool call keeps it from running; the model reads why
   const guard = pluginEnd(t, 'guard');
   guard.plugin.onRequest(requestType(StageInvokeRequest), () => ({ deny: true, deny_reason: 'measuring is off today' }));
   const runs: string[] = [];
-  const llm = new ScriptedLlm((request) => (toolResults(request).length === 0 ? { toolCalls: [{ name: 'measure', args: { text: 'x' } }] } : { text: toolResults(request)[0]! }));
+  const llm = new ScriptedLlm((request) =>
+    toolResults(request).length === 0 ? { toolCalls: [{ name: 'measure', args: { text: 'x' } }] } : { text: toolResults(request)[0]! },
+  );
   const guards: StageHandlerRef[] = [{ plugin: 'guard', priority: 0, channel: guard.channel, state: () => guard.state }];
   const { turn, sink } = turnOf(depsOf(llm, { tools: [measureTool(runs)], guards }), 'measure x');
   const outcome = await turn.run();
   assert.deepEqual(runs, []);
   assert.match(outcome.text, /the call was denied: measuring is off today/);
-  assert.deepEqual(sink.tools.map((e) => e.phase), ['start', 'end']);
+  assert.deepEqual(
+    sink.tools.map((e) => e.phase),
+    ['start', 'end'],
+  );
   const end = sink.tools[1]!;
   assert.deepEqual([end.outcome, end.denied, end.isError], ['denied', 'measuring is off today', true]);
   assert.match(end.result ?? '', /the call was denied: measuring is off today/);
-  assert.deepEqual(turn.toolCalls.map((c) => [c.name, c.outcome]), [['measure', 'denied']]);
+  assert.deepEqual(
+    turn.toolCalls.map((c) => [c.name, c.outcome]),
+    [['measure', 'denied']],
+  );
 });
 
 test('sub-agents: no deeper than maxDepth, no more than maxRunning at once; cancelAll ends the running ones', async () => {
@@ -153,7 +186,10 @@ test('sub-agents: no deeper than maxDepth, no more than maxRunning at once; canc
   await Promise.all([a.finished, b.finished]);
   assert.deepEqual([a.state, b.state], ['cancelled', 'cancelled']);
   assert.equal(childOf(a).setup.brief, undefined);
-  assert.deepEqual(turn.children.list().map((c) => c.id), ['child-1', 'child-2']);
+  assert.deepEqual(
+    turn.children.list().map((c) => c.id),
+    ['child-1', 'child-2'],
+  );
   childOf(a).children.cancelAll();
   await grandchild.finished;
 });
@@ -161,8 +197,15 @@ test('sub-agents: no deeper than maxDepth, no more than maxRunning at once; canc
 test('a sub-agent past its time limit is stopped and reported as timed out', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const llm = new ScriptedLlm(() => ({ hold: new Promise<void>(() => undefined) }));
-  const registry = new ChildRegistry(0, { maxDepth: 1, maxRunning: 1, timeoutMs: 5_000 }, (task, brief, depth) =>
-    new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(brief ? { brief } : {}) }, depsOf(llm), { delta: () => undefined, notice: () => undefined, tool: () => undefined }),
+  const registry = new ChildRegistry(
+    0,
+    { maxDepth: 1, maxRunning: 1, timeoutMs: 5_000 },
+    (task, brief, depth) =>
+      new Turn({ session: 'cli:s/child', text: task, history: [], depth, ...(brief ? { brief } : {}) }, depsOf(llm), {
+        delta: () => undefined,
+        notice: () => undefined,
+        tool: () => undefined,
+      }),
   );
   const child = registry.spawn('think forever', 'the facts');
   for (let i = 0; i < 1_000 && llm.calls.length === 0; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -181,7 +224,13 @@ test('calls of one turn that share an id (or have none) are told under ids of th
   const runs: string[] = [];
   const llm = new ScriptedLlm((request) =>
     toolResults(request).length === 0
-      ? { toolCalls: [{ id: 'same', name: 'measure', args: { text: 'a' } }, { id: 'same', name: 'measure', args: { text: 'bb' } }, { id: '', name: 'measure', args: { text: 'ccc' } }] }
+      ? {
+          toolCalls: [
+            { id: 'same', name: 'measure', args: { text: 'a' } },
+            { id: 'same', name: 'measure', args: { text: 'bb' } },
+            { id: '', name: 'measure', args: { text: 'ccc' } },
+          ],
+        }
       : { text: 'done' },
   );
   const { turn, sink } = turnOf(depsOf(llm, { tools: [measureTool(runs)] }), 'measure three');
@@ -189,7 +238,11 @@ test('calls of one turn that share an id (or have none) are told under ids of th
   const ids = [...new Set(sink.tools.map((e) => e.id))];
   assert.equal(ids.length, 3, `three calls, three ids: ${ids.join(', ')}`);
   assert.ok(ids.includes('same'));
-  for (const id of ids) assert.deepEqual(sink.tools.filter((e) => e.id === id).map((e) => e.phase), ['start', 'end']);
+  for (const id of ids)
+    assert.deepEqual(
+      sink.tools.filter((e) => e.id === id).map((e) => e.phase),
+      ['start', 'end'],
+    );
 });
 
 test('a call cut short by a stop ends as cancelled', async () => {
@@ -209,5 +262,11 @@ test('a call cut short by a stop ends as cancelled', async () => {
   turn.interrupt();
   const outcome = await running;
   assert.equal(outcome.interrupted, true);
-  assert.deepEqual(sink.tools.map((e) => [e.phase, e.outcome]), [['start', undefined], ['end', 'cancelled']]);
+  assert.deepEqual(
+    sink.tools.map((e) => [e.phase, e.outcome]),
+    [
+      ['start', undefined],
+      ['end', 'cancelled'],
+    ],
+  );
 });

@@ -49,9 +49,15 @@ describe('a person (or another plugin) sets only declared keys', () => {
 
   it('a plugin key is suggested as homectl writes it, PLUGIN:KEY; a plugin that declares nothing says so', (t) => {
     const { registry } = openSeeded(t);
-    assert.match(refusal(() => registry.set('timer', 'nope', '3', 'other')).message, /^timer\.nope is not a known setting of plugin "timer"; homectl config list --plugin timer shows/);
+    assert.match(
+      refusal(() => registry.set('timer', 'nope', '3', 'other')).message,
+      /^timer\.nope is not a known setting of plugin "timer"; homectl config list --plugin timer shows/,
+    );
     assert.match(refusal(() => registry.set('timer', 'timer', '[]', 'other')).message, /did you mean timer:timers\?/);
-    assert.match(refusal(() => registry.set('ghost', 'x', '1', 'other')).message, /^ghost\.x is not a known setting: plugin "ghost" declares none; is it installed/);
+    assert.match(
+      refusal(() => registry.set('ghost', 'x', '1', 'other')).message,
+      /^ghost\.x is not a known setting: plugin "ghost" declares none; is it installed/,
+    );
   });
 
   it('config get of a typo suggests the same way', (t) => {
@@ -62,17 +68,23 @@ describe('a person (or another plugin) sets only declared keys', () => {
   });
 });
 
-describe('a plugin\'s own undeclared keys, and keys older versions left behind', () => {
+describe("a plugin's own undeclared keys, and keys older versions left behind", () => {
   it('the owner may keep private state under an undeclared key; others read and remove it but cannot set it', (t) => {
     const { registry } = openSeeded(t);
     registry.set('timer', 'cursor', 41);
     assert.deepEqual(registry.get('timer', 'cursor'), { scope: 'timer', key: 'cursor', value: 41, isSet: true });
     assert.equal(refusal(() => registry.set('timer', 'cursor', 42, 'other')).code, ErrorCodes.NotFound);
     const listed = registry.list('timer').map((e) => [e.key, e.def === undefined]);
-    assert.deepEqual(listed, [['cursor', true], ['timers', false]]);
+    assert.deepEqual(listed, [
+      ['cursor', true],
+      ['timers', false],
+    ]);
     const after = registry.unset('timer', 'cursor', 'other');
     assert.deepEqual([after.isSet, after.value], [false, null]);
-    assert.deepEqual(registry.list('timer').map((e) => e.key), ['timers']);
+    assert.deepEqual(
+      registry.list('timer').map((e) => e.key),
+      ['timers'],
+    );
   });
 
   it('unset of a key neither declared nor stored is NotFound with a suggestion; of a declared one it is a no-op', (t) => {
@@ -87,10 +99,16 @@ describe('a definition says when its change applies and who may write it', () =>
   it('restart and readOnly are kept when well formed and refused when not', (t) => {
     const registry = ConfigRegistry.open(makeTempConfigFile(t));
     t.after(() => registry.close());
-    registry.define('demo', [{ key: 'port', type: 'int', default: 1, restart: true }, { key: 'id', type: 'string', readOnly: 'it is made at install' }]);
+    registry.define('demo', [
+      { key: 'port', type: 'int', default: 1, restart: true },
+      { key: 'id', type: 'string', readOnly: 'it is made at install' },
+    ]);
     assert.equal(registry.get('demo', 'port').def?.restart, true);
     assert.equal(registry.get('demo', 'id').def?.readOnly, 'it is made at install');
-    assert.match(refusal(() => registry.define('demo', [{ key: 'x', type: 'int', restart: 'yes' as unknown as boolean }])).message, /restart that is not true or false/);
+    assert.match(
+      refusal(() => registry.define('demo', [{ key: 'x', type: 'int', restart: 'yes' as unknown as boolean }])).message,
+      /restart that is not true or false/,
+    );
     assert.match(refusal(() => registry.define('demo', [{ key: 'x', type: 'int', readOnly: '' }])).message, /readOnly that is not a text/);
     assert.equal(refusal(() => registry.set('demo', 'id', 'x', 'other')).code, ErrorCodes.Conflict);
     assert.equal(registry.set('demo', 'id', 'made').value, 'made', 'its owner writes it');
@@ -99,7 +117,10 @@ describe('a definition says when its change applies and who may write it', () =>
   it('a guarded key is set and unset by its owner and the machine owner only; a page or another plugin is told the homectl command', (t) => {
     const registry = ConfigRegistry.open(makeTempConfigFile(t));
     t.after(() => registry.close());
-    registry.define('demo', [{ key: 'roots', type: 'json', default: [], guarded: true }, { key: 'level', type: 'string', default: 'a' }]);
+    registry.define('demo', [
+      { key: 'roots', type: 'json', default: [], guarded: true },
+      { key: 'level', type: 'string', default: 'a' },
+    ]);
     assert.equal(registry.get('demo', 'roots').def?.guarded, true);
     const set = refusal(() => registry.set('demo', 'roots', ['/'], 'other'));
     assert.equal(set.code, ErrorCodes.PermissionDenied);
@@ -110,7 +131,10 @@ describe('a definition says when its change applies and who may write it', () =>
     assert.deepEqual(registry.set('demo', 'roots', ['/srv/a']).value, ['/srv/a'], 'the plugin writes its own');
     assert.equal(registry.unset('demo', 'roots', 'machine-owner').isSet, false);
     assert.equal(registry.set('demo', 'level', 'b', 'other').value, 'b', 'a key that is not guarded stays open');
-    assert.match(refusal(() => registry.define('demo', [{ key: 'x', type: 'int', guarded: 'yes' as unknown as boolean }])).message, /guarded that is not true or false/);
+    assert.match(
+      refusal(() => registry.define('demo', [{ key: 'x', type: 'int', guarded: 'yes' as unknown as boolean }])).message,
+      /guarded that is not true or false/,
+    );
   });
 
   it('the settings that widen what the agent may do are guarded: the data paths', (t) => {
@@ -150,7 +174,10 @@ describe('durations and sizes are shown as people write them, and stored as numb
     }
     assert.equal(registry.set('core', 'core.wire.max_header_bytes', '512K', 'other').value, 512 * 1024);
     assert.match(refusal(() => registry.set('core', 'core.wire.max_body_bytes', '512', 'other')).message, /: 512B is below the minimum 1KiB; /);
-    assert.match(refusal(() => registry.set('core', 'core.wire.max_body_bytes', 'lots', 'other')).message, /"lots" is not a size; use a size of at least 1KiB, like 512K, 8MB/);
+    assert.match(
+      refusal(() => registry.set('core', 'core.wire.max_body_bytes', 'lots', 'other')).message,
+      /"lots" is not a size; use a size of at least 1KiB, like 512K, 8MB/,
+    );
     const plain = registry.get('core', 'core.plugin.max_rss_mb');
     assert.equal(plain.display, undefined, 'other types carry no display');
   });

@@ -62,7 +62,10 @@ test('values under a pattern are checked by its type, and its default applies to
   assert.equal(registry.getValue('core', 'llm.provider.home.timeout'), 120_000, 'the default, though nothing is stored');
   const entry = registry.get('core', 'llm.provider.home.timeout');
   assert.deepEqual([entry.value, entry.isSet, entry.def?.type], [120_000, false, 'duration']);
-  refused(() => registry.set('core', 'llm.provider.work.max_tokens', 'lots'), /llm.provider.work.max_tokens: "lots" is not a whole number; use a whole number of at least 1/);
+  refused(
+    () => registry.set('core', 'llm.provider.work.max_tokens', 'lots'),
+    /llm.provider.work.max_tokens: "lots" is not a whole number; use a whole number of at least 1/,
+  );
   refused(() => registry.set('core', 'llm.provider.work.timeout', '10ms'), /below the minimum 1s/);
   refused(() => registry.get('core', 'llm.other.work.model'), /is not a known setting/, ErrorCodes.NotFound);
 });
@@ -94,7 +97,10 @@ test('list shows each pattern def as a template entry (key with *, isSet false) 
       ['llm.provider.work.model', 'gpt-4o-mini', true, 'llm.provider.*.model'],
     ],
   );
-  assert.deepEqual(registry.patternDefs('core').map((d) => d.key), ['llm.provider.*.api_key', 'llm.provider.*.max_tokens', 'llm.provider.*.model', 'llm.provider.*.timeout']);
+  assert.deepEqual(
+    registry.patternDefs('core').map((d) => d.key),
+    ['llm.provider.*.api_key', 'llm.provider.*.max_tokens', 'llm.provider.*.model', 'llm.provider.*.timeout'],
+  );
 });
 
 test('a key stored before its pattern was defined is masked once the pattern says password', (t) => {
@@ -108,7 +114,10 @@ test('a key stored before its pattern was defined is masked once the pattern say
 test('a pattern is not a setting: get and set of a key with * say what to type instead', (t) => {
   const registry = openRegistry(t);
   registry.define('core', DEFS);
-  refused(() => registry.set('core', 'llm.provider.*.model', 'x'), /llm.provider.\*.model is a pattern, not a setting; replace each \* with a name, like llm.provider.work.model/);
+  refused(
+    () => registry.set('core', 'llm.provider.*.model', 'x'),
+    /llm.provider.\*.model is a pattern, not a setting; replace each \* with a name, like llm.provider.work.model/,
+  );
   refused(() => registry.get('core', 'llm.provider.*.model'), /is a pattern, not a setting/);
 });
 
@@ -130,5 +139,9 @@ test('pattern definitions persist and work in plugin tables too', (t) => {
   t.after(() => again.close());
   assert.equal(again.get('weather', 'station.home.token').value, MASK);
   assert.equal(again.getValue('weather', 'station.home.token'), 't0p-secret');
-  assert.equal(again.list('core').some((e) => e.key.startsWith('station.')), false, 'a plugin pattern stays in its table');
+  assert.equal(
+    again.list('core').some((e) => e.key.startsWith('station.')),
+    false,
+    'a plugin pattern stays in its table',
+  );
 });

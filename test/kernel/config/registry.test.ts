@@ -44,7 +44,10 @@ test('open creates the file in WAL mode with the fixed tables, readable only by 
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
     const tables = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all();
-    assert.deepEqual(tables.map((r) => r.name), ['config', 'config_defs', 'plugin_state']);
+    assert.deepEqual(
+      tables.map((r) => r.name),
+      ['config', 'config_defs', 'plugin_state'],
+    );
   });
   if (process.platform !== 'win32') assert.equal(fs.statSync(file).mode & 0o077, 0);
 });
@@ -107,7 +110,11 @@ test('a bad value is refused with what was wrong, what the key expects and an ex
     ['verbose', 'maybe', /"maybe" is not true or false; use true or false \(yes\/no, on\/off and 1\/0 work too\)/],
     ['verbose', 2, /2 is not true or false/],
     ['mode', 'medium', /^demo\.mode: "medium" is not one of the options; use one of fast, slow$/],
-    ['wait', 'soon', /^demo\.wait: "soon" is not a duration; use a duration of at least 100ms, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 30s\)$/],
+    [
+      'wait',
+      'soon',
+      /^demo\.wait: "soon" is not a duration; use a duration of at least 100ms, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 30s\)$/,
+    ],
     ['wait', '50ms', /50ms is below the minimum 100ms/],
     ['wait', -5, /is not a duration/],
     ['extra', '{broken', /"\{broken" is not valid JSON/],
@@ -163,7 +170,13 @@ test('define refuses definitions that could not work', (t) => {
     [[{ key: 'p', type: 'path', default: 'data' }], /"data" is not an absolute path/],
     [[{ key: 'secret', type: 'password', default: 'hunter2' }], /password with a default/],
     [[{ key: 'x', type: 'colour' as never }], /unknown type "colour"/],
-    [[{ key: 'a', type: 'int' }, { key: 'a', type: 'int' }], /defined twice/],
+    [
+      [
+        { key: 'a', type: 'int' },
+        { key: 'a', type: 'int' },
+      ],
+      /defined twice/,
+    ],
     [[{ key: 'UPPER', type: 'int' }], /"UPPER" is not a valid setting key/],
   ];
   for (const [defs, message] of cases) assertConfigError(() => registry.define('demo', defs), message);
@@ -208,7 +221,10 @@ test('get throws NotFound for a key neither declared nor stored', (t) => {
 test('passwords never appear in clear in get, list, set or onChange output, yet getValue returns them', (t) => {
   const { registry } = openRegistry(t);
   const secret = 'correct-horse-battery-staple';
-  registry.define('mail', [{ key: 'smtp.password', type: 'password' }, { key: 'smtp.user', type: 'string' }]);
+  registry.define('mail', [
+    { key: 'smtp.password', type: 'password' },
+    { key: 'smtp.user', type: 'string' },
+  ]);
   const changes: ConfigChange[] = [];
   registry.onChange((c) => changes.push(c));
 
@@ -248,7 +264,10 @@ test('a plugin table is separate from core', (t) => {
   assert.equal(registry.getValue('core', 'shared.key'), 'core value');
   assert.equal(registry.getValue('weather', 'shared.key'), 'weather value');
   assert.equal(registry.getValue('home-assistant', 'shared.key'), 'ha value');
-  assert.deepEqual(registry.list('core').map((e) => e.key), ['shared.key']);
+  assert.deepEqual(
+    registry.list('core').map((e) => e.key),
+    ['shared.key'],
+  );
   assert.deepEqual(registry.scopes(), ['core', 'home-assistant', 'weather']);
   withRawDatabase(file, (db) => {
     const row = db.prepare<[], { value: string }>('SELECT value FROM config_home_assistant').get();
@@ -300,7 +319,10 @@ test('bad plugin names are refused everywhere and touch nothing', (t) => {
   assert.equal(registry.set('a'.repeat(64), 'k', 1).scope, 'a'.repeat(64));
   withRawDatabase(file, (db) => {
     assert.equal(db.pragma('integrity_check', { simple: true }), 'ok');
-    const names = db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((r) => r.name);
+    const names = db
+      .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .all()
+      .map((r) => r.name);
     assert.deepEqual(names, ['config', `config_${'a'.repeat(64)}`, 'config_defs', 'plugin_state']);
   });
 });
@@ -315,10 +337,13 @@ test('unset brings the default back and notifies only when something was stored'
   assert.deepEqual([entry.value, entry.isSet], [3, false]);
   registry.unset('demo', 'retries');
   registry.unset('nowhere', 'k');
-  assert.deepEqual(changes.map((c) => [c.scope, c.key, c.entry.value, c.entry.isSet]), [
-    ['demo', 'retries', 9, true],
-    ['demo', 'retries', 3, false],
-  ]);
+  assert.deepEqual(
+    changes.map((c) => [c.scope, c.key, c.entry.value, c.entry.isSet]),
+    [
+      ['demo', 'retries', 9, true],
+      ['demo', 'retries', 3, false],
+    ],
+  );
   stop();
   registry.set('demo', 'retries', 1);
   assert.equal(changes.length, 2, 'a stopped listener is not called');
@@ -339,7 +364,10 @@ test('a throwing listener neither undoes the write nor silences the others', asy
   assert.equal(called, 1);
   assert.equal(registry.getValue('demo', 'k'), 1);
   await new Promise((resolve) => setImmediate(resolve));
-  assert.ok(warnings.some((w) => w.includes('listener broke') && w.includes('demo.k')), JSON.stringify(warnings));
+  assert.ok(
+    warnings.some((w) => w.includes('listener broke') && w.includes('demo.k')),
+    JSON.stringify(warnings),
+  );
 });
 
 test('dropScope removes a plugin table and its definitions, leaving core alone', (t) => {

@@ -22,16 +22,19 @@ test('seedDefaults stores every path under the data dir and returns them', (t) =
     skills: path.join(dataDir, 'skills'),
   });
   const stored = registry.list('core').filter((e) => e.isSet);
-  assert.deepEqual(stored.map((e) => e.key), [
-    'core.data.dir',
-    'core.knowledge.path',
-    'core.log.path',
-    'core.memory.documents',
-    'core.memory.graph',
-    'core.memory.text',
-    'core.plugin.dir',
-    'core.skills.path',
-  ]);
+  assert.deepEqual(
+    stored.map((e) => e.key),
+    [
+      'core.data.dir',
+      'core.knowledge.path',
+      'core.log.path',
+      'core.memory.documents',
+      'core.memory.graph',
+      'core.memory.text',
+      'core.plugin.dir',
+      'core.skills.path',
+    ],
+  );
   assert.ok(stored.every((e) => e.def?.type === 'path' && e.def.category === 'paths'));
 });
 
@@ -163,7 +166,7 @@ test('every core setting read only at start says so; core.log.level and core.ski
   assert.match(dataDir?.readOnly ?? '', /homed with -data DIR/);
 });
 
-test('core.data.dir refuses a person\'s set and unset, saying what to do; homed itself still records it', (t) => {
+test("core.data.dir refuses a person's set and unset, saying what to do; homed itself still records it", (t) => {
   const file = makeTempConfigFile(t);
   const registry = ConfigRegistry.open(file);
   t.after(() => registry.close());

@@ -33,7 +33,11 @@ test('a value over MAX_VALUE_BYTES of JSON is refused with the key, its size and
     'core.note: the value is 5.1 MiB as JSON, more than the 1 MiB a setting may hold; keep big data in a file and store its path instead',
   );
   assert.equal(registry.getValue('core', 'core.note'), 'before', 'nothing was lost');
-  assert.throws(() => registry.set('weather', 'blob', { list: Array.from({ length: 200_000 }, () => 'abcdef') }), /weather\.blob: the value is 1\.\d MiB as JSON/, 'any JSON value, undeclared keys too');
+  assert.throws(
+    () => registry.set('weather', 'blob', { list: Array.from({ length: 200_000 }, () => 'abcdef') }),
+    /weather\.blob: the value is 1\.\d MiB as JSON/,
+    'any JSON value, undeclared keys too',
+  );
 });
 
 const entry = (key: string, value: unknown): ConfigEntry => ({ scope: 'core', key, value, isSet: true });

@@ -36,7 +36,7 @@ test('subscribing twice to the same pattern delivers once', () => {
   assert.deepEqual(seen, ['first turn.ended']);
 });
 
-test('unsubscribe by pattern drops that one; without a pattern it drops all of the subscriber\'s, and no one else\'s', () => {
+test("unsubscribe by pattern drops that one; without a pattern it drops all of the subscriber's, and no one else's", () => {
   const bus = new EventBus();
   const turns = recorder(bus, 'cli', 'turn.*');
   const plugins = recorder(bus, 'cli', 'plugin.*');

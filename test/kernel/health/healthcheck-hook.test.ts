@@ -5,12 +5,22 @@ import { describe, it } from 'node:test';
 import { healthcheckHook } from '../../../kernel/health/healthcheck-hook';
 import { LatestReport } from '../../../kernel/health/latest-report';
 
-function setup(): { clock: { t: number }; plugin: { state: string | undefined; pid: number | null }; reports: LatestReport; check: () => { healthy: boolean; reason?: string } } {
+function setup(): {
+  clock: { t: number };
+  plugin: { state: string | undefined; pid: number | null };
+  reports: LatestReport;
+  check: () => { healthy: boolean; reason?: string };
+} {
   const clock = { t: 1_000_000 };
   const now = (): number => clock.t;
   const plugin = { state: 'ready' as string | undefined, pid: 10 as number | null };
   const reports = new LatestReport(now);
-  const hook = healthcheckHook({ state: () => plugin.state, pid: () => plugin.pid, intervalMs: () => 30_000 }, reports, { intervals: 4, minBoundMs: 120_000 }, now);
+  const hook = healthcheckHook(
+    { state: () => plugin.state, pid: () => plugin.pid, intervalMs: () => 30_000 },
+    reports,
+    { intervals: 4, minBoundMs: 120_000 },
+    now,
+  );
   return { clock, plugin, reports, check: () => hook.check() };
 }
 

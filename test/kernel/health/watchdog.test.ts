@@ -21,7 +21,11 @@ describe('the watchdog side of the service', () => {
     await dog.tick();
     status = 'ready: 7 plugins, 1 turn running';
     await dog.tick();
-    assert.deepEqual(sent, [{ WATCHDOG: '1', STATUS: 'ready: 7 plugins, 0 turns running' }, { WATCHDOG: '1' }, { WATCHDOG: '1', STATUS: 'ready: 7 plugins, 1 turn running' }]);
+    assert.deepEqual(sent, [
+      { WATCHDOG: '1', STATUS: 'ready: 7 plugins, 0 turns running' },
+      { WATCHDOG: '1' },
+      { WATCHDOG: '1', STATUS: 'ready: 7 plugins, 1 turn running' },
+    ]);
   });
 
   it('stops feeding while a hook says no, saying why in STATUS=, and feeds again once it says yes', async () => {
@@ -39,7 +43,14 @@ describe('the watchdog side of the service', () => {
 
   it('sends STATUS= alone when systemd asks for no watchdog', async () => {
     const { sent, notifier } = recorder();
-    const dog = new Watchdog({ notifier, health: new Health(), status: () => 'ready: 2 plugins, 0 turns running', keepAliveMs: null, statusEveryMs: 10_000, log: quiet });
+    const dog = new Watchdog({
+      notifier,
+      health: new Health(),
+      status: () => 'ready: 2 plugins, 0 turns running',
+      keepAliveMs: null,
+      statusEveryMs: 10_000,
+      log: quiet,
+    });
     await dog.tick();
     await dog.tick();
     assert.deepEqual(sent, [{ STATUS: 'ready: 2 plugins, 0 turns running' }]);

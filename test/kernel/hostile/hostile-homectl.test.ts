@@ -45,10 +45,13 @@ describe('hostile packages installed with homectl into a running homed', () => {
     assert.match(installed.stdout, /permissions\s+tools/);
     assert.match(installed.stdout, /plugin "intruder" 1\.0\.0 installed: now ready/);
 
-    const intruder = await waitFor(async () => {
-      const plugin = await json<PluginInfo>('plugins', 'info', 'intruder');
-      return plugin.denied_calls === INTRUDER_DENIALS ? plugin : undefined;
-    }, { what: `intruder's ${INTRUDER_DENIALS} denials to be counted`, timeoutMs: 15_000 });
+    const intruder = await waitFor(
+      async () => {
+        const plugin = await json<PluginInfo>('plugins', 'info', 'intruder');
+        return plugin.denied_calls === INTRUDER_DENIALS ? plugin : undefined;
+      },
+      { what: `intruder's ${INTRUDER_DENIALS} denials to be counted`, timeoutMs: 15_000 },
+    );
     assert.deepEqual([intruder.state, intruder.kind, intruder.restarts], ['ready', 'js', 0]);
     assert.equal(findWall(intruder.sandbox, 'node-permission-model').active, true);
     // As root the uid wall is up unless a folder the host needs is out of another uid's reach, which info then says.
@@ -82,10 +85,13 @@ describe('hostile packages installed with homectl into a running homed', () => {
     const installed = await ctl('plugins', 'install', await packHostile('wrecker', work), '--yes');
     assert.equal(installed.code, 0, installed.stderr);
     assert.match(installed.stdout, /permissions\s+none/);
-    const wrecker = await waitFor(async () => {
-      const plugin = await json<PluginInfo>('plugins', 'info', 'wrecker');
-      return plugin.state === 'failed' ? plugin : undefined;
-    }, { what: 'the crash-loop breaker to stop the wrecker', timeoutMs: 20_000 });
+    const wrecker = await waitFor(
+      async () => {
+        const plugin = await json<PluginInfo>('plugins', 'info', 'wrecker');
+        return plugin.state === 'failed' ? plugin : undefined;
+      },
+      { what: 'the crash-loop breaker to stop the wrecker', timeoutMs: 20_000 },
+    );
     assert.equal(wrecker.restarts, LOOP_EXITS - 1);
     assert.equal(wrecker.last_exit?.reason, 'protocol-violation');
     assert.equal(wrecker.pid, null);

@@ -195,11 +195,12 @@ describe('hostile plugins installed from .hmap packages', () => {
     }
     // Without root there is no uid wall, and the permission model alone follows an existing link: say so, do not pretend.
     assert.deepEqual(result, { ok: true, value: SECRET }, 'without the uid wall a planted link leaks what homed can read');
-    ctx.diagnostic('not root: a symlink planted in a data folder is followed by Node\'s permission model; only the uid wall (root) stops it');
+    ctx.diagnostic("not root: a symlink planted in a data folder is followed by Node's permission model; only the uid wall (root) stops it");
   });
 
   test('it cannot signal the kernel or the neighbour', async (ctx) => {
-    if (!(await wallUp('snoop', 'own-uid', CAN_SET_UID))) return ctx.skip('no uid wall here (not root): a plugin may signal homed like any process of its user');
+    if (!(await wallUp('snoop', 'own-uid', CAN_SET_UID)))
+      return ctx.skip('no uid wall here (not root): a plugin may signal homed like any process of its user');
     assert.deepEqual(await call('snoop', 'signal', { pid: process.pid }), { ok: false, code: 'EPERM' });
     assert.deepEqual(await call('snoop', 'signal', { pid: neighbourPid }), { ok: false, code: 'EPERM' });
     assert.notEqual(pluginUid('snoop'), pluginUid('neighbour'));
@@ -245,12 +246,19 @@ describe('hostile plugins installed from .hmap packages', () => {
     // An interrupt is a notification: refused on arrival (ahead of the queue), counted, logged, never delivered.
     assert.deepEqual(await call('sdk-abuse', 'interrupt', { session: 'cli:owner' }), { sent: true });
     const expected = refusals.length + (memoryDenied ? 1 : 0) + 1;
-    const abuser = await waitFor(async () => {
-      const plugin = await info('sdk-abuse');
-      return plugin.denied_calls === expected && plugin;
-    }, { what: 'the interrupt to be counted' });
+    const abuser = await waitFor(
+      async () => {
+        const plugin = await info('sdk-abuse');
+        return plugin.denied_calls === expected && plugin;
+      },
+      { what: 'the interrupt to be counted' },
+    );
     assert.deepEqual(interrupts, []);
-    const logs = sup().get('sdk-abuse').logs.tail(50).map((line) => line.msg).join('\n');
+    const logs = sup()
+      .get('sdk-abuse')
+      .logs.tail(50)
+      .map((line) => line.msg)
+      .join('\n');
     assert.match(logs, /denied plugins\/control: needs permission "admin"/);
     assert.match(logs, /interrupt not delivered: .*needs the permission "interrupt"/);
     assert.deepEqual([abuser.state, abuser.restarts], ['ready', 0]);
@@ -312,10 +320,13 @@ describe('hostile plugins installed from .hmap packages', () => {
     assert.ok((latencies.at(-1) ?? Infinity) < NEIGHBOUR_BOUND_MS, describeLatencies(latencies));
     // Its heartbeat answers queue behind its own flood (and its unsent messages pile up in its own memory):
     // when they came too late it was killed, as unresponsive or over its memory cap, and restarted.
-    const flood = await waitFor(async () => {
-      const plugin = await info('flood');
-      return plugin.state === 'ready' && plugin;
-    }, { what: 'flood to be ready' });
+    const flood = await waitFor(
+      async () => {
+        const plugin = await info('flood');
+        return plugin.state === 'ready' && plugin;
+      },
+      { what: 'flood to be ready' },
+    );
     if (outcome.startsWith('killed')) {
       assert.match(flood.last_exit?.reason ?? '', /^(unresponsive|rss-limit)$/);
       assert.equal(flood.restarts, before.restarts + 1);
@@ -331,33 +342,49 @@ describe('hostile plugins installed from .hmap packages', () => {
       assert.equal(error.code, ErrorCodes.PluginCrashed, error.message);
       return true;
     });
-    const hog = await waitFor(async () => {
-      const plugin = await info('hog');
-      return plugin.state === 'ready' && plugin.pid !== oldPid && plugin;
-    }, { what: 'hog to be ready again' });
+    const hog = await waitFor(
+      async () => {
+        const plugin = await info('hog');
+        return plugin.state === 'ready' && plugin.pid !== oldPid && plugin;
+      },
+      { what: 'hog to be ready again' },
+    );
     assert.equal(hog.last_exit?.reason, 'rss-limit');
     assert.equal(hog.last_exit?.signal, 'SIGKILL');
     assert.equal(hog.restarts, 1);
-    assert.match(sup().get('hog').logs.tail(20).map((l) => l.msg).join('\n'), new RegExp(`over its ${HOG_CAP_MB} MiB limit`));
+    assert.match(
+      sup()
+        .get('hog')
+        .logs.tail(20)
+        .map((l) => l.msg)
+        .join('\n'),
+      new RegExp(`over its ${HOG_CAP_MB} MiB limit`),
+    );
     await assertAllWell();
   });
 
   test('garbage on its stdout is only re-logged; garbage on the wire kills it as a protocol violation', async () => {
     const marker = `m${process.pid}`;
     assert.deepEqual(await call('garbage', 'stdout', { marker }), { printed: true });
-    const lines = await waitFor(() => {
-      const tail = sup().get('garbage').logs.tail(50);
-      return tail.some((l) => l.stream === 'stderr' && l.msg.includes(marker)) && tail;
-    }, { what: 'the garbage to be re-logged' });
+    const lines = await waitFor(
+      () => {
+        const tail = sup().get('garbage').logs.tail(50);
+        return tail.some((l) => l.stream === 'stderr' && l.msg.includes(marker)) && tail;
+      },
+      { what: 'the garbage to be re-logged' },
+    );
     assert.ok(lines.some((l) => l.stream === 'stdout' && l.msg.includes(`forged ${marker}`)));
     let garbage = await info('garbage');
     assert.deepEqual([garbage.state, garbage.restarts], ['ready', 0]);
 
     await assert.rejects(call('garbage', 'wire'), (error: { code: number }) => error.code === ErrorCodes.PluginCrashed);
-    garbage = await waitFor(async () => {
-      const plugin = await info('garbage');
-      return plugin.state === 'ready' && plugin.restarts === 1 && plugin;
-    }, { what: 'garbage to be back' });
+    garbage = await waitFor(
+      async () => {
+        const plugin = await info('garbage');
+        return plugin.state === 'ready' && plugin.restarts === 1 && plugin;
+      },
+      { what: 'garbage to be back' },
+    );
     assert.equal(garbage.last_exit?.reason, 'protocol-violation');
     await assertAllWell();
   });

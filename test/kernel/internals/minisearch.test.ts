@@ -66,7 +66,11 @@ test('the fast ranking and the packed snapshot give what the public search and J
     const fast = searchIndex(index, query, 3);
     const reference = searchIndex(index, query, 3, { publicSearch: true });
     assert.ok(reference.length > 0, `"${query}" finds something`);
-    assert.deepEqual(fast.map((h) => h.id), reference.map((h) => h.id), `fast ranking of "${query}"`);
+    assert.deepEqual(
+      fast.map((h) => h.id),
+      reference.map((h) => h.id),
+      `fast ranking of "${query}"`,
+    );
     fast.forEach((hit, i) => assert.ok(Math.abs(hit.score - reference[i]!.score) < 1e-9 * reference[i]!.score, `"${query}": the same score`));
   }
   const packed = encodeIndex(index);
@@ -80,6 +84,9 @@ test('an object without the fields is refused, and each problem names its field'
   const problems = findInternalsProblems({ _documentIds: new Map(), _nextId: '3' });
   assert.ok(problems.includes('MiniSearch field _nextId is string, not a number'), problems.join('\n'));
   assert.ok(problems.includes('MiniSearch field _index._tree is missing, not a Map'), problems.join('\n'));
-  assert.equal(problems.some((p) => p.includes('_documentIds')), false);
+  assert.equal(
+    problems.some((p) => p.includes('_documentIds')),
+    false,
+  );
   assert.equal(minisearchInternals({}), undefined);
 });

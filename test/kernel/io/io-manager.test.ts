@@ -13,7 +13,10 @@ test('a bounded channel keeps order, hands items to a waiting taker, and refuses
   assert.deepEqual([await channel.take(), await channel.take(), await channel.take()], [2, 3, 4]);
   channel.offer(6);
   channel.offer(7);
-  assert.deepEqual(channel.remove((n) => n === 6), [6]);
+  assert.deepEqual(
+    channel.remove((n) => n === 6),
+    [6],
+  );
   assert.equal(channel.size, 1);
 });
 
@@ -21,8 +24,14 @@ test('before the agent is attached every input and interrupt is refused with a c
   const io = new IOManager();
   const heard: InputEvent[] = [];
   io.onInput((input) => heard.push(input));
-  assert.throws(() => io.submitInput({ source: 'cli', session: 's', text: 'a' }), (error: { code: number; message: string }) => error.code === ErrorCodes.ShuttingDown && /not running yet/.test(error.message));
-  assert.throws(() => io.submitInterrupt({ source: 'timer', session: 's' }), (error: { code: number }) => error.code === ErrorCodes.ShuttingDown);
+  assert.throws(
+    () => io.submitInput({ source: 'cli', session: 's', text: 'a' }),
+    (error: { code: number; message: string }) => error.code === ErrorCodes.ShuttingDown && /not running yet/.test(error.message),
+  );
+  assert.throws(
+    () => io.submitInterrupt({ source: 'timer', session: 's' }),
+    (error: { code: number }) => error.code === ErrorCodes.ShuttingDown,
+  );
   assert.equal(heard.length, 0);
 });
 

@@ -73,39 +73,62 @@ test('a long section is cut into chunks no larger than the limit, at paragraphs 
   }
   assert.equal(chunks[1]!.line, 3 + 2 * Number(/^Paragraph (\d+)/.exec(chunks[1]!.text)![1]));
   const oneLine = chunkDocument('line.txt', 'x'.repeat(2600), 'text', 1000);
-  assert.deepEqual(oneLine.map((c) => c.text.length), [1000, 1000, 600], 'a single long line is cut anywhere as a last resort');
+  assert.deepEqual(
+    oneLine.map((c) => c.text.length),
+    [1000, 1000, 600],
+    'a single long line is cut anywhere as a last resort',
+  );
 });
 
 test('chunk ids are stable for the same content and differ when file, heading or text differ', () => {
   const a = chunkDocument('a.md', MANUAL, 'markdown', 1200);
-  assert.deepEqual(chunkDocument('a.md', MANUAL, 'markdown', 1200).map((c) => c.id), a.map((c) => c.id));
+  assert.deepEqual(
+    chunkDocument('a.md', MANUAL, 'markdown', 1200).map((c) => c.id),
+    a.map((c) => c.id),
+  );
   const renamed = chunkDocument('b.md', MANUAL, 'markdown', 1200);
   assert.ok(renamed.every((c, i) => c.id !== a[i]!.id));
   const edited = chunkDocument('a.md', MANUAL.replace('Two years.', 'Three years.'), 'markdown', 1200);
-  assert.deepEqual(edited.filter((c, i) => c.id !== a[i]!.id).map((c) => c.heading), ['Coffee Machine CM-200 > Warranty']);
+  assert.deepEqual(
+    edited.filter((c, i) => c.id !== a[i]!.id).map((c) => c.heading),
+    ['Coffee Machine CM-200 > Warranty'],
+  );
   const repeated = chunkDocument('r.md', '# A\n\nsame\n\n# A\n\nsame\n', 'markdown', 1200);
   assert.equal(new Set(repeated.map((c) => c.id)).size, 2, 'a repeated chunk in one file gets its own id');
 });
 
 test('plain text is cut at blank lines; reStructuredText and AsciiDoc titles become headings', () => {
   const text = chunkDocument('notes.txt', 'First paragraph.\n\n\nSecond paragraph\nstill second.\n', 'text', 20);
-  assert.deepEqual(text.map((c) => [c.heading, c.text, c.line]), [
-    ['', 'First paragraph.', 1],
-    ['', 'Second paragraph', 4],
-    ['', 'still second.', 5],
-  ]);
-  assert.deepEqual(chunkDocument('notes.txt', 'First paragraph.\n\nSecond.\n', 'text', 200).map((c) => c.text), ['First paragraph.\n\nSecond.'], 'short paragraphs share a chunk');
+  assert.deepEqual(
+    text.map((c) => [c.heading, c.text, c.line]),
+    [
+      ['', 'First paragraph.', 1],
+      ['', 'Second paragraph', 4],
+      ['', 'still second.', 5],
+    ],
+  );
+  assert.deepEqual(
+    chunkDocument('notes.txt', 'First paragraph.\n\nSecond.\n', 'text', 200).map((c) => c.text),
+    ['First paragraph.\n\nSecond.'],
+    'short paragraphs share a chunk',
+  );
   const rst = chunkDocument('guide.rst', 'Guide\n=====\n\nIntro text.\n\nInstall\n-------\n\nRun the installer.\n\nAgain\n=====\n\nTop level.\n', 'rst', 1200);
-  assert.deepEqual(rst.map((c) => [c.heading, c.text]), [
-    ['Guide', 'Intro text.'],
-    ['Guide > Install', 'Run the installer.'],
-    ['Again', 'Top level.'],
-  ]);
+  assert.deepEqual(
+    rst.map((c) => [c.heading, c.text]),
+    [
+      ['Guide', 'Intro text.'],
+      ['Guide > Install', 'Run the installer.'],
+      ['Again', 'Top level.'],
+    ],
+  );
   const adoc = chunkDocument('guide.adoc', '= Guide\n\nIntro.\n\n== Setup\n\nPlug it in.\n', 'asciidoc', 1200);
-  assert.deepEqual(adoc.map((c) => [c.heading, c.text]), [
-    ['Guide', 'Intro.'],
-    ['Guide > Setup', 'Plug it in.'],
-  ]);
+  assert.deepEqual(
+    adoc.map((c) => [c.heading, c.text]),
+    [
+      ['Guide', 'Intro.'],
+      ['Guide > Setup', 'Plug it in.'],
+    ],
+  );
 });
 
 test('HTML loses scripts, styles and tags, keeps its title and headings, decodes entities', () => {
@@ -119,7 +142,10 @@ test('HTML loses scripts, styles and tags, keeps its title and headings, decodes
 <ul><li>Green: online</li><li>Red: offline</li></ul>
 </body></html>`;
   const chunks = chunkDocument('router.html', html, 'html', 1200);
-  assert.deepEqual(chunks.map((c) => c.heading), ['Router Manual > Reset', 'Router Manual > Reset > Lights']);
+  assert.deepEqual(
+    chunks.map((c) => c.heading),
+    ['Router Manual > Reset', 'Router Manual > Reset > Lights'],
+  );
   assert.equal(chunks[0]!.text, 'Hold the reset button for 10 seconds & wait.');
   assert.equal(chunks[0]!.line, 6);
   assert.match(chunks[1]!.text, /- Green: online\n- Red: offline/);

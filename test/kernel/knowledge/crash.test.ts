@@ -46,7 +46,11 @@ async function indexAndKill(scratch: Scratch, killAt: number): Promise<number> {
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
   try {
-    await waitFor(() => committedFiles(storeFile) >= killAt || child.exitCode !== null, { timeoutMs: 120_000, intervalMs: 5, what: `${killAt} files indexed by the child` });
+    await waitFor(() => committedFiles(storeFile) >= killAt || child.exitCode !== null, {
+      timeoutMs: 120_000,
+      intervalMs: 5,
+      what: `${killAt} files indexed by the child`,
+    });
   } finally {
     child.kill('SIGKILL');
   }
@@ -83,7 +87,10 @@ test('kill -9 during indexing leaves a store that passes integrity_check and an 
   const stats = base.stats();
   assert.equal(stats.files, FILES);
   assert.equal(stats.filesRead, FILES - second, 'only files the killed runs had not committed were read');
-  assert.ok(lines.every((l) => l.level < 50), `no error was logged: ${JSON.stringify(lines.filter((l) => l.level >= 50))}`);
+  assert.ok(
+    lines.every((l) => l.level < 50),
+    `no error was logged: ${JSON.stringify(lines.filter((l) => l.level >= 50))}`,
+  );
   assert.ok(
     lines.some((l) => /knowledge index (loaded from its snapshot|snapshot was behind|snapshot unusable|snapshot missing)/.test(l.msg)),
     'the open says how it got its index',
@@ -95,7 +102,10 @@ test('kill -9 during indexing leaves a store that passes integrity_check and an 
   }
   const chinese = base.search('除垢', { limit: 100 });
   assert.equal(chinese.length, 100);
-  assert.ok(chinese.every((h) => h.heading.endsWith('> 说明') && Number(/appliance-(\d+)/.exec(h.file)![1]) % 3 === 0), 'only the Chinese sections match 除垢');
+  assert.ok(
+    chinese.every((h) => h.heading.endsWith('> 说明') && Number(/appliance-(\d+)/.exec(h.file)![1]) % 3 === 0),
+    'only the Chinese sections match 除垢',
+  );
   await base.close();
   checkIntegrity(storeFile);
 });

@@ -9,7 +9,10 @@ import { SNAPSHOT_FILE, STORE_FILE } from '../../../kernel/knowledge';
 import { captureLog, filesFor, makeScratch, openBase, type Scratch } from './helpers';
 
 function writeManuals(scratch: Scratch): void {
-  scratch.write('dishwasher.md', '# Dishwasher\n\n## Filter\nClean the coarse filter every week.\n\n## Salt\nRefill the regeneration salt when the light is on.\n');
+  scratch.write(
+    'dishwasher.md',
+    '# Dishwasher\n\n## Filter\nClean the coarse filter every week.\n\n## Salt\nRefill the regeneration salt when the light is on.\n',
+  );
   scratch.write('zh/洗碗机.md', '# 洗碗机\n\n## 过滤网\n每周清洗一次粗过滤网。\n');
   scratch.write('notes.txt', 'The plumber number is on the fridge.\n');
 }
@@ -77,7 +80,10 @@ test('a damaged snapshot is rebuilt from the chunk store with a log line saying 
   const cut = captureLog();
   const again = await openBase(scratch, { log: cut.log });
   t.after(() => again.close());
-  assert.ok(cut.lines.some((l) => /snapshot unusable: it is \d+ bytes long, its header says \d+/.test(l.msg)), 'a cut-short snapshot is named as such');
+  assert.ok(
+    cut.lines.some((l) => /snapshot unusable: it is \d+ bytes long, its header says \d+/.test(l.msg)),
+    'a cut-short snapshot is named as such',
+  );
   assert.deepEqual(filesFor(again, '过滤网'), ['zh/洗碗机.md']);
 });
 

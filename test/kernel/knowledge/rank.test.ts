@@ -7,8 +7,14 @@ import { markDiscarded } from '../../../kernel/knowledge/rank';
 import { createIndex, decodeIndex, encodeIndex, searchIndex, toIndexed } from '../../../kernel/knowledge/search-index';
 
 const DOCS = [
-  ['kitchen/oven.md', '# Oven\n\n## Cleaning\nRun the pyrolytic cleaning programme when the oven is empty.\n\n## Timer\nThe timer beeps three times when the roast is done.'],
-  ['kitchen/fridge.md', '# Fridge\n\n## Temperature\nKeep the fridge at four degrees and the freezer at minus eighteen.\n\n## Cleaning\nDefrost and clean the drain hole twice a year.'],
+  [
+    'kitchen/oven.md',
+    '# Oven\n\n## Cleaning\nRun the pyrolytic cleaning programme when the oven is empty.\n\n## Timer\nThe timer beeps three times when the roast is done.',
+  ],
+  [
+    'kitchen/fridge.md',
+    '# Fridge\n\n## Temperature\nKeep the fridge at four degrees and the freezer at minus eighteen.\n\n## Cleaning\nDefrost and clean the drain hole twice a year.',
+  ],
   ['bath/heater.md', '# Water heater\n\n## Temperature\nSet the water heater to sixty degrees to prevent legionella.'],
   ['zh/烤箱.md', '# 烤箱\n\n## 清洁\n烤箱空置时运行高温自清洁程序。\n\n## 定时\n定时器结束时会响三声。'],
   ['zh/冰箱.md', '# 冰箱\n\n## 温度\n冷藏室保持四度，冷冻室零下十八度。'],
@@ -20,7 +26,18 @@ function buildIndex() {
   return index;
 }
 
-const QUERIES = ['cleaning programme', 'temperature degrees', 'water heater legionella', 'timer', 'clean', 'temp', '清洁', '冷冻室温度', '定时器', 'fridge freezer cleaning'];
+const QUERIES = [
+  'cleaning programme',
+  'temperature degrees',
+  'water heater legionella',
+  'timer',
+  'clean',
+  'temp',
+  '清洁',
+  '冷冻室温度',
+  '定时器',
+  'fridge freezer cleaning',
+];
 
 test('the fast ranking returns what minisearch search() returns, in the same order', () => {
   const index = buildIndex();
@@ -28,7 +45,11 @@ test('the fast ranking returns what minisearch search() returns, in the same ord
     const fast = searchIndex(index, query, 5);
     const reference = searchIndex(index, query, 5, { publicSearch: true });
     assert.ok(reference.length > 0, `"${query}" finds something`);
-    assert.deepEqual(fast.map((h) => h.id), reference.map((h) => h.id), query);
+    assert.deepEqual(
+      fast.map((h) => h.id),
+      reference.map((h) => h.id),
+      query,
+    );
     fast.forEach((hit, i) => assert.ok(Math.abs(hit.score - reference[i]!.score) < 1e-9 * reference[i]!.score, `${query}: same score`));
   }
 });
@@ -45,8 +66,16 @@ test('a discarded chunk is never returned, whether or not its discard was marked
   index.discard(heater.id); // unmarked: the ranking notices the count and takes the lengths afresh
   assert.deepEqual(searchIndex(index, 'legionella', 5), []);
   index.add({ id: oven.id, name: 'kitchen/oven', heading: 'Oven > Cleaning', text: 'Run the pyrolytic programme.' });
-  assert.deepEqual(searchIndex(index, 'pyrolytic', 5).map((h) => h.id), [oven.id]);
-  for (const query of QUERIES) assert.deepEqual(searchIndex(index, query, 5).map((h) => h.id), searchIndex(index, query, 5, { publicSearch: true }).map((h) => h.id), query);
+  assert.deepEqual(
+    searchIndex(index, 'pyrolytic', 5).map((h) => h.id),
+    [oven.id],
+  );
+  for (const query of QUERIES)
+    assert.deepEqual(
+      searchIndex(index, query, 5).map((h) => h.id),
+      searchIndex(index, query, 5, { publicSearch: true }).map((h) => h.id),
+      query,
+    );
 });
 
 test('the packed snapshot round-trips to the same index minisearch would serialize', () => {
@@ -65,5 +94,8 @@ test('the packed snapshot round-trips to the same index minisearch would seriali
   damaged.writeUInt8(0xff, damaged.length - 1);
   assert.throws(() => decodeIndex({ encoding: 'packed', body: damaged.subarray(0, damaged.length - 3) }));
   const json = decodeIndex({ encoding: 'json', body: Buffer.from(JSON.stringify(index)) });
-  assert.deepEqual(searchIndex(json.index, 'timer', 5).map((h) => h.id), searchIndex(index, 'timer', 5).map((h) => h.id));
+  assert.deepEqual(
+    searchIndex(json.index, 'timer', 5).map((h) => h.id),
+    searchIndex(index, 'timer', 5).map((h) => h.id),
+  );
 });

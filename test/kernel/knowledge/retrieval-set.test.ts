@@ -36,7 +36,9 @@ test('recall@5 on the labelled set stays above its floor, in English and in Chin
   assert.equal(base.list().length, files);
 
   const report = recallAtK(loadLabelledSet(), (q) => base.search(q.question, { limit: 5 }));
-  t.diagnostic(`recall@5 ${report.recall.toFixed(3)} (en ${report.byLanguage.en.toFixed(3)}, zh ${report.byLanguage.zh.toFixed(3)}) over ${report.questions} questions`);
+  t.diagnostic(
+    `recall@5 ${report.recall.toFixed(3)} (en ${report.byLanguage.en.toFixed(3)}, zh ${report.byLanguage.zh.toFixed(3)}) over ${report.questions} questions`,
+  );
   for (const miss of report.misses) t.diagnostic(`missed ${miss.id}: ${miss.question}`);
   assert.ok(report.recall >= 0.8, `recall@5 ${report.recall}`);
   assert.ok(report.byLanguage.en >= 0.75, `English recall@5 ${report.byLanguage.en}`);

@@ -46,7 +46,10 @@ test('English and Chinese documents are found by questions in their language', a
   assert.equal(english[0]?.line, 4);
   assert.ok(english[0]!.score > 0 && typeof english[0]!.chunk === 'string' && english[0]!.chunk.length > 0);
 
-  assert.deepEqual(base.search('除垢').map((h) => [h.file, h.heading]), [['coffee/说明书.md', '咖啡机使用说明 > 除垢']]);
+  assert.deepEqual(
+    base.search('除垢').map((h) => [h.file, h.heading]),
+    [['coffee/说明书.md', '咖啡机使用说明 > 除垢']],
+  );
   assert.equal(base.search('咖啡机怎么除垢？')[0]?.heading, '咖啡机使用说明 > 除垢');
   assert.equal(base.search('无线网络的密码在哪里')[0]?.file, 'router.md');
   assert.equal(base.search('垢')[0]?.heading, '咖啡机使用说明 > 除垢', 'a one-character CJK query matches the bigrams it starts');

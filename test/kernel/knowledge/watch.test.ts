@@ -66,7 +66,10 @@ test('renames, deletions and new folders while watching', async (t) => {
   fs.writeFileSync(path.join(scratch.dir, 'car', 'service.md'), '# Service\n\nNext service due at 90000 km.\n');
   await nested;
   assert.deepEqual(filesFor(base, 'service due'), ['car/service.md']);
-  assert.deepEqual(base.list().map((f) => f.file), ['car/service.md', 'car/tyres.md']);
+  assert.deepEqual(
+    base.list().map((f) => f.file),
+    ['car/service.md', 'car/tyres.md'],
+  );
 });
 
 test('the periodic rescan finds a change no watch reports (a symlinked file edited outside the folder)', async (t) => {

@@ -31,16 +31,19 @@ test('openai: a tool call whose index starts at 1, with an empty arguments delta
     t,
     'openai',
     oaChunk({ role: 'assistant' }) +
-    oaChunk({ content: 'Reading.' }) +
-    oaChunk({ tool_calls: [{ index: 1, id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }) +
-    oaChunk({ tool_calls: [{ index: 1, function: { arguments: '' } }] }) +
-    oaChunk({ tool_calls: [{ index: 1, function: { arguments: '{"pa' } }] }) +
-    oaChunk({ tool_calls: [{ index: 1, function: { arguments: 'th": "a.txt"}' } }] }) +
-    oaChunk({}, 'tool_calls') +
-    'data: [DONE]\n',
+      oaChunk({ content: 'Reading.' }) +
+      oaChunk({ tool_calls: [{ index: 1, id: 'toolu_1', type: 'function', function: { name: 'read_file', arguments: '' } }] }) +
+      oaChunk({ tool_calls: [{ index: 1, function: { arguments: '' } }] }) +
+      oaChunk({ tool_calls: [{ index: 1, function: { arguments: '{"pa' } }] }) +
+      oaChunk({ tool_calls: [{ index: 1, function: { arguments: 'th": "a.txt"}' } }] }) +
+      oaChunk({}, 'tool_calls') +
+      'data: [DONE]\n',
   );
   assert.equal(result.text, 'Reading.');
-  assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [['toolu_1', 'read_file', { path: 'a.txt' }, true]]);
+  assert.deepEqual(
+    result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]),
+    [['toolu_1', 'read_file', { path: 'a.txt' }, true]],
+  );
   assert.equal(result.finishReason, 'tool_calls');
   assert.deepEqual(result.usage, {}, 'no usage chunk, no usage');
 });
@@ -50,16 +53,19 @@ test('openai: tool-call deltas without any index follow their id, or the latest 
     t,
     'openai',
     oaChunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'first', arguments: '' } }] }) +
-    oaChunk({ tool_calls: [{ function: { arguments: '{"n":' } }] }) +
-    oaChunk({ tool_calls: [{ function: { arguments: '1}' } }] }) +
-    oaChunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'second', arguments: '{}' } }] }) +
-    oaChunk({}, 'tool_calls') +
-    'data: [DONE]\n\n',
+      oaChunk({ tool_calls: [{ function: { arguments: '{"n":' } }] }) +
+      oaChunk({ tool_calls: [{ function: { arguments: '1}' } }] }) +
+      oaChunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'second', arguments: '{}' } }] }) +
+      oaChunk({}, 'tool_calls') +
+      'data: [DONE]\n\n',
   );
-  assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [
-    ['call_a', 'first', { n: 1 }, true],
-    ['call_b', 'second', {}, true],
-  ]);
+  assert.deepEqual(
+    result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]),
+    [
+      ['call_a', 'first', { n: 1 }, true],
+      ['call_b', 'second', {}, true],
+    ],
+  );
 });
 
 test('openai: one index reused with a new id starts a new call', async (t) => {
@@ -67,14 +73,17 @@ test('openai: one index reused with a new id starts a new call', async (t) => {
     t,
     'openai',
     oaChunk({ tool_calls: [{ index: 0, id: 'call_a', function: { name: 'one', arguments: '{"x":1}' } }] }) +
-    oaChunk({ tool_calls: [{ index: 0, id: 'call_b', function: { name: 'two', arguments: '{"y":2}' } }] }) +
-    oaChunk({}, 'tool_calls') +
-    'data: [DONE]\n\n',
+      oaChunk({ tool_calls: [{ index: 0, id: 'call_b', function: { name: 'two', arguments: '{"y":2}' } }] }) +
+      oaChunk({}, 'tool_calls') +
+      'data: [DONE]\n\n',
   );
-  assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args]), [
-    ['call_a', 'one', { x: 1 }],
-    ['call_b', 'two', { y: 2 }],
-  ]);
+  assert.deepEqual(
+    result.toolCalls.map((c) => [c.id, c.name, c.args]),
+    [
+      ['call_a', 'one', { x: 1 }],
+      ['call_b', 'two', { y: 2 }],
+    ],
+  );
 });
 
 test('openai: the name arrives after the first arguments; whole arguments arrive in one delta', async (t) => {
@@ -82,16 +91,19 @@ test('openai: the name arrives after the first arguments; whole arguments arrive
     t,
     'openai',
     oaChunk({ tool_calls: [{ index: 0, id: 'call_late', function: { arguments: '{"q":' } }] }) +
-    oaChunk({ tool_calls: [{ index: 0, function: { name: 'search' } }] }) +
-    oaChunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }) +
-    oaChunk({ tool_calls: [{ index: 1, id: 'call_whole', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] }) +
-    oaChunk({}, 'tool_calls') +
-    'data: [DONE]\n\n',
+      oaChunk({ tool_calls: [{ index: 0, function: { name: 'search' } }] }) +
+      oaChunk({ tool_calls: [{ index: 0, function: { arguments: '"x"}' } }] }) +
+      oaChunk({ tool_calls: [{ index: 1, id: 'call_whole', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }] }) +
+      oaChunk({}, 'tool_calls') +
+      'data: [DONE]\n\n',
   );
-  assert.deepEqual(result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]), [
-    ['call_late', 'search', { q: 'x' }, true],
-    ['call_whole', 'weather', { city: 'Paris' }, true],
-  ]);
+  assert.deepEqual(
+    result.toolCalls.map((c) => [c.id, c.name, c.args, c.complete]),
+    [
+      ['call_late', 'search', { q: 'x' }, true],
+      ['call_whole', 'weather', { city: 'Paris' }, true],
+    ],
+  );
 });
 
 test('openai: a usage chunk with null choices, SSE comment lines and CRLF line ends', async (t) => {
@@ -131,7 +143,10 @@ test('anthropic: an overloaded_error event inside a 200 stream is retried while 
   const { fake, manager, addProvider } = await setupLlm(t);
   addProvider('p', 'anthropic');
   const overloaded = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
-  const start = sse('message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } });
+  const start = sse('message_start', {
+    type: 'message_start',
+    message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } },
+  });
   fake.enqueue({ status: 200, headers: SSE, body: start + overloaded }, { text: 'second try' });
   const result = await manager.complete(ask(), { onText: () => undefined });
   assert.equal(result.text, 'second try');
@@ -143,7 +158,10 @@ test('anthropic: an overloaded_error event after text has been shown ends the re
   addProvider('p', 'anthropic');
   addProvider('backup', 'openai');
   const body =
-    sse('message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } } }) +
+    sse('message_start', {
+      type: 'message_start',
+      message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 3, output_tokens: 1 } },
+    }) +
     sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
     sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Half an ans' } }) +
     'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
@@ -161,14 +179,21 @@ test('anthropic: an overloaded_error event after text has been shown ends the re
 
 test('anthropic: a tool input cut by max_tokens (no content_block_stop) is incomplete, finish length', async (t) => {
   const body =
-    sse('message_start', { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 40, output_tokens: 1 } } }) +
+    sse('message_start', {
+      type: 'message_start',
+      message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 40, output_tokens: 1 } },
+    }) +
     sse('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
     'event: ping\ndata: {"type": "ping"}\n\n' +
     sse('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Writing it.' } }) +
     sse('content_block_stop', { type: 'content_block_stop', index: 0 }) +
     sse('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_x', name: 'make_file', input: {} } }) +
     sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } }) +
-    sse('content_block_delta', { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"filename": "a.txt", "lines": ["one' } }) +
+    sse('content_block_delta', {
+      type: 'content_block_delta',
+      index: 1,
+      delta: { type: 'input_json_delta', partial_json: '{"filename": "a.txt", "lines": ["one' },
+    }) +
     sse('message_delta', { type: 'message_delta', delta: { stop_reason: 'max_tokens', stop_sequence: null }, usage: { output_tokens: 50 } }) +
     sse('message_stop', { type: 'message_stop' });
   const result = await completeFrom(t, 'anthropic', body);
@@ -195,16 +220,27 @@ test('anthropic: a tool block closed by content_block_stop is complete even when
 
 test('ollama: whole tool calls with object arguments and no id, then done_reason stop, make a tool turn', async (t) => {
   const lines = [
-    { model: 'm', message: { role: 'assistant', content: '' , tool_calls: [{ function: { name: 'a', arguments: { city: 'Tokyo', days: [] } } }, { function: { name: 'b', arguments: {} } }] }, done: false },
+    {
+      model: 'm',
+      message: {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ function: { name: 'a', arguments: { city: 'Tokyo', days: [] } } }, { function: { name: 'b', arguments: {} } }],
+      },
+      done: false,
+    },
     { model: 'm', message: { role: 'assistant', content: '' }, done_reason: 'stop', done: true, prompt_eval_count: 12, eval_count: 3 },
   ];
   const result = await completeFrom(t, 'ollama', lines.map((l) => JSON.stringify(l)).join('\n'), NDJSON);
   assert.equal(result.finishReason, 'tool_calls');
   assert.equal(result.rawFinishReason, 'stop');
-  assert.deepEqual(result.toolCalls.map((c) => [c.name, c.args, c.complete]), [
-    ['a', { city: 'Tokyo', days: [] }, true],
-    ['b', {}, true],
-  ]);
+  assert.deepEqual(
+    result.toolCalls.map((c) => [c.name, c.args, c.complete]),
+    [
+      ['a', { city: 'Tokyo', days: [] }, true],
+      ['b', {}, true],
+    ],
+  );
   const ids = result.toolCalls.map((c) => c.id);
   assert.ok(ids.every((id) => /^call_\S+$/.test(id)) && new Set(ids).size === 2, `distinct made-up ids: ${ids.join(', ')}`);
   assert.deepEqual(result.usage, { inputTokens: 12, outputTokens: 3 });
@@ -220,18 +256,27 @@ test('ollama: an {"error"} line after HTTP 200 fails the request; before any tex
   const result = await manager.complete(ask(), { onText: () => undefined });
   assert.equal(result.provider, 'backup');
   assert.equal(result.text, 'backup answer');
-  assert.deepEqual(fake.requests.map((r) => r.path), ['/api/chat', '/v1/chat/completions']);
+  assert.deepEqual(
+    fake.requests.map((r) => r.path),
+    ['/api/chat', '/v1/chat/completions'],
+  );
 });
 
 const CONVERSATION: LlmRequest = {
   messages: [
     { role: 'system', content: 'You are helpful.' },
     { role: 'user', content: 'Weather in Paris?' },
-    { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Paris' }, argsText: '{"city":"Paris"}', complete: true }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'call_1', name: 'get_weather', args: { city: 'Paris' }, argsText: '{"city":"Paris"}', complete: true }],
+    },
     { role: 'tool', content: '{"temp": 21}', toolCallId: 'call_1' },
     { role: 'system', content: '[interrupt] also tomorrow' },
   ],
-  tools: [{ name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } }],
+  tools: [
+    { name: 'get_weather', description: 'Current weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  ],
   temperature: 0.2,
 };
 
@@ -321,7 +366,11 @@ test('every wire: a scripted answer with text and a tool call reads back the sam
     const result = await manager.complete(ask(), { provider: wire });
     assert.equal(result.text, 'Checking the weather.', wire);
     assert.equal(result.finishReason, 'tool_calls', wire);
-    assert.deepEqual(result.toolCalls.map((c) => [c.name, c.args, c.complete]), [['get_weather', { city: 'Paris', days: [] }, true]], wire);
+    assert.deepEqual(
+      result.toolCalls.map((c) => [c.name, c.args, c.complete]),
+      [['get_weather', { city: 'Paris', days: [] }, true]],
+      wire,
+    );
     assert.deepEqual(result.usage, { inputTokens: 7, outputTokens: 9 }, wire);
     assert.equal(result.model, `model-${wire}`);
   }
@@ -338,14 +387,30 @@ test('a server that ignores stream:true and answers one JSON document is read al
         id: 'chatcmpl-1',
         object: 'chat.completion',
         model: 'm',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'whole answer', tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }] }, finish_reason: 'tool_calls' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: 'whole answer',
+              tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'f', arguments: '{"a":1}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
         usage: { prompt_tokens: 4, completion_tokens: 5 },
       },
     },
-    { status: 200, body: { model: 'm', message: { role: 'assistant', content: 'ollama whole' }, done: true, done_reason: 'stop', prompt_eval_count: 2, eval_count: 3 } },
+    {
+      status: 200,
+      body: { model: 'm', message: { role: 'assistant', content: 'ollama whole' }, done: true, done_reason: 'stop', prompt_eval_count: 2, eval_count: 3 },
+    },
   );
   const openai = await manager.complete(ask(), { provider: 'oa' });
-  assert.deepEqual([openai.text, openai.finishReason, openai.toolCalls.map((c) => [c.id, c.args]), openai.usage], ['whole answer', 'tool_calls', [['call_w', { a: 1 }]], { inputTokens: 4, outputTokens: 5 }]);
+  assert.deepEqual(
+    [openai.text, openai.finishReason, openai.toolCalls.map((c) => [c.id, c.args]), openai.usage],
+    ['whole answer', 'tool_calls', [['call_w', { a: 1 }]], { inputTokens: 4, outputTokens: 5 }],
+  );
   const ollama = await manager.complete(ask(), { provider: 'ol' });
   assert.deepEqual([ollama.text, ollama.finishReason, ollama.usage], ['ollama whole', 'stop', { inputTokens: 2, outputTokens: 3 }]);
 });

@@ -10,14 +10,25 @@ const COUNT = 8;
 const WIRES = ['openai', 'anthropic', 'ollama'] as const;
 
 function question(i: number): LlmRequest {
-  return { messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: `question ${i}` }] };
+  return {
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: `question ${i}` },
+    ],
+  };
 }
 
 // Each request's answer is made from its own question: text and a tool call that name it.
 function answerFor(request: FakeRequest, extra: Partial<FakeScript> = {}): FakeResponse {
   const asked = lastUserText(request) ?? '?';
   const n = Number(asked.split(' ')[1]);
-  return { text: `this answers ${asked} and nothing else`, toolCalls: [{ name: 'note', args: { n, about: asked } }], firstTokenDelayMs: 100, tokenDelayMs: 10, ...extra };
+  return {
+    text: `this answers ${asked} and nothing else`,
+    toolCalls: [{ name: 'note', args: { n, about: asked } }],
+    firstTokenDelayMs: 100,
+    tokenDelayMs: 10,
+    ...extra,
+  };
 }
 
 test(`${COUNT} concurrent completes over three wires each get their own answer, text and tool call`, async (t) => {
@@ -90,5 +101,9 @@ test('a request built ahead never goes out for another call, and waits for its o
   assert.equal((await manager.complete(b)).text, 'this answers question 2 and nothing else');
   assert.equal((await manager.complete(other)).text, 'this answers question 1 and nothing else');
   assert.equal((await manager.complete(a)).text, 'this answers question 1 and nothing else');
-  assert.deepEqual(fake.requests.map((r) => Number(r.headers['x-built'])), [2, 3, 1], 'b and the look-alike were built at their calls; a used the one built ahead');
+  assert.deepEqual(
+    fake.requests.map((r) => Number(r.headers['x-built'])),
+    [2, 3, 1],
+    'b and the look-alike were built at their calls; a used the one built ahead',
+  );
 });

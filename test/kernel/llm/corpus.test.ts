@@ -182,7 +182,11 @@ test('corpus openai-error-insufficient-quota.json with HTTP 429 is not retried (
   const result = await manager.complete(ask());
   assert.equal(result.provider, 'backup');
   assert.equal(result.text, 'from the backup');
-  assert.deepEqual(fake.requests.slice(1).map((r) => r.wire), ['openai', 'anthropic'], 'one try at work, then backup');
+  assert.deepEqual(
+    fake.requests.slice(1).map((r) => r.wire),
+    ['openai', 'anthropic'],
+    'one try at work, then backup',
+  );
 });
 
 test('corpus openai-error-unsupported-parameter.json with HTTP 400 is not retried and names provider, status and message', async (t) => {

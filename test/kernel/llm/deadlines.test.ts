@@ -23,15 +23,25 @@ test('a provider that never sends headers: each attempt ends at the timeout, wit
   assert.equal(error.kind, 'timeout');
   assert.equal(error.stall, 'headers');
   assert.equal(error.attempts, 2);
-  assert.match(error.message, /^LLM provider "p" sent no response headers within 1 s \(llm\.provider\.p\.timeout\): it took the request but did not answer; if it is only slow, allow it more time: homectl config set llm\.provider\.p\.timeout 2s \(gave up after 2 attempts in \d(\.\d)? s\)$/);
+  assert.match(
+    error.message,
+    /^LLM provider "p" sent no response headers within 1 s \(llm\.provider\.p\.timeout\): it took the request but did not answer; if it is only slow, allow it more time: homectl config set llm\.provider\.p\.timeout 2s \(gave up after 2 attempts in \d(\.\d)? s\)$/,
+  );
   assert.ok(elapsed >= 1900 && elapsed < 8000, `two attempts of about 1 s each (${elapsed.toFixed(0)} ms)`);
   assert.equal(notices.length, 3, 'a first-token notice per attempt and one retry notice');
-  assert.match(notices[0]!, /^still waiting for LLM provider "p": it has not replied to the request yet after \d+(\.\d)? m?s \(attempt 1 of 2; gives up after 1 s without progress\)$/);
+  assert.match(
+    notices[0]!,
+    /^still waiting for LLM provider "p": it has not replied to the request yet after \d+(\.\d)? m?s \(attempt 1 of 2; gives up after 1 s without progress\)$/,
+  );
   assert.match(notices[1]!, /^LLM provider "p" sent no response headers within 1 s .*; trying again in 5 ms \(attempt 2 of 2\)$/);
   assert.match(notices[2]!, /^still waiting for LLM provider "p": .* \(attempt 2 of 2; /);
   assert.equal(fake.requests.length, 2);
   await Promise.all(fake.connections.map((c) => c.closed));
-  assert.deepEqual(fake.connections.map((c) => c.closedBy), ['client', 'client'], 'the client closed each hung connection');
+  assert.deepEqual(
+    fake.connections.map((c) => c.closedBy),
+    ['client', 'client'],
+    'the client closed each hung connection',
+  );
   await fake.whenIdle();
   assert.equal(fake.active, 0);
 });
@@ -46,7 +56,10 @@ test('a provider that never sends headers is ended by the deadline when that com
   assert.equal(error.kind, 'deadline');
   assert.equal(error.retryable, false);
   assert.ok(error.waitedMs !== undefined && error.waitedMs >= 950, `waited ${String(error.waitedMs)} ms`);
-  assert.match(error.message, /^LLM provider "p" did not finish its answer within 1 s \(llm\.provider\.p\.deadline\); it had sent no response headers; for longer answers allow it more time: homectl config set llm\.provider\.p\.deadline 2s$/);
+  assert.match(
+    error.message,
+    /^LLM provider "p" did not finish its answer within 1 s \(llm\.provider\.p\.deadline\); it had sent no response headers; for longer answers allow it more time: homectl config set llm\.provider\.p\.deadline 2s$/,
+  );
   assert.ok(elapsed >= 950 && elapsed < 4000, `ended at the 1 s deadline (${elapsed.toFixed(0)} ms)`);
   assert.equal(fake.requests.length, 1, 'a deadline is not retried on the same provider');
   assert.equal(fake.pending, 1);
@@ -73,7 +86,10 @@ for (const { wire, kind, what } of KEEP_ALIVE_CASES) {
     assert.equal(error.kind, 'timeout');
     assert.equal(error.stall, 'first-token');
     assert.equal(error.streamed, false);
-    assert.match(error.message, /^LLM provider "p" sent only keep-alives \(\d+ bytes of comments, empty chunks or pings\) and no part of an answer for 1 s \(llm\.provider\.p\.timeout\); if it is only slow/);
+    assert.match(
+      error.message,
+      /^LLM provider "p" sent only keep-alives \(\d+ bytes of comments, empty chunks or pings\) and no part of an answer for 1 s \(llm\.provider\.p\.timeout\); if it is only slow/,
+    );
     assert.ok(request.keepAlivesWritten >= 10, `keep-alives kept flowing (${request.keepAlivesWritten}) and did not count as progress`);
     assert.ok(elapsed >= 950 && elapsed < 3000, `cut at about 1 s (${elapsed.toFixed(0)} ms)`);
     await fake.connections[0]!.closed;
@@ -93,7 +109,10 @@ test('an answer that stops midway and sends only keep-alives ends at the timeout
   assert.equal(error.streamed, true);
   assert.equal(shown.join(''), 'one two');
   assert.equal(error.partial?.text, 'one two');
-  assert.match(error.message, /^LLM provider "p" stopped in the middle of its answer: only keep-alives \(\d+ bytes .*\) for 1 s \(llm\.provider\.p\.timeout\);.*not retried, because part of the answer had already been shown$/);
+  assert.match(
+    error.message,
+    /^LLM provider "p" stopped in the middle of its answer: only keep-alives \(\d+ bytes .*\) for 1 s \(llm\.provider\.p\.timeout\);.*not retried, because part of the answer had already been shown$/,
+  );
   assert.equal(fake.requests.length, 1);
 });
 
@@ -119,7 +138,12 @@ test('a steady trickle past the whole-request deadline ends there, with the text
   assert.equal(error.streamed, true);
   assert.ok(shown.length >= 5 && shown.length < 200, `part of the answer streamed (${shown.length} tokens)`);
   assert.equal(error.partial?.text, shown.join(''));
-  assert.match(error.message, new RegExp(`^LLM provider "p" did not finish its answer within 1 s \\(llm\\.provider\\.p\\.deadline\\); ${shown.join('').length} characters of it had arrived; for longer answers`));
+  assert.match(
+    error.message,
+    new RegExp(
+      `^LLM provider "p" did not finish its answer within 1 s \\(llm\\.provider\\.p\\.deadline\\); ${shown.join('').length} characters of it had arrived; for longer answers`,
+    ),
+  );
   assert.ok(elapsed >= 950 && elapsed < 3000, `cut at about 1 s (${elapsed.toFixed(0)} ms), though tokens kept coming`);
   assert.equal(fake.requests.length, 1);
 });
@@ -149,13 +173,15 @@ test('the timeout counts from the last progress, not from the start: a slow but 
   assert.equal(result.finishReason, 'stop');
 });
 
-test('a model that thinks before it answers makes progress: the adapter\'s progress deltas keep the timeout away', async (t) => {
+test("a model that thinks before it answers makes progress: the adapter's progress deltas keep the timeout away", async (t) => {
   const { fake, manager, addProvider, dataDir } = await setupLlm(t, { attempts: 1, firstTokenNoticeMs: NO_NOTICE });
   addProvider('p', 'anthropic', { timeout: '2s' });
   const event = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   const thinking = Array.from({ length: 6 }, () => event('content_block_delta', { index: 0, delta: { type: 'thinking_delta', thinking: 'hmm ' } }));
   const stream = [
-    event('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm', usage: { input_tokens: 5, output_tokens: 1 } } }),
+    event('message_start', {
+      message: { id: 'msg_1', type: 'message', role: 'assistant', content: [], model: 'm', usage: { input_tokens: 5, output_tokens: 1 } },
+    }),
     event('content_block_start', { index: 0, content_block: { type: 'thinking', thinking: '' } }),
     ...thinking,
     event('content_block_stop', { index: 0 }),

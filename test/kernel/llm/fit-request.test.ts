@@ -8,7 +8,10 @@ import type { LlmMessage } from '../../../kernel/llm/types';
 const total = (messages: LlmMessage[]): number => messages.reduce((sum, m) => sum + messageTokens(m), 0);
 
 test('messages that fit are the same array', () => {
-  const messages: LlmMessage[] = [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }];
+  const messages: LlmMessage[] = [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'hi' },
+  ];
   assert.equal(fitMessages(messages, 1000), messages);
 });
 
@@ -22,7 +25,10 @@ test('a 10 MB answer among small messages is cut to fit; the small ones stay who
   ];
   const fitted = fitMessages(messages, 8000);
   assert.ok(total(fitted) <= 8000, `${total(fitted)} tokens`);
-  assert.deepEqual(fitted.filter((m) => m.content !== big && m.role !== 'assistant'), messages.filter((m) => m.role !== 'assistant'));
+  assert.deepEqual(
+    fitted.filter((m) => m.content !== big && m.role !== 'assistant'),
+    messages.filter((m) => m.role !== 'assistant'),
+  );
   const cut = fitted[2]!.content;
   assert.ok(cut.startsWith('HEAD ') && cut.endsWith(' TAIL'), 'head and tail kept');
   assert.match(cut, /\[… [\d,]+ characters left out here; the whole message is kept in the session …\]/);

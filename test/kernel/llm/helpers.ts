@@ -60,7 +60,10 @@ export async function setupLlm(t: TestContext, retry: Partial<RetryPolicy> = FAS
 const COUNTING = fs
   .readFileSync(path.join(BUILTIN_ADAPTER_DIR, 'openai.lua'), 'utf8')
   .replace('function M.request(req, provider)', 'local built = 0\nfunction M.request(req, provider)\n  built = built + 1')
-  .replace('local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }', 'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }');
+  .replace(
+    'local headers = { ["content-type"] = "application/json", accept = "text/event-stream" }',
+    'local headers = { ["content-type"] = "application/json", accept = "text/event-stream", ["x-built"] = tostring(built) }',
+  );
 
 /** setupLlm with provider "p" on an adapter `counting` (in the data dir) that numbers the requests it builds in header x-built. */
 export async function setupCounting(t: TestContext, retry?: Partial<RetryPolicy>): Promise<LlmSetup & { builds(): number }> {

@@ -48,7 +48,11 @@ for (const where of ['the main state', 'a coroutine'] as const) {
         const top = lua.lua_gettop(L);
         push.push(L, sample);
         assert.equal(lua.lua_gettop(L), top + 1, 'one value pushed');
-        assert.deepEqual(read.toJs(L, -1), expected, `${JSON.stringify(sample)} pushed ${push === fast ? 'fast' : 'plain'}, read ${read === fast ? 'fast' : 'plain'}`);
+        assert.deepEqual(
+          read.toJs(L, -1),
+          expected,
+          `${JSON.stringify(sample)} pushed ${push === fast ? 'fast' : 'plain'}, read ${read === fast ? 'fast' : 'plain'}`,
+        );
         lua.lua_settop(L, top);
       }
     }
@@ -71,7 +75,11 @@ test('json null and Reusable values cross the same way with or without the fast 
 function plainRoundTrip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => (v === null ? null : plainRoundTrip(v)));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, plainRoundTrip(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => [k, plainRoundTrip(v)]),
+    );
   }
   return value;
 }

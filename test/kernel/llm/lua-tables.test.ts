@@ -57,10 +57,13 @@ for (const fastTables of [true, false]) {
 }
 
 test('a table nested too deep fails the same way whether read as JSON text or as values', () => {
-  const vm = new LuaVm('local M = {}\nfunction M.deep() local t = {} local top = t for i = 1, 150 do t.x = {} t = t.x end return { body = top } end\nfunction M.loop() local t = {} t.self = t return { body = t } end\nreturn M', {
-    label: 'adapter "deep"',
-    file: 'deep.lua',
-  });
+  const vm = new LuaVm(
+    'local M = {}\nfunction M.deep() local t = {} local top = t for i = 1, 150 do t.x = {} t = t.x end return { body = top } end\nfunction M.loop() local t = {} t.self = t return { body = t } end\nreturn M',
+    {
+      label: 'adapter "deep"',
+      file: 'deep.lua',
+    },
+  );
   for (const name of ['deep', 'loop']) {
     assert.throws(() => vm.call(name, []), /nested deeper than 100 levels/);
     assert.throws(() => vm.call(name, [], new Set(['body'])), /nested deeper than 100 levels/);
@@ -126,7 +129,10 @@ test('the shipped adapter sends the same body whether its tools are kept or buil
     assert.deepEqual(again, first);
   }
   assert.deepEqual(publicApi.buildRequest(request, { name: 'p', model: 'm', base_url: 'http://h/v1' }), first);
-  const changed = adapter.buildRequest({ ...request, tools: [{ ...request.tools![0]!, description: 'other words' }] }, { name: 'p', model: 'm', base_url: 'http://h/v1' });
+  const changed = adapter.buildRequest(
+    { ...request, tools: [{ ...request.tools![0]!, description: 'other words' }] },
+    { name: 'p', model: 'm', base_url: 'http://h/v1' },
+  );
   assert.match(changed.body, /other words/);
   assert.doesNotMatch(changed.body, /the second tool/);
 });

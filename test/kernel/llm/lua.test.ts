@@ -105,14 +105,20 @@ test('an adapter without event(), or a setting naming no adapter, is refused wit
 test('an adapter returning a bad request or delta is named in the error', async (t) => {
   const { fake, manager, addProvider, dataDir } = await setupLlm(t);
   fs.mkdirSync(path.join(dataDir, 'adapters'));
-  fs.writeFileSync(path.join(dataDir, 'adapters', 'badurl.lua'), 'return { request = function() return { url = "file:///etc/passwd" } end, event = function() end }');
+  fs.writeFileSync(
+    path.join(dataDir, 'adapters', 'badurl.lua'),
+    'return { request = function() return { url = "file:///etc/passwd" } end, event = function() end }',
+  );
   fs.writeFileSync(
     path.join(dataDir, 'adapters', 'baddelta.lua'),
     'return { request = function(req, p) return { url = p.base_url .. "/chat/completions", body = {} } end, event = function() return { { type = "smile" } } end }',
   );
   addProvider('a', 'openai', { adapter: 'badurl' });
   addProvider('b', 'openai', { adapter: 'baddelta' });
-  assert.match((await expectLlmError(() => manager.complete(ask(), { provider: 'a' }))).message, /adapter "badurl" .*url "file:\/\/\/etc\/passwd"; it must be an http:\/\/ or https:\/\/ URL/);
+  assert.match(
+    (await expectLlmError(() => manager.complete(ask(), { provider: 'a' }))).message,
+    /adapter "badurl" .*url "file:\/\/\/etc\/passwd"; it must be an http:\/\/ or https:\/\/ URL/,
+  );
   fake.enqueue({ text: 'x' });
   assert.match((await expectLlmError(() => manager.complete(ask(), { provider: 'b' }))).message, /adapter "baddelta" .*delta of unknown type "smile"/);
 });
@@ -143,8 +149,15 @@ test('the sandbox has no io, os.execute, require, dofile, loadfile, load or debu
 });
 
 test('an endless loop is stopped by the instruction budget with the adapter and line named', () => {
-  const vm = new LuaVm('local M = {}\nfunction M.spin()\n  while true do end\nend\nreturn M', { label: 'adapter "spin"', file: 'spin.lua', instructionBudget: 100_000 });
-  assert.throws(() => vm.call('spin', []), (error: unknown) => error instanceof LuaScriptError && /^adapter "spin" \(spin\.lua:3\): ran more than 100000 instructions/.test(error.message));
+  const vm = new LuaVm('local M = {}\nfunction M.spin()\n  while true do end\nend\nreturn M', {
+    label: 'adapter "spin"',
+    file: 'spin.lua',
+    instructionBudget: 100_000,
+  });
+  assert.throws(
+    () => vm.call('spin', []),
+    (error: unknown) => error instanceof LuaScriptError && /^adapter "spin" \(spin\.lua:3\): ran more than 100000 instructions/.test(error.message),
+  );
   assert.throws(() => vm.call('spin', []), LuaScriptError, 'the state stays usable after the error');
 });
 
@@ -160,7 +173,18 @@ for (const fastTables of [true, false]) {
       { label: 'adapter "shapes"', file: 'shapes.lua', fastTables },
     );
     assert.equal(vm.usesFastTables, fastTables);
-    const value = { s: 'héllo ✓ 🎉', n: 3, f: 1.5, big: 2 ** 40, neg: -7, t: true, arr: [1, 'two', { three: 3 }], empty: [], obj: {}, nested: { deep: { deeper: ['x'] } } };
+    const value = {
+      s: 'héllo ✓ 🎉',
+      n: 3,
+      f: 1.5,
+      big: 2 ** 40,
+      neg: -7,
+      t: true,
+      arr: [1, 'two', { three: 3 }],
+      empty: [],
+      obj: {},
+      nested: { deep: { deeper: ['x'] } },
+    };
     assert.deepEqual(vm.call('echo', [value]), value);
     assert.deepEqual(vm.call('echo', [{ gone: null, kept: 0 }]), { kept: 0 }, 'null values leave no key');
     assert.deepEqual(vm.call('shapes', []), {
@@ -172,6 +196,9 @@ for (const fastTables of [true, false]) {
       text: '{"a":[1],"b":null}',
       decoded: { x: [1, {}] },
     });
-    assert.throws(() => vm.call('error_position', []), (error: unknown) => error instanceof LuaScriptError && error.line === 5 && error.detail === 'plain message');
+    assert.throws(
+      () => vm.call('error_position', []),
+      (error: unknown) => error instanceof LuaScriptError && error.line === 5 && error.detail === 'plain message',
+    );
   });
 }

@@ -43,7 +43,10 @@ test('a slow first token is told once per attempt, keep-alives or not; a prompt 
   assert.equal(result.text, 'slow but there');
   const slow = notices.filter((line) => line.startsWith('still waiting'));
   assert.equal(slow.length, 2, 'one notice per attempt, not one per keep-alive');
-  assert.match(slow[0]!, /^still waiting for LLM provider "p": it has the request and has not started answering after \d+(\.\d)? m?s \(attempt 1 of 3; gives up after 2 s without progress\)$/);
+  assert.match(
+    slow[0]!,
+    /^still waiting for LLM provider "p": it has the request and has not started answering after \d+(\.\d)? m?s \(attempt 1 of 3; gives up after 2 s without progress\)$/,
+  );
   assert.match(slow[1]!, /\(attempt 2 of 3; /);
   assert.equal(notices.length, 3, 'the two waits and the retry between them');
 
@@ -60,14 +63,17 @@ test('a failover to the next provider is told', async (t) => {
   addProvider('backup', 'ollama');
   config.set('core', 'llm.default', 'main');
   config.set('core', 'llm.fallbacks', 'backup');
-  fake.enqueue({ error: { status: 401, body: { error: { message: 'Incorrect API key', type: 'invalid_request_error', code: 'invalid_api_key' } } } }, { text: 'from backup' });
+  fake.enqueue(
+    { error: { status: 401, body: { error: { message: 'Incorrect API key', type: 'invalid_request_error', code: 'invalid_api_key' } } } },
+    { text: 'from backup' },
+  );
   const notices: string[] = [];
   const result = await manager.complete(ask(), { onNotice: (line) => notices.push(line) });
   assert.equal(result.provider, 'backup');
   assert.deepEqual(notices, ['LLM provider "main" answered HTTP 401 (invalid_api_key): Incorrect API key; asking LLM provider "backup" instead']);
 });
 
-test('a notice carries one line of a provider\'s error text, without control characters, cut short', async (t) => {
+test("a notice carries one line of a provider's error text, without control characters, cut short", async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t, { attempts: 2, baseMs: 5, maxMs: 5, jitter: 0, firstTokenNoticeMs: NO_NOTICE });
   addProvider('p', 'openai');
   const hostile = `\u001b[2J\u001b[31mboom\u0007 ${'x'.repeat(500)}\nsecond line`;

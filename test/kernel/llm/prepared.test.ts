@@ -28,9 +28,20 @@ test('a request built ahead is the one sent when the call asks for the same', as
   // The same messages and limits, with tool specs rebuilt as equal objects (the kernel's own tools are).
   const again = request('hello again');
   manager.prepare(again);
-  assert.equal((await manager.complete({ ...again, tools: again.tools!.map((tool) => ({ ...tool, parameters: JSON.parse(JSON.stringify(tool.parameters)) as Record<string, unknown> })) })).text, 'two');
+  assert.equal(
+    (
+      await manager.complete({
+        ...again,
+        tools: again.tools!.map((tool) => ({ ...tool, parameters: JSON.parse(JSON.stringify(tool.parameters)) as Record<string, unknown> })),
+      })
+    ).text,
+    'two',
+  );
   assert.equal(builds(), 2);
-  assert.deepEqual((fake.requests[1]!.body as { messages: { content: string }[] }).messages.map((m) => m.content), ['be brief', 'hello again']);
+  assert.deepEqual(
+    (fake.requests[1]!.body as { messages: { content: string }[] }).messages.map((m) => m.content),
+    ['be brief', 'hello again'],
+  );
 });
 
 test('a call that asks for anything else is built anew: other messages, a changed message, other tools or limits', async (t) => {
@@ -38,12 +49,18 @@ test('a call that asks for anything else is built anew: other messages, a change
   const base = request('hello');
   const changes: [string, (req: LlmRequest) => LlmRequest][] = [
     ['another message', (req) => ({ ...req, messages: [...req.messages, { role: 'user', content: 'more' }] })],
-    ['the same message object, changed', (req) => {
-      req.messages[1]!.content = 'changed in place';
-      return req;
-    }],
+    [
+      'the same message object, changed',
+      (req) => {
+        req.messages[1]!.content = 'changed in place';
+        return req;
+      },
+    ],
     ['other tools', (req) => ({ ...req, tools: [] })],
-    ['a tool schema with the same keys in another order', (req) => ({ ...req, tools: [{ ...req.tools![0]!, parameters: { properties: { a: { type: 'number' } }, type: 'object' } }] })],
+    [
+      'a tool schema with the same keys in another order',
+      (req) => ({ ...req, tools: [{ ...req.tools![0]!, parameters: { properties: { a: { type: 'number' } }, type: 'object' } }] }),
+    ],
     ['a token limit', (req) => ({ ...req, maxTokens: 5 })],
   ];
   let expected = 0;

@@ -43,7 +43,11 @@ test('failover: when the default gives up after its retries, the next provider i
   assert.equal(result.provider, 'third');
   assert.equal(result.text, 'third answers');
   assert.equal(shown.join(''), 'third answers');
-  assert.deepEqual(fake.requests.map((r) => r.wire), ['openai', 'openai', 'openai', 'anthropic', 'ollama'], '3 attempts at work, 401 at second is not retried');
+  assert.deepEqual(
+    fake.requests.map((r) => r.wire),
+    ['openai', 'openai', 'openai', 'anthropic', 'ollama'],
+    '3 attempts at work, 401 at second is not retried',
+  );
 });
 
 test('when every provider fails, the error lists each one with its status and message', async (t) => {
@@ -52,11 +56,23 @@ test('when every provider fails, the error lists each one with its status and me
   addProvider('backup', 'anthropic');
   config.set('core', 'llm.default', 'work');
   config.set('core', 'llm.fallbacks', 'backup');
-  fake.enqueue({ error: { status: 503, body: { error: { message: 'upstream down', type: 'server_error' } } } }, { error: { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } } });
+  fake.enqueue(
+    { error: { status: 503, body: { error: { message: 'upstream down', type: 'server_error' } } } },
+    { error: { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } } },
+  );
   const error = await expectLlmError(() => manager.complete(ask()));
   assert.equal(error.kind, 'exhausted');
-  assert.deepEqual(error.failures.map((f) => [f.provider, f.status]), [['work', 503], ['backup', 401]]);
-  assert.match(error.message, /^every LLM provider failed:\n {2}work: LLM provider "work" answered HTTP 503 \(server_error\): upstream down\n {2}backup: LLM provider "backup" answered HTTP 401 \(authentication_error\): invalid x-api-key$/);
+  assert.deepEqual(
+    error.failures.map((f) => [f.provider, f.status]),
+    [
+      ['work', 503],
+      ['backup', 401],
+    ],
+  );
+  assert.match(
+    error.message,
+    /^every LLM provider failed:\n {2}work: LLM provider "work" answered HTTP 503 \(server_error\): upstream down\n {2}backup: LLM provider "backup" answered HTTP 401 \(authentication_error\): invalid x-api-key$/,
+  );
 });
 
 test('a provider that cannot be reached fails over to the next', async (t) => {
@@ -118,7 +134,10 @@ test('without llm.default, a single provider is used; several are refused with t
   assert.equal((await manager.complete(ask())).provider, 'only');
   addProvider('other', 'openai');
   const error = await expectLlmError(() => manager.complete(ask()));
-  assert.match(error.message, /llm.default is not set and there are several LLM providers \(only, other\); choose one with: homectl config set llm.default only/);
+  assert.match(
+    error.message,
+    /llm.default is not set and there are several LLM providers \(only, other\); choose one with: homectl config set llm.default only/,
+  );
 });
 
 test('describe lists providers without their secrets', async (t) => {
@@ -128,10 +147,13 @@ test('describe lists providers without their secrets', async (t) => {
   config.set('core', 'llm.default', 'work');
   config.set('core', 'llm.fallbacks', 'home');
   const info = manager.describe();
-  assert.deepEqual(info.map((p) => [p.name, p.adapter, p.hasApiKey, p.isDefault, p.fallbackRank, p.maxTokens, p.timeoutMs, p.deadlineMs]), [
-    ['home', 'ollama', false, false, 1, undefined, 120_000, 600_000],
-    ['work', 'openai', true, true, undefined, 500, 120_000, 600_000],
-  ]);
+  assert.deepEqual(
+    info.map((p) => [p.name, p.adapter, p.hasApiKey, p.isDefault, p.fallbackRank, p.maxTokens, p.timeoutMs, p.deadlineMs]),
+    [
+      ['home', 'ollama', false, false, 1, undefined, 120_000, 600_000],
+      ['work', 'openai', true, true, undefined, 500, 120_000, 600_000],
+    ],
+  );
   assert.ok(!JSON.stringify(info).includes('sk-work-secret'), 'no api key in describe()');
 });
 
@@ -160,7 +182,12 @@ function openRegistry(t: TestContext): ConfigRegistry {
 
 test('seedProviderFromEnv configures provider "main" from HOMEAGENT_LLM_* when llm.default is not set', (t) => {
   const config = openRegistry(t);
-  const env = { HOMEAGENT_LLM_ADAPTER: 'anthropic', HOMEAGENT_LLM_BASE_URL: 'https://api.anthropic.com', HOMEAGENT_LLM_MODEL: 'claude-sonnet-4-5', HOMEAGENT_LLM_API_KEY: 'sk-ant-secret' };
+  const env = {
+    HOMEAGENT_LLM_ADAPTER: 'anthropic',
+    HOMEAGENT_LLM_BASE_URL: 'https://api.anthropic.com',
+    HOMEAGENT_LLM_MODEL: 'claude-sonnet-4-5',
+    HOMEAGENT_LLM_API_KEY: 'sk-ant-secret',
+  };
   assert.equal(seedProviderFromEnv(config, env), 'main');
   assert.equal(config.getValue('core', 'llm.default'), 'main');
   assert.equal(config.getValue('core', 'llm.provider.main.adapter'), 'anthropic');
@@ -179,7 +206,10 @@ test('seedProviderFromEnv defaults the adapter to openai and does nothing withou
   assert.equal(config.getValue('core', 'llm.provider.main.adapter'), 'openai');
   assert.equal(config.get('core', 'llm.provider.main.api_key').isSet, false);
   const manager = new ProviderManager(config, os.tmpdir());
-  assert.deepEqual(manager.describe().map((p) => [p.name, p.baseUrl, p.model, p.isDefault]), [['main', 'http://127.0.0.1:8000/v1', 'qwen', true]]);
+  assert.deepEqual(
+    manager.describe().map((p) => [p.name, p.baseUrl, p.model, p.isDefault]),
+    [['main', 'http://127.0.0.1:8000/v1', 'qwen', true]],
+  );
 });
 
 test('the llm definitions have both languages and category llm', (t) => {
@@ -191,14 +221,17 @@ test('the llm definitions have both languages and category llm', (t) => {
     assert.equal(entry.def?.category, 'llm', entry.key);
     assert.ok(entry.def?.description?.zh && entry.def.description.en, `${entry.key} is described in zh and en`);
   }
-  assert.deepEqual(config.patternDefs('core').map((d) => d.key), [
-    'llm.provider.*.adapter',
-    'llm.provider.*.api_key',
-    'llm.provider.*.base_url',
-    'llm.provider.*.context_window',
-    'llm.provider.*.deadline',
-    'llm.provider.*.max_tokens',
-    'llm.provider.*.model',
-    'llm.provider.*.timeout',
-  ]);
+  assert.deepEqual(
+    config.patternDefs('core').map((d) => d.key),
+    [
+      'llm.provider.*.adapter',
+      'llm.provider.*.api_key',
+      'llm.provider.*.base_url',
+      'llm.provider.*.context_window',
+      'llm.provider.*.deadline',
+      'llm.provider.*.max_tokens',
+      'llm.provider.*.model',
+      'llm.provider.*.timeout',
+    ],
+  );
 });

@@ -26,7 +26,7 @@ test('503 is retried with backoff until it succeeds', async (t) => {
   assert.equal(fake.requests.length, 3);
 });
 
-test('retries stop after the policy\'s attempts, and the error says so', async (t) => {
+test("retries stop after the policy's attempts, and the error says so", async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t);
   addProvider('p', 'openai');
   fake.enqueue({ error: { status: 500 } }, { error: { status: 502 } }, { error: { status: 503 } }, { text: 'never reached' });
@@ -41,7 +41,9 @@ test('400 and 401 are not retried', async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t);
   addProvider('p', 'openai');
   for (const status of [400, 401]) {
-    fake.enqueue({ error: { status, body: { error: { message: `nope ${status}`, type: 'invalid_request_error', code: status === 401 ? 'invalid_api_key' : null } } } });
+    fake.enqueue({
+      error: { status, body: { error: { message: `nope ${status}`, type: 'invalid_request_error', code: status === 401 ? 'invalid_api_key' : null } } },
+    });
     const before = fake.requests.length;
     const error = await expectLlmError(() => manager.complete(ask()));
     assert.equal(error.status, status);
@@ -54,7 +56,13 @@ test('400 and 401 are not retried', async (t) => {
 test('insufficient_quota with HTTP 429 is not retried: classified by its code, not its status', async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t);
   addProvider('p', 'openai');
-  fake.enqueue({ error: { status: 429, retryAfter: 1, body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } } } });
+  fake.enqueue({
+    error: {
+      status: 429,
+      retryAfter: 1,
+      body: { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', param: null, code: 'insufficient_quota' } },
+    },
+  });
   const error = await expectLlmError(() => manager.complete(ask()));
   assert.equal(error.code, 'insufficient_quota');
   assert.equal(error.retryable, false);
@@ -72,7 +80,10 @@ test('no retry once text was shown: a stream cut mid-answer ends the request wit
   assert.equal(error.streamed, true);
   assert.equal(shown.join(''), 'one two');
   assert.equal(error.partial?.text, 'one two');
-  assert.match(error.message, /the connection to LLM provider "p" broke while it was answering.*not retried, because part of the answer had already been shown/);
+  assert.match(
+    error.message,
+    /the connection to LLM provider "p" broke while it was answering.*not retried, because part of the answer had already been shown/,
+  );
   assert.equal(fake.requests.length, 1);
   assert.equal(fake.connections[0]?.closedBy, 'server');
 });
@@ -91,7 +102,11 @@ test('a stream cut before any text is retried', async (t) => {
 test('a stream that ends without a finish reason is an error (kind stream)', async (t) => {
   const { fake, manager, addProvider } = await setupLlm(t, { attempts: 1 });
   addProvider('p', 'anthropic');
-  fake.enqueue({ status: 200, headers: { 'content-type': 'text/event-stream' }, body: 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n' });
+  fake.enqueue({
+    status: 200,
+    headers: { 'content-type': 'text/event-stream' },
+    body: 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n',
+  });
   const error = await expectLlmError(() => manager.complete(ask()));
   assert.equal(error.kind, 'stream');
   assert.equal(error.partial?.text, 'Hi');
@@ -138,9 +153,18 @@ test('parseRetryAfter reads retry-after-ms, seconds and HTTP dates', () => {
 
 test('retryDelay doubles up to the cap, with bounded jitter, and uses a retry-after as given', () => {
   const policy = { ...DEFAULT_RETRY_POLICY, baseMs: 100, maxMs: 1000, jitter: 0.2 };
-  assert.deepEqual([1, 2, 3, 4, 5].map((n) => retryDelay(policy, n, undefined, () => 0.5)), [100, 200, 400, 800, 1000]);
-  assert.equal(retryDelay(policy, 1, undefined, () => 0), 80);
-  assert.equal(retryDelay(policy, 1, undefined, () => 1), 120);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((n) => retryDelay(policy, n, undefined, () => 0.5)),
+    [100, 200, 400, 800, 1000],
+  );
+  assert.equal(
+    retryDelay(policy, 1, undefined, () => 0),
+    80,
+  );
+  assert.equal(
+    retryDelay(policy, 1, undefined, () => 1),
+    120,
+  );
   assert.equal(retryDelay(policy, 3, 2500), 2500);
 });
 
@@ -153,7 +177,10 @@ test('the retry policy comes from config, with HOMEAGENT_LLM_RETRY on top', () =
   assert.equal(policy.baseMs, 250);
   assert.equal(policy.maxMs, 40);
   assert.equal(policy.maxRetryAfterMs, DEFAULT_RETRY_POLICY.maxRetryAfterMs);
-  assert.deepEqual(loadRetryPolicy(() => undefined, { HOMEAGENT_LLM_RETRY: 'not json' }), DEFAULT_RETRY_POLICY);
+  assert.deepEqual(
+    loadRetryPolicy(() => undefined, { HOMEAGENT_LLM_RETRY: 'not json' }),
+    DEFAULT_RETRY_POLICY,
+  );
 });
 
 test('a connection lost after the finish reason keeps the answer (only the usage is missing)', async (t) => {

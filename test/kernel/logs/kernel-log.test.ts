@@ -47,13 +47,25 @@ describe('the kernel log', () => {
     log.debug({ plugin: 'timer' }, 'tick');
     log.info({ plugin: 'timer' }, 'fired');
     log.error({ plugin: 'web' }, 'fetch failed');
-    assert.deepEqual((await store.read({ plugin: 'timer' })).lines.map((l) => l.msg), ['tick', 'fired']);
-    assert.deepEqual((await store.read({ level: 'info' })).lines.map((l) => l.msg), ['fired', 'fetch failed']);
+    assert.deepEqual(
+      (await store.read({ plugin: 'timer' })).lines.map((l) => l.msg),
+      ['tick', 'fired'],
+    );
+    assert.deepEqual(
+      (await store.read({ level: 'info' })).lines.map((l) => l.msg),
+      ['fired', 'fetch failed'],
+    );
     const { next } = await store.read({});
     log.info({ plugin: 'timer' }, 'fired again');
-    assert.deepEqual((await store.read({ after: next })).lines.map((l) => l.msg), ['fired again']);
+    assert.deepEqual(
+      (await store.read({ after: next })).lines.map((l) => l.msg),
+      ['fired again'],
+    );
     assert.deepEqual((await store.read({ after: (await store.read({})).next })).lines, []);
-    assert.deepEqual((await store.read({ limit: 2 })).lines.map((l) => l.msg), ['fetch failed', 'fired again']);
+    assert.deepEqual(
+      (await store.read({ limit: 2 })).lines.map((l) => l.msg),
+      ['fetch failed', 'fired again'],
+    );
     t.diagnostic('a follower sees each line once');
   });
 
@@ -63,7 +75,10 @@ describe('the kernel log', () => {
     t.after(() => store.close());
     const log = loggerInto(store);
     for (let i = 1; i <= 6; i++) log.info({ n: i }, `line ${i}`);
-    assert.deepEqual((await store.read({})).lines.map((l) => l.msg), ['line 4', 'line 5', 'line 6']);
+    assert.deepEqual(
+      (await store.read({})).lines.map((l) => l.msg),
+      ['line 4', 'line 5', 'line 6'],
+    );
     const all = (await store.read({ since: 0 })).lines.map((l) => l.msg);
     assert.deepEqual(all, ['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'line 6']);
     assert.equal(fs.statSync(path.join(dir, LOG_FILE)).mode & 0o777, 0o600);
@@ -84,10 +99,16 @@ describe('the kernel log', () => {
     const ticker = setInterval(() => turns++, 0);
     const recent = await store.read({ since: Date.now() - day, limit: 5 });
     clearInterval(ticker);
-    assert.deepEqual(recent.lines.map((l) => l.msg), ['line 19996', 'line 19997', 'line 19998', 'line 19999', 'line 20000']);
+    assert.deepEqual(
+      recent.lines.map((l) => l.msg),
+      ['line 19996', 'line 19997', 'line 19998', 'line 19999', 'line 20000'],
+    );
     assert.ok(turns > 0, 'the loop turned while 20,000 lines were read');
     const all = await store.read({ since: 0, limit: 1 });
-    assert.deepEqual(all.lines.map((l) => l.msg), ['line 20000']);
+    assert.deepEqual(
+      all.lines.map((l) => l.msg),
+      ['line 20000'],
+    );
     assert.deepEqual((await store.read({ since: Date.now() - 4 * day, level: 'info', limit: 20_001 })).lines[0]?.msg, 'three days ago');
   });
 
@@ -98,8 +119,15 @@ describe('the kernel log', () => {
     for (let i = 0; i < 20; i++) files.append(`${JSON.stringify({ i, pad: 'x'.repeat(30) })}\n`);
     assert.deepEqual(fs.readdirSync(dir).sort(), [LOG_FILE, `${LOG_FILE}.1`, `${LOG_FILE}.2`]);
     for (const file of files.files()) assert.ok(fs.statSync(file).size <= 100, `${file} is over the size`);
-    const kept = files.files().flatMap((file) => fs.readFileSync(file, 'utf8').trim().split('\n')).map((l) => (JSON.parse(l) as { i: number }).i);
-    assert.deepEqual(kept, [...kept].sort((a, b) => a - b), 'oldest file first');
+    const kept = files
+      .files()
+      .flatMap((file) => fs.readFileSync(file, 'utf8').trim().split('\n'))
+      .map((l) => (JSON.parse(l) as { i: number }).i);
+    assert.deepEqual(
+      kept,
+      [...kept].sort((a, b) => a - b),
+      'oldest file first',
+    );
     assert.equal(kept.at(-1), 19);
   });
 
@@ -109,7 +137,10 @@ describe('the kernel log', () => {
     const store = new KernelLog(path.join(blocker, 'logs'));
     const log = loggerInto(store);
     log.info('still logged');
-    assert.deepEqual((await store.read({})).lines.map((l) => l.msg), ['still logged']);
+    assert.deepEqual(
+      (await store.read({})).lines.map((l) => l.msg),
+      ['still logged'],
+    );
   });
 
   it('is fed by the root logger besides stdout, at the logger level', async (t) => {
@@ -118,6 +149,9 @@ describe('the kernel log', () => {
     t.after(() => log.flush());
     log.info('below the level');
     log.warn({ plugin: 'cli' }, 'kept');
-    assert.deepEqual((await store.read({})).lines.map((l) => [l.plugin, l.msg]), [['cli', 'kept']]);
+    assert.deepEqual(
+      (await store.read({})).lines.map((l) => [l.plugin, l.msg]),
+      [['cli', 'kept']],
+    );
   });
 });

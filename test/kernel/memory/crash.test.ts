@@ -72,7 +72,9 @@ test('kill -9 during big record() batches leaves a sound graph.db with whole bat
       first = begun;
     }
     assert.ok(landedInside >= 1, 'at least one kill landed inside a batch (none of it written)');
-    const store = MemoryStore.open({ graph, text: path.join(dir, 'text'), documents: path.join(dir, 'documents') }, pino({ level: 'silent' }), { writeFiles: false });
+    const store = MemoryStore.open({ graph, text: path.join(dir, 'text'), documents: path.join(dir, 'documents') }, pino({ level: 'silent' }), {
+      writeFiles: false,
+    });
     try {
       const db = new Database(graph);
       try {
@@ -80,7 +82,11 @@ test('kill -9 during big record() batches leaves a sound graph.db with whole bat
       } finally {
         db.close();
       }
-      assert.deepEqual(store.search('batch 0 fact 17', { limit: 1 }).map((h) => h.text), ['batch 0 fact 17'], 'the index answers');
+      assert.deepEqual(
+        store.search('batch 0 fact 17', { limit: 1 }).map((h) => h.text),
+        ['batch 0 fact 17'],
+        'the index answers',
+      );
     } finally {
       store.close();
     }
@@ -96,20 +102,34 @@ test('kill -9 while the text files are being written: the next open writes what 
     const begun = await runAndKill(dir, size, 'on', 0, 4);
     const complete = checkBatches(path.join(dir, 'graph.db'), size, begun);
     assert.ok(complete >= 4);
-    const store = MemoryStore.open({ graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') }, pino({ level: 'silent' }));
+    const store = MemoryStore.open(
+      { graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') },
+      pino({ level: 'silent' }),
+    );
     store.close();
-    const text = fs.readdirSync(path.join(dir, 'text')).map((f) => fs.readFileSync(path.join(dir, 'text', f), 'utf8')).join('\n');
+    const text = fs
+      .readdirSync(path.join(dir, 'text'))
+      .map((f) => fs.readFileSync(path.join(dir, 'text', f), 'utf8'))
+      .join('\n');
     for (let n = 0; n < complete; n++) {
       for (const i of [0, 1, size - 1]) {
         const lines = text.split('\n').filter((l) => l.startsWith(`- batch ${n} fact ${i} <!--`));
         assert.equal(lines.length, 1, `batch ${n} fact ${i} is in the day file once`);
       }
     }
-    assert.deepEqual(fs.readdirSync(path.join(dir, 'text')).filter((f) => f.endsWith('.tmp')), [], 'no temp file left behind');
+    assert.deepEqual(
+      fs.readdirSync(path.join(dir, 'text')).filter((f) => f.endsWith('.tmp')),
+      [],
+      'no temp file left behind',
+    );
     const db = new Database(path.join(dir, 'graph.db'), { readonly: true });
     try {
       assert.equal(db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM facts WHERE in_file = 0').get()!.n, 0);
-      assert.equal(db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM facts WHERE invalid_reason = 'forgotten'").get()!.n, 0, 'nothing was taken for a person deleting lines');
+      assert.equal(
+        db.prepare<[], { n: number }>("SELECT COUNT(*) AS n FROM facts WHERE invalid_reason = 'forgotten'").get()!.n,
+        0,
+        'nothing was taken for a person deleting lines',
+      );
     } finally {
       db.close();
     }

@@ -38,7 +38,12 @@ test('duplicate candidates: spacing, aliases and long near-spellings are sure; p
     assert.ok(has(ambiguous, '林', '林伟'));
     assert.ok(has(ambiguous, 'Bob', 'Robert'), 'both are called Dad');
     assert.ok(has(ambiguous, 'Lin Wei', 'Lin Wen'), 'a short name one letter off');
-    for (const [a, b] of [['Room 101', 'Room 102'], ['Paris', 'Parisa'], ['Anna', 'Anne'], ['Lin', 'Hangzhou']]) {
+    for (const [a, b] of [
+      ['Room 101', 'Room 102'],
+      ['Paris', 'Parisa'],
+      ['Anna', 'Anne'],
+      ['Lin', 'Hangzhou'],
+    ]) {
       assert.equal(has(sure, a!, b!) || has(ambiguous, a!, b!), false, `${a} / ${b} are no candidates`);
     }
     const linPair = ambiguous.find((p) => [p.keep.name, p.drop.name].includes('Lin') && [p.keep.name, p.drop.name].includes('Lin Wei'))!;
@@ -90,19 +95,39 @@ test('merge moves facts, relations and aliases, records the merge with its prove
     const current = m.store.factsAbout('Lin Wei');
     const tea = current.filter((f) => f.predicate === 'likes');
     assert.equal(tea.length, 1, 'two "likes tea" became one');
-    assert.deepEqual(tea[0]!.provenance.map((p) => p.session), ['s1', 's2'], 'keeping the provenance of both');
-    assert.deepEqual(current.filter((f) => f.predicate === 'lives_in').map((f) => f.object), ['Hangzhou'], 'single-valued: the later value wins');
+    assert.deepEqual(
+      tea[0]!.provenance.map((p) => p.session),
+      ['s1', 's2'],
+      'keeping the provenance of both',
+    );
+    assert.deepEqual(
+      current.filter((f) => f.predicate === 'lives_in').map((f) => f.object),
+      ['Hangzhou'],
+      'single-valued: the later value wins',
+    );
     assert.equal(current.filter((f) => f.predicate === 'sister_of').length, 1, "Mei's two sister_of relations collapsed too");
-    assert.deepEqual(m.store.neighbours('Mei').map((n) => n.entity.name), ['Lin Wei']);
+    assert.deepEqual(
+      m.store.neighbours('Mei').map((n) => n.entity.name),
+      ['Lin Wei'],
+    );
     const history = m.store.entity('Lin Wei')!.facts;
     assert.equal(history.length, 6, 'nothing was deleted');
-    assert.deepEqual(m.store.factsAbout('Lin Wei', t0 + 1000).map((f) => f.object).sort(), ['Beijing', 'Lin Wei', 'tea'].sort());
+    assert.deepEqual(
+      m.store
+        .factsAbout('Lin Wei', t0 + 1000)
+        .map((f) => f.object)
+        .sort(),
+      ['Beijing', 'Lin Wei', 'tea'].sort(),
+    );
     assert.equal(m.store.search('tea').length, 1, 'the collapsed duplicate left search');
 
     const again = m.store.merge('Lin Wei', drop.id, { source: 'consolidation' });
     assert.equal(again.mergedFrom.length, 1, 'merging an already merged entity is a no-op');
     assert.throws(() => m.store.merge('Lin Wei', 'nobody', { source: 'consolidation' }), /no entity "nobody"/);
-    assert.deepEqual(m.store.duplicateCandidates().ambiguous.filter((p) => p.drop.name === 'Lin' || p.keep.name === 'Lin'), []);
+    assert.deepEqual(
+      m.store.duplicateCandidates().ambiguous.filter((p) => p.drop.name === 'Lin' || p.keep.name === 'Lin'),
+      [],
+    );
   } finally {
     m.close();
   }
@@ -119,7 +144,10 @@ test("merge folds the dropped entity's document notes into the kept one's and re
     assert.ok(doc.includes('### From Lin\n\nCall her on Sundays.'), doc);
     assert.ok(doc.includes('Lin likes jazz.'), 'the moved fact is in the kept document');
     assert.throws(() => m.read('documents/lin.md'), /ENOENT/);
-    assert.deepEqual(m.store.search('Sundays').map((h) => h.source), ['file documents/lin-wei.md']);
+    assert.deepEqual(
+      m.store.search('Sundays').map((h) => h.source),
+      ['file documents/lin-wei.md'],
+    );
   } finally {
     m.close();
   }

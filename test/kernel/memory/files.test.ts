@@ -56,10 +56,20 @@ test("a person's edits of a day file: changed words edit the fact, a deleted lin
     assert.equal(synced.notes, 3);
 
     const lake = m.store.search('West Lake');
-    assert.deepEqual(lake.map((h) => h.id), [lives!.id], 'found by the new words');
+    assert.deepEqual(
+      lake.map((h) => h.id),
+      [lives!.id],
+      'found by the new words',
+    );
     const fact = m.store.entity('Lin')!.facts.find((f) => f.id === lives!.id)!;
     assert.equal(fact.text, 'Lin lives in Hangzhou, near the West Lake.');
-    assert.deepEqual(fact.provenance.map((p) => [p.action, p.source, p.file ?? p.session]), [['learned', 'distill', 's1'], ['edited', 'person', rel]]);
+    assert.deepEqual(
+      fact.provenance.map((p) => [p.action, p.source, p.file ?? p.session]),
+      [
+        ['learned', 'distill', 's1'],
+        ['edited', 'person', rel],
+      ],
+    );
     assert.equal(fact.provenance[1]?.detail, 'Lin lives in Hangzhou.', 'the history keeps the old words');
 
     const gone = m.store.entity('Lin')!.facts.find((f) => f.id === birthday!.id)!;
@@ -84,14 +94,20 @@ test('a line moved to another day file moves the fact; edits made while closed a
     const [lives] = m.store.record(LIN, SESSION).written;
     const from = dayFile(m.clock.ms);
     m.store.close();
-    const line = m.read(from).split('\n').find((l) => l.includes(lives!.id))!;
+    const line = m
+      .read(from)
+      .split('\n')
+      .find((l) => l.includes(lives!.id))!;
     m.edit(from, m.read(from).replace(`${line}\n`, ''));
     m.edit('text/ideas.md', `# Ideas\n\n${line.replace('Hangzhou', 'Hangzhou (Xihu district)')}\nPaint the fence green\n`);
     m.reopen();
     const fact = m.store.factsAbout('Lin').find((f) => f.id === lives!.id)!;
     assert.equal(fact.validity, 'current', 'moved, not forgotten');
     assert.equal(fact.text, 'Lin lives in Hangzhou (Xihu district).');
-    assert.deepEqual(fact.provenance.map((p) => p.action), ['learned', 'moved', 'edited']);
+    assert.deepEqual(
+      fact.provenance.map((p) => p.action),
+      ['learned', 'moved', 'edited'],
+    );
     assert.equal(m.store.search('fence')[0]?.source, 'file text/ideas.md');
   } finally {
     m.close();
@@ -123,7 +139,10 @@ test("a person's notes in a document are kept when the generated block is rewrit
     assert.equal(hit?.kind, 'document');
     assert.equal(hit?.source, 'file documents/lin.md');
     assert.match(hit?.text ?? '', /^Lin: .*cilantro/);
-    m.store.record({ entities: [], facts: [{ subject: 'Lin', predicate: 'works_at', object: 'ACME', objectIsEntity: true, text: 'Lin works at ACME.' }] }, SESSION);
+    m.store.record(
+      { entities: [], facts: [{ subject: 'Lin', predicate: 'works_at', object: 'ACME', objectIsEntity: true, text: 'Lin works at ACME.' }] },
+      SESSION,
+    );
     const after = m.read('documents/lin.md');
     assert.ok(after.includes('- Lin works at ACME.'), 'the block was rewritten');
     assert.ok(after.includes('She prefers green tea and hates cilantro.'), 'the notes were kept');

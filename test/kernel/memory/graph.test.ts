@@ -26,12 +26,31 @@ test('neighbours follow relations in both directions, one entry per relation; li
   try {
     m.store.record({ entities: [], facts: FAMILY }, SESSION);
     const lin = m.store.neighbours('Lin');
-    assert.deepEqual(lin.map((n) => [n.entity.name, n.via.predicate, n.hops]).sort(), [['Hangzhou', 'lives_in', 1], ['Mei', 'sister_of', 1]]);
-    assert.deepEqual(m.store.neighbours('Mei').map((n) => n.entity.name).sort(), ['ACME', 'Bo', 'Lin']);
+    assert.deepEqual(lin.map((n) => [n.entity.name, n.via.predicate, n.hops]).sort(), [
+      ['Hangzhou', 'lives_in', 1],
+      ['Mei', 'sister_of', 1],
+    ]);
+    assert.deepEqual(
+      m.store
+        .neighbours('Mei')
+        .map((n) => n.entity.name)
+        .sort(),
+      ['ACME', 'Bo', 'Lin'],
+    );
     assert.deepEqual(m.store.neighbours('nobody'), []);
     const two = m.store.neighbours('Lin', { hops: 2 });
-    assert.deepEqual(two.filter((n) => n.hops === 2).map((n) => n.entity.name).sort(), ['ACME', 'Bo']);
-    assert.equal(two.some((n) => n.entity.name === 'Lin'), false, 'the start is not its own neighbour');
+    assert.deepEqual(
+      two
+        .filter((n) => n.hops === 2)
+        .map((n) => n.entity.name)
+        .sort(),
+      ['ACME', 'Bo'],
+    );
+    assert.equal(
+      two.some((n) => n.entity.name === 'Lin'),
+      false,
+      'the start is not its own neighbour',
+    );
   } finally {
     m.close();
   }
@@ -46,8 +65,16 @@ test('paths up to N hops, either direction, shortest first', () => {
     assert.deepEqual(show(m.store.paths('Lin', 'Hangzhou', 3)), ['lives_in', 'sister_of > works_at > located_in']);
     assert.deepEqual(show(m.store.paths('Bo', 'Hangzhou', 2)), [], 'three relations apart');
     assert.deepEqual(show(m.store.paths('Bo', 'Hangzhou', 3)).sort(), ['friend_of > sister_of > lives_in', 'friend_of > works_at > located_in']);
-    assert.deepEqual(show(m.store.paths('Bo', 'Hangzhou', 5)).sort(), ['friend_of > sister_of > lives_in', 'friend_of > works_at > located_in'], 'only simple paths');
-    assert.deepEqual(show(m.store.paths('Hangzhou', 'Bo', 3)).sort(), ['lives_in > sister_of > friend_of', 'located_in > works_at > friend_of'], 'the other way round');
+    assert.deepEqual(
+      show(m.store.paths('Bo', 'Hangzhou', 5)).sort(),
+      ['friend_of > sister_of > lives_in', 'friend_of > works_at > located_in'],
+      'only simple paths',
+    );
+    assert.deepEqual(
+      show(m.store.paths('Hangzhou', 'Bo', 3)).sort(),
+      ['lives_in > sister_of > friend_of', 'located_in > works_at > friend_of'],
+      'the other way round',
+    );
     assert.equal(m.store.paths('Lin', 'Hangzhou', 3, { limit: 1 }).length, 1);
     assert.deepEqual(m.store.paths('Lin', 'Lin', 3), []);
     assert.deepEqual(m.store.paths('Lin', 'nobody', 3), []);
@@ -65,7 +92,10 @@ test('a superseded relation is no longer a path, but was one as of its time', ()
     m.store.record({ entities: [], facts: [{ ...rel('Lin', 'lives_in', 'Hangzhou'), single: true }] }, SESSION);
     assert.equal(m.store.paths('Lin', 'Beijing', 2).length, 0);
     assert.equal(m.store.paths('Lin', 'Beijing', 2, { asOf: t0 }).length, 1);
-    assert.deepEqual(m.store.neighbours('Beijing', { asOf: t0 }).map((n) => n.entity.name), ['Lin']);
+    assert.deepEqual(
+      m.store.neighbours('Beijing', { asOf: t0 }).map((n) => n.entity.name),
+      ['Lin'],
+    );
     assert.deepEqual(m.store.neighbours('Beijing'), []);
   } finally {
     m.close();

@@ -34,7 +34,11 @@ export interface TestMemory {
 /** Opens a store on a new temp folder; `close()` removes it. */
 export function openTestMemory(options: { writeFiles?: boolean } = {}): TestMemory {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-memory-'));
-  const paths: MemoryPaths = { graph: path.join(dir, 'memory', 'graph.db'), text: path.join(dir, 'memory', 'text'), documents: path.join(dir, 'memory', 'documents') };
+  const paths: MemoryPaths = {
+    graph: path.join(dir, 'memory', 'graph.db'),
+    text: path.join(dir, 'memory', 'text'),
+    documents: path.join(dir, 'memory', 'documents'),
+  };
   const clock = new TestClock();
   const open = (writeFiles = options.writeFiles ?? true): MemoryStore => MemoryStore.open(paths, pino({ level: 'silent' }), { now: clock.now, writeFiles });
   const memory: TestMemory = {

@@ -4,7 +4,10 @@ import type { Extraction } from '../../../kernel/memory';
 import { openTestMemory, SESSION } from './helpers';
 
 const LIN: Extraction = {
-  entities: [{ name: 'Lin', kind: 'person', aliases: ['Lin Wei'] }, { name: 'Hangzhou', kind: 'place' }],
+  entities: [
+    { name: 'Lin', kind: 'person', aliases: ['Lin Wei'] },
+    { name: 'Hangzhou', kind: 'place' },
+  ],
   facts: [
     { subject: 'Lin', predicate: 'lives_in', object: 'Hangzhou', objectIsEntity: true, text: 'Lin lives in Hangzhou.', single: true },
     { subject: 'Lin', predicate: 'birthday', object: '3 May', text: "Lin's birthday is 3 May.", single: true },
@@ -17,15 +20,25 @@ test('record writes entities, facts and provenance; the same job key twice write
     const first = m.store.record(LIN, SESSION, 'job-1');
     assert.equal(first.skipped, false);
     assert.equal(first.written.length, 2);
-    assert.deepEqual(first.written.map((f) => f.text), ['Lin lives in Hangzhou.', "Lin's birthday is 3 May."]);
+    assert.deepEqual(
+      first.written.map((f) => f.text),
+      ['Lin lives in Hangzhou.', "Lin's birthday is 3 May."],
+    );
     const [lives] = first.written;
     assert.equal(lives?.objectEntity?.name, 'Hangzhou');
-    assert.deepEqual(lives?.provenance.map((p) => [p.action, p.source, p.session, p.turn]), [['learned', 'distill', 's1', 3]]);
+    assert.deepEqual(
+      lives?.provenance.map((p) => [p.action, p.source, p.session, p.turn]),
+      [['learned', 'distill', 's1', 3]],
+    );
     const again = m.store.record(LIN, { source: 'distill', session: 's1', turn: 4 }, 'job-1');
     assert.deepEqual({ ...again, written: again.written.length }, { written: 0, duplicates: 0, superseded: [], skipped: true, rejected: 0 });
     const lin = m.store.entity('Lin');
     assert.equal(lin?.facts.length, 2);
-    assert.equal(lin?.facts.every((f) => f.provenance.length === 1), true, 'a skipped job adds no provenance either');
+    assert.equal(
+      lin?.facts.every((f) => f.provenance.length === 1),
+      true,
+      'a skipped job adds no provenance either',
+    );
   } finally {
     m.close();
   }
@@ -44,8 +57,17 @@ test('the same fact told again is never written twice: only its provenance grows
     assert.equal(retold.duplicates, 1);
     const facts = m.store.factsAbout('Lin').filter((f) => f.predicate === 'lives_in');
     assert.equal(facts.length, 1);
-    assert.deepEqual(facts[0]?.provenance.map((p) => [p.action, p.session]), [['learned', 's1'], ['confirmed', 's2']]);
-    const literal = m.store.record({ entities: [], facts: [{ subject: 'Lin', predicate: 'birthday', object: '3  may', text: 'Her birthday: 3 May' }] }, SESSION);
+    assert.deepEqual(
+      facts[0]?.provenance.map((p) => [p.action, p.session]),
+      [
+        ['learned', 's1'],
+        ['confirmed', 's2'],
+      ],
+    );
+    const literal = m.store.record(
+      { entities: [], facts: [{ subject: 'Lin', predicate: 'birthday', object: '3  may', text: 'Her birthday: 3 May' }] },
+      SESSION,
+    );
     assert.equal(literal.duplicates, 1, 'a literal value matches when normalised');
   } finally {
     m.close();

@@ -15,7 +15,10 @@ test('the search index is rebuilt when the tokenizer version changed, and only t
   const paths = { graph: path.join(root, 'graph.db'), text: path.join(root, 'text'), documents: path.join(root, 'documents') };
   const log = pino({ level: 'silent' });
   const first = MemoryStore.open(paths, log);
-  first.record({ entities: [{ name: 'Aiko' }], facts: [{ subject: 'Aiko', predicate: 'likes', object: 'コーヒー', text: 'Aiko likes コーヒー.' }] }, { source: 'test' });
+  first.record(
+    { entities: [{ name: 'Aiko' }], facts: [{ subject: 'Aiko', predicate: 'likes', object: 'コーヒー', text: 'Aiko likes コーヒー.' }] },
+    { source: 'test' },
+  );
   first.write('The spare key is under the flowerpot.', { source: 'test' });
   first.close();
 
@@ -29,7 +32,10 @@ test('the search index is rebuilt when the tokenizer version changed, and only t
   const capture = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
   const second = MemoryStore.open(paths, capture);
   t.after(() => second.close());
-  assert.ok(lines.some((l) => l.includes('search index rebuilt for a new tokenizer version')), 'the rebuild is logged');
+  assert.ok(
+    lines.some((l) => l.includes('search index rebuilt for a new tokenizer version')),
+    'the rebuild is logged',
+  );
   assert.equal(second.search('コーヒー')[0]?.text, 'Aiko likes コーヒー.');
   assert.equal(second.search('flowerpot')[0]?.text, 'The spare key is under the flowerpot.');
   assert.deepEqual(second.search('stale'), []);

@@ -48,7 +48,14 @@ test('search finds Chinese facts and notes by a few characters, and by the subje
     assert.equal(m.store.search('生日')[0]?.text, '林伟的生日是5月3日。');
     assert.equal(m.store.search('西湖')[0]?.text, '林伟住在杭州西湖边。');
     assert.equal(m.store.search('奶奶')[0]?.text, '周末要给奶奶打电话。');
-    assert.deepEqual(m.store.search('Lin Wei birthday').slice(0, 1).map((h) => h.text), ['林伟的生日是5月3日。'], 'an English predicate finds a Chinese sentence');
+    assert.deepEqual(
+      m.store
+        .search('Lin Wei birthday')
+        .slice(0, 1)
+        .map((h) => h.text),
+      ['林伟的生日是5月3日。'],
+      'an English predicate finds a Chinese sentence',
+    );
   } finally {
     m.close();
   }
@@ -62,7 +69,10 @@ test('search ranks by relevance and honours the limit', () => {
     assert.equal(m.store.search('bread', { limit: 5 }).length, 5);
     assert.equal(m.store.search('bread machine recipe', { limit: 3 })[0]?.text, 'Bread machine recipe: 500 g flour, yeast, water');
     const scores = m.store.search('bread apples', { limit: 20 }).map((h) => h.score);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+    );
   } finally {
     m.close();
   }

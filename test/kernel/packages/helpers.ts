@@ -70,7 +70,10 @@ export function validFiles(name = 'weather', version = '1.0.0'): [string, Buffer
 }
 
 /** Builds a ZIP in memory with yazl; `options` per file override the reproducible defaults. */
-export async function zipBuffer(files: readonly (readonly [string, Buffer | string, ZipEntryOptions?])[], end: { forceZip64Format?: boolean } = {}): Promise<Buffer> {
+export async function zipBuffer(
+  files: readonly (readonly [string, Buffer | string, ZipEntryOptions?])[],
+  end: { forceZip64Format?: boolean } = {},
+): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const [name, data, options] of files) zip.addBuffer(Buffer.isBuffer(data) ? data : Buffer.from(data), name, { ...REPRODUCIBLE, ...options });
   zip.end({ forceZip64Format: end.forceZip64Format ?? false, comment: '' });
@@ -80,7 +83,13 @@ export async function zipBuffer(files: readonly (readonly [string, Buffer | stri
 }
 
 /** Installs `file` and expects a refusal of `kind` (and `rule`), with the data dir exactly as it was. */
-export async function expectRefused(sandbox: Sandbox, file: string, kind: InstallErrorKind, rule?: string, options: Omit<InstallOptions, 'pluginsDir'> = {}): Promise<InstallError> {
+export async function expectRefused(
+  sandbox: Sandbox,
+  file: string,
+  kind: InstallErrorKind,
+  rule?: string,
+  options: Omit<InstallOptions, 'pluginsDir'> = {},
+): Promise<InstallError> {
   const before = snapshot(sandbox.root);
   const error = await installPackage(file, { ...options, pluginsDir: sandbox.pluginsDir }).then(
     (result: InstallResult) => assert.fail(`expected ${kind}, but ${result.manifest.name} was installed`),

@@ -40,7 +40,12 @@ interface Case {
 const CASES: Case[] = [
   // container
   { name: 'random bytes', make: async () => randomBytes(4096), kind: 'NOT_ZIP', rule: 'container.no-end-record' },
-  { name: 'a byte after the end record', make: async () => Buffer.concat([await zipBuffer(validFiles()), Buffer.from([0])]), kind: 'NOT_ZIP', rule: 'container.trailing-data' },
+  {
+    name: 'a byte after the end record',
+    make: async () => Buffer.concat([await zipBuffer(validFiles()), Buffer.from([0])]),
+    kind: 'NOT_ZIP',
+    rule: 'container.trailing-data',
+  },
   {
     name: 'a multi-disk end record',
     make: async () => {
@@ -63,10 +68,20 @@ const CASES: Case[] = [
     kind: 'CORRUPT',
     rule: 'structure.central-directory',
   },
-  { name: 'a central record pointing at no local header', make: () => edited((z) => (entry(z, 2).central.offset = 5)), kind: 'CORRUPT', rule: 'structure.local-header' },
+  {
+    name: 'a central record pointing at no local header',
+    make: () => edited((z) => (entry(z, 2).central.offset = 5)),
+    kind: 'CORRUPT',
+    rule: 'structure.local-header',
+  },
   // path
   { name: 'traversal ../evil.mjs', make: () => edited((z) => rename(entry(z, 2), '../evil.mjs')), kind: 'UNSAFE_PATH', rule: 'path.traversal' },
-  { name: 'deep traversal lib/../../evil.mjs', make: () => edited((z) => rename(entry(z, 2), 'lib/../../evil.mjs')), kind: 'UNSAFE_PATH', rule: 'path.traversal' },
+  {
+    name: 'deep traversal lib/../../evil.mjs',
+    make: () => edited((z) => rename(entry(z, 2), 'lib/../../evil.mjs')),
+    kind: 'UNSAFE_PATH',
+    rule: 'path.traversal',
+  },
   { name: 'absolute /etc/evil', make: () => edited((z) => rename(entry(z, 2), '/etc/evil')), kind: 'UNSAFE_PATH', rule: 'path.absolute' },
   { name: 'drive letter C:/evil.mjs', make: () => edited((z) => rename(entry(z, 2), 'C:/evil.mjs')), kind: 'UNSAFE_PATH', rule: 'path.drive' },
   { name: 'backslash lib\\util.mjs', make: () => edited((z) => rename(entry(z, 2), 'lib\\util.mjs')), kind: 'UNSAFE_PATH', rule: 'path.backslash' },
@@ -98,11 +113,21 @@ const CASES: Case[] = [
     rule: 'path.encoding',
   },
   { name: 'a 256-byte name segment', make: () => withFiles([`${'a'.repeat(253)}.js`, 'x']), kind: 'UNSAFE_PATH', rule: 'path.segment-length' },
-  { name: 'a 1,025-byte path', make: () => withFiles([`${Array.from({ length: 8 }, () => 'b'.repeat(127)).join('/')}/x.js`, 'x']), kind: 'UNSAFE_PATH', rule: 'path.length' },
+  {
+    name: 'a 1,025-byte path',
+    make: () => withFiles([`${Array.from({ length: 8 }, () => 'b'.repeat(127)).join('/')}/x.js`, 'x']),
+    kind: 'UNSAFE_PATH',
+    rule: 'path.length',
+  },
   // duplicates
   { name: 'the same name twice', make: () => withFiles(['index.mjs', 'export default {};']), kind: 'DUPLICATE_PATH', rule: 'duplicate.name' },
   { name: 'a case collision', make: () => withFiles(['Index.mjs', 'x']), kind: 'DUPLICATE_PATH', rule: 'duplicate.name' },
-  { name: 'a case collision through full folding (ß / SS)', make: () => withFiles(['lib/straße.js', 'x'], ['lib/STRASSE.js', 'y']), kind: 'DUPLICATE_PATH', rule: 'duplicate.name' },
+  {
+    name: 'a case collision through full folding (ß / SS)',
+    make: () => withFiles(['lib/straße.js', 'x'], ['lib/STRASSE.js', 'y']),
+    kind: 'DUPLICATE_PATH',
+    rule: 'duplicate.name',
+  },
   {
     name: 'an NFC / NFD collision (the NFD spelling is refused first, as not NFC)',
     make: () => withFiles(['caf\u00e9.mjs', 'x'], ['cafe\u0301.mjs', 'y']),
@@ -123,7 +148,12 @@ const CASES: Case[] = [
     kind: 'DUPLICATE_PATH',
     rule: 'duplicate.file-and-folder',
   },
-  { name: 'a file used as a folder', make: () => withFiles(['assets', 'x'], ['assets/icon.txt', 'y']), kind: 'DUPLICATE_PATH', rule: 'duplicate.file-as-folder' },
+  {
+    name: 'a file used as a folder',
+    make: () => withFiles(['assets', 'x'], ['assets/icon.txt', 'y']),
+    kind: 'DUPLICATE_PATH',
+    rule: 'duplicate.file-as-folder',
+  },
   // entry types
   { name: 'a symlink', make: () => withFiles(['link.mjs', '../../../../etc/passwd', { mode: 0o120777 }]), kind: 'UNSUPPORTED_ENTRY', rule: 'type.symlink' },
   {
@@ -136,18 +166,29 @@ const CASES: Case[] = [
   { name: 'a block device', make: () => withFiles(['disk', '', { mode: 0o060644 }]), kind: 'UNSUPPORTED_ENTRY', rule: 'type.special' },
   {
     name: 'a folder that carries data',
-    make: () =>
-      edited(
-        (z) => rename(entry(z, 3), 'data/'),
-        [...validFiles(), ['data', Buffer.from('hidden'), { mode: 0o040755, compress: false }]],
-      ),
+    make: () => edited((z) => rename(entry(z, 3), 'data/'), [...validFiles(), ['data', Buffer.from('hidden'), { mode: 0o040755, compress: false }]]),
     kind: 'UNSUPPORTED_ENTRY',
     rule: 'type.folder-with-data',
   },
-  { name: 'a folder name with a regular-file mode', make: () => edited((z) => rename(entry(z, 2), 'lib/')), kind: 'UNSUPPORTED_ENTRY', rule: 'type.mode-mismatch' },
+  {
+    name: 'a folder name with a regular-file mode',
+    make: () => edited((z) => rename(entry(z, 2), 'lib/')),
+    kind: 'UNSUPPORTED_ENTRY',
+    rule: 'type.mode-mismatch',
+  },
   // encryption and compression
-  { name: 'the encryption flag (bit 0)', make: () => edited((z) => setBoth(entry(z, 2), 'flags', entry(z, 2).central.flags | 0x1)), kind: 'ENCRYPTED', rule: 'encryption.flag' },
-  { name: 'the strong encryption flag (bit 6) on the local header only', make: () => edited((z) => (entry(z, 2).local.flags |= 0x40)), kind: 'ENCRYPTED', rule: 'encryption.flag' },
+  {
+    name: 'the encryption flag (bit 0)',
+    make: () => edited((z) => setBoth(entry(z, 2), 'flags', entry(z, 2).central.flags | 0x1)),
+    kind: 'ENCRYPTED',
+    rule: 'encryption.flag',
+  },
+  {
+    name: 'the strong encryption flag (bit 6) on the local header only',
+    make: () => edited((z) => (entry(z, 2).local.flags |= 0x40)),
+    kind: 'ENCRYPTED',
+    rule: 'encryption.flag',
+  },
   { name: 'WinZip AES (method 99)', make: () => edited((z) => setBoth(entry(z, 2), 'method', 99)), kind: 'ENCRYPTED', rule: 'encryption.aes' },
   { name: 'method 1 (Shrink)', make: () => edited((z) => setBoth(entry(z, 2), 'method', 1)), kind: 'UNSUPPORTED_COMPRESSION', rule: 'compression.method' },
   { name: 'method 12 (bzip2)', make: () => edited((z) => setBoth(entry(z, 2), 'method', 12)), kind: 'UNSUPPORTED_COMPRESSION', rule: 'compression.method' },
@@ -158,8 +199,19 @@ const CASES: Case[] = [
     kind: 'LIMIT_EXCEEDED',
     rule: 'limit.entries',
   },
-  { name: 'a path 17 levels deep (default limit 16)', make: () => withFiles([`${Array.from({ length: 16 }, () => 'd').join('/')}/x.js`, 'x']), kind: 'LIMIT_EXCEEDED', rule: 'limit.depth' },
-  { name: 'an entry over the per-entry limit', make: () => withFiles(['assets/big.bin', randomBytes(4096)]), kind: 'LIMIT_EXCEEDED', rule: 'limit.entry-size', options: { limits: { ...DEFAULT_INSTALL_LIMITS, maxEntryBytes: 4000 } } },
+  {
+    name: 'a path 17 levels deep (default limit 16)',
+    make: () => withFiles([`${Array.from({ length: 16 }, () => 'd').join('/')}/x.js`, 'x']),
+    kind: 'LIMIT_EXCEEDED',
+    rule: 'limit.depth',
+  },
+  {
+    name: 'an entry over the per-entry limit',
+    make: () => withFiles(['assets/big.bin', randomBytes(4096)]),
+    kind: 'LIMIT_EXCEEDED',
+    rule: 'limit.entry-size',
+    options: { limits: { ...DEFAULT_INSTALL_LIMITS, maxEntryBytes: 4000 } },
+  },
   {
     name: 'entries over the total limit',
     make: () => withFiles(['a.bin', randomBytes(3000)], ['b.bin', randomBytes(3000)]),
@@ -167,8 +219,19 @@ const CASES: Case[] = [
     rule: 'limit.total-size',
     options: { limits: { ...DEFAULT_INSTALL_LIMITS, maxTotalBytes: 5000 } },
   },
-  { name: 'an archive over the size limit', make: () => withFiles(['a.bin', randomBytes(3000)]), kind: 'LIMIT_EXCEEDED', rule: 'limit.archive-size', options: { limits: { ...DEFAULT_INSTALL_LIMITS, maxArchiveBytes: 2048 } } },
-  { name: 'a 1000:1 entry past the grace size', make: () => withFiles(['assets/zeros.bin', Buffer.alloc(4 * MIB)]), kind: 'LIMIT_EXCEEDED', rule: 'limit.ratio' },
+  {
+    name: 'an archive over the size limit',
+    make: () => withFiles(['a.bin', randomBytes(3000)]),
+    kind: 'LIMIT_EXCEEDED',
+    rule: 'limit.archive-size',
+    options: { limits: { ...DEFAULT_INSTALL_LIMITS, maxArchiveBytes: 2048 } },
+  },
+  {
+    name: 'a 1000:1 entry past the grace size',
+    make: () => withFiles(['assets/zeros.bin', Buffer.alloc(4 * MIB)]),
+    kind: 'LIMIT_EXCEEDED',
+    rule: 'limit.ratio',
+  },
   // overlap
   { name: 'two records sharing one local header', make: () => edited((z) => (entry(z, 2).central.offset = 0)), kind: 'OVERLAP', rule: 'overlap.entries' },
   {
@@ -214,37 +277,131 @@ const CASES: Case[] = [
     kind: 'AMBIGUOUS',
     rule: 'ambiguous.name-encoding',
   },
-  { name: 'a local header naming another file', make: () => edited((z) => (entry(z, 2).local.name = Buffer.from('lib/evil.mjs'))), kind: 'AMBIGUOUS', rule: 'ambiguous.local-name' },
+  {
+    name: 'a local header naming another file',
+    make: () => edited((z) => (entry(z, 2).local.name = Buffer.from('lib/evil.mjs'))),
+    kind: 'AMBIGUOUS',
+    rule: 'ambiguous.local-name',
+  },
   { name: 'a local header with another method', make: () => edited((z) => (entry(z, 2).local.method = 0)), kind: 'AMBIGUOUS', rule: 'ambiguous.local-method' },
-  { name: 'a local header announcing a data descriptor', make: () => edited((z) => (entry(z, 2).local.flags |= 0x8)), kind: 'AMBIGUOUS', rule: 'ambiguous.local-flags' },
-  { name: 'a shell script before the first entry', make: () => edited((z) => (z.prefix = Buffer.from('#!/bin/sh\necho hi\nexit 0\n'))), kind: 'AMBIGUOUS', rule: 'ambiguous.prefix' },
-  { name: 'unclaimed bytes between entries', make: () => edited((z) => (entry(z, 0).gapAfter = Buffer.from('PK hidden entry'))), kind: 'AMBIGUOUS', rule: 'ambiguous.gap' },
-  { name: 'a local header stating another size (found after the data)', make: () => edited((z) => (entry(z, 2).local.uncompressedSize += 1)), kind: 'AMBIGUOUS', rule: 'ambiguous.local-sizes' },
+  {
+    name: 'a local header announcing a data descriptor',
+    make: () => edited((z) => (entry(z, 2).local.flags |= 0x8)),
+    kind: 'AMBIGUOUS',
+    rule: 'ambiguous.local-flags',
+  },
+  {
+    name: 'a shell script before the first entry',
+    make: () => edited((z) => (z.prefix = Buffer.from('#!/bin/sh\necho hi\nexit 0\n'))),
+    kind: 'AMBIGUOUS',
+    rule: 'ambiguous.prefix',
+  },
+  {
+    name: 'unclaimed bytes between entries',
+    make: () => edited((z) => (entry(z, 0).gapAfter = Buffer.from('PK hidden entry'))),
+    kind: 'AMBIGUOUS',
+    rule: 'ambiguous.gap',
+  },
+  {
+    name: 'a local header stating another size (found after the data)',
+    make: () => edited((z) => (entry(z, 2).local.uncompressedSize += 1)),
+    kind: 'AMBIGUOUS',
+    rule: 'ambiguous.local-sizes',
+  },
   // data
   { name: 'a CRC that does not match', make: () => edited((z) => setBoth(entry(z, 2), 'crc', entry(z, 2).central.crc ^ 1)), kind: 'CORRUPT', rule: 'data.crc' },
   { name: 'broken deflate data', make: () => edited((z) => entry(z, 2).data.fill(0xff)), kind: 'CORRUPT', rule: 'data.inflate' },
-  { name: 'a size lie: declared smaller than the data', make: () => edited((z) => setBoth(entry(z, 2), 'uncompressedSize', 10)), kind: 'CORRUPT', rule: 'data.size' },
-  { name: 'a size lie: declared larger than the data', make: () => edited((z) => setBoth(entry(z, 2), 'uncompressedSize', 1000)), kind: 'CORRUPT', rule: 'data.size' },
+  {
+    name: 'a size lie: declared smaller than the data',
+    make: () => edited((z) => setBoth(entry(z, 2), 'uncompressedSize', 10)),
+    kind: 'CORRUPT',
+    rule: 'data.size',
+  },
+  {
+    name: 'a size lie: declared larger than the data',
+    make: () => edited((z) => setBoth(entry(z, 2), 'uncompressedSize', 1000)),
+    kind: 'CORRUPT',
+    rule: 'data.size',
+  },
   // package
   { name: 'no plugin.json', make: () => zipBuffer(validFiles().slice(1)), kind: 'INVALID_PACKAGE', rule: 'package.no-manifest' },
-  { name: 'plugin.json in a subfolder only', make: () => zipBuffer([['sub/plugin.json', manifest()], ['sub/index.mjs', 'x']]), kind: 'INVALID_PACKAGE', rule: 'package.no-manifest' },
-  { name: 'plugin.json that is not JSON', make: () => zipBuffer([['plugin.json', '{ name: weather'], ['index.mjs', 'x']]), kind: 'INVALID_PACKAGE', rule: 'package.manifest-json' },
-  { name: 'plugin.json with an upper-case name', make: () => zipBuffer([['plugin.json', manifest('Weather')], ['index.mjs', 'x']]), kind: 'INVALID_PACKAGE', rule: 'package.manifest-schema' },
-  { name: 'plugin.json asking for an unknown permission', make: () => zipBuffer([['plugin.json', manifest('weather', '1.0.0', { permissions: ['root'] })], ['index.mjs', 'x']]), kind: 'INVALID_PACKAGE', rule: 'package.manifest-schema' },
+  {
+    name: 'plugin.json in a subfolder only',
+    make: () =>
+      zipBuffer([
+        ['sub/plugin.json', manifest()],
+        ['sub/index.mjs', 'x'],
+      ]),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.no-manifest',
+  },
+  {
+    name: 'plugin.json that is not JSON',
+    make: () =>
+      zipBuffer([
+        ['plugin.json', '{ name: weather'],
+        ['index.mjs', 'x'],
+      ]),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.manifest-json',
+  },
+  {
+    name: 'plugin.json with an upper-case name',
+    make: () =>
+      zipBuffer([
+        ['plugin.json', manifest('Weather')],
+        ['index.mjs', 'x'],
+      ]),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.manifest-schema',
+  },
+  {
+    name: 'plugin.json asking for an unknown permission',
+    make: () =>
+      zipBuffer([
+        ['plugin.json', manifest('weather', '1.0.0', { permissions: ['root'] })],
+        ['index.mjs', 'x'],
+      ]),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.manifest-schema',
+  },
   { name: 'an entry that is not in the package', make: () => zipBuffer([['plugin.json', manifest()]]), kind: 'INVALID_PACKAGE', rule: 'package.entry-missing' },
-  { name: 'an entry of no known kind (.cjs)', make: () => zipBuffer([['plugin.json', manifest('weather', '1.0.0', { entry: 'index.cjs' })], ['index.cjs', 'x']]), kind: 'INVALID_PACKAGE', rule: 'package.entry-kind' },
+  {
+    name: 'an entry of no known kind (.cjs)',
+    make: () =>
+      zipBuffer([
+        ['plugin.json', manifest('weather', '1.0.0', { entry: 'index.cjs' })],
+        ['index.cjs', 'x'],
+      ]),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.entry-kind',
+  },
   { name: 'a skill.json that is not JSON', make: () => withFiles(['skill.json', '{oops']), kind: 'INVALID_PACKAGE', rule: 'package.skill-json' },
-  { name: 'the name of a built-in plugin', make: () => zipBuffer(validFiles('cli')), kind: 'INVALID_PACKAGE', rule: 'package.builtin-name', options: { builtinNames: ['cli', 'timer'] } },
+  {
+    name: 'the name of a built-in plugin',
+    make: () => zipBuffer(validFiles('cli')),
+    kind: 'INVALID_PACKAGE',
+    rule: 'package.builtin-name',
+    options: { builtinNames: ['cli', 'timer'] },
+  },
   {
     name: 'a package needing a later HomeAgent',
-    make: () => zipBuffer([['plugin.json', manifest('weather', '1.0.0', { homeagent: '0.2.0' })], ['index.mjs', 'x']]),
+    make: () =>
+      zipBuffer([
+        ['plugin.json', manifest('weather', '1.0.0', { homeagent: '0.2.0' })],
+        ['index.mjs', 'x'],
+      ]),
     kind: 'INVALID_PACKAGE',
     rule: 'package.homeagent-version',
     options: { homeagentVersion: '0.1.0' },
   },
   {
     name: 'a package asking for HomeAgent "soon"',
-    make: () => zipBuffer([['plugin.json', manifest('weather', '1.0.0', { homeagent: 'soon' })], ['index.mjs', 'x']]),
+    make: () =>
+      zipBuffer([
+        ['plugin.json', manifest('weather', '1.0.0', { homeagent: 'soon' })],
+        ['index.mjs', 'x'],
+      ]),
     kind: 'INVALID_PACKAGE',
     rule: 'package.homeagent-version',
     options: { homeagentVersion: '0.1.0' },
@@ -301,7 +458,14 @@ test('a refusal says what was wrong, where, and what to do, and becomes a wire e
       'ask its author to rebuild it with scripts/hmap-pack, which writes only plain files with safe names',
   );
   const wire = error.toResponseError();
-  assert.deepEqual(wire.data, { name: 'HA_ERR_INVALID_VALUE', kind: 'UNSAFE_PATH', rule: 'path.traversal', stage: 'preflight', entry: '../\\u{202e}evil.mjs', archive: 'weather-1.0.0.hmap' });
+  assert.deepEqual(wire.data, {
+    name: 'HA_ERR_INVALID_VALUE',
+    kind: 'UNSAFE_PATH',
+    rule: 'path.traversal',
+    stage: 'preflight',
+    entry: '../\\u{202e}evil.mjs',
+    archive: 'weather-1.0.0.hmap',
+  });
   const limited = await expectRefused(sandbox, sandbox.file('many.hmap', await withFiles(['a.txt', 'x'])), 'LIMIT_EXCEEDED', 'limit.entries', {
     limits: { ...DEFAULT_INSTALL_LIMITS, maxEntries: 3 },
   });

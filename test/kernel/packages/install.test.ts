@@ -44,16 +44,39 @@ test('a valid package lands in <pluginsDir>/<name>/ with exactly its files, and 
 
 test('a package made for this HomeAgent or an earlier one installs', async (t) => {
   const sandbox = makeSandbox(t);
-  for (const [name, wanted] of [['same', '0.1.0'], ['older', '>=0.0.9']] as const) {
-    const file = sandbox.file(`${name}.hmap`, await zipBuffer([['plugin.json', manifest(name, '1.0.0', { homeagent: wanted })], ['index.mjs', 'x']]));
+  for (const [name, wanted] of [
+    ['same', '0.1.0'],
+    ['older', '>=0.0.9'],
+  ] as const) {
+    const file = sandbox.file(
+      `${name}.hmap`,
+      await zipBuffer([
+        ['plugin.json', manifest(name, '1.0.0', { homeagent: wanted })],
+        ['index.mjs', 'x'],
+      ]),
+    );
     assert.equal((await installPackage(file, { pluginsDir: sandbox.pluginsDir, homeagentVersion: '0.1.0' })).manifest.homeagent, wanted);
   }
 });
 
 test('Lua and skill packages are recognised by their entry', async (t) => {
   const sandbox = makeSandbox(t);
-  const lua = sandbox.file('moon.hmap', await zipBuffer([['plugin.json', manifest('moon', '0.1.0', { entry: 'main.lua' })], ['main.lua', 'return {}']]));
-  const skill = sandbox.file('howto.hmap', await zipBuffer([['plugin.json', manifest('howto', '2.0.0', { entry: 'SKILL.md' })], ['SKILL.md', '# How to'], ['skill.json', '{"depth": 2}'], ['assets/a.txt', 'a']]));
+  const lua = sandbox.file(
+    'moon.hmap',
+    await zipBuffer([
+      ['plugin.json', manifest('moon', '0.1.0', { entry: 'main.lua' })],
+      ['main.lua', 'return {}'],
+    ]),
+  );
+  const skill = sandbox.file(
+    'howto.hmap',
+    await zipBuffer([
+      ['plugin.json', manifest('howto', '2.0.0', { entry: 'SKILL.md' })],
+      ['SKILL.md', '# How to'],
+      ['skill.json', '{"depth": 2}'],
+      ['assets/a.txt', 'a'],
+    ]),
+  );
   assert.equal((await installPackage(lua, { pluginsDir: sandbox.pluginsDir })).kind, 'lua');
   const installed = await installPackage(skill, { pluginsDir: sandbox.pluginsDir });
   assert.equal(installed.kind, 'skill');
@@ -61,9 +84,13 @@ test('Lua and skill packages are recognised by their entry', async (t) => {
   assert.ok(fs.existsSync(path.join(sandbox.pluginsDir, 'howto', 'assets', 'a.txt')));
 });
 
-test('a skill\'s SKILL.md comes back as text, BOM and all; one over 256 KiB or not UTF-8 is refused, on inspect and install alike', async (t) => {
+test("a skill's SKILL.md comes back as text, BOM and all; one over 256 KiB or not UTF-8 is refused, on inspect and install alike", async (t) => {
   const sandbox = makeSandbox(t);
-  const skillHmap = (name: string, body: Buffer | string): Promise<Buffer> => zipBuffer([['plugin.json', manifest(name, '1.0.0', { entry: 'SKILL.md' })], ['SKILL.md', body]]);
+  const skillHmap = (name: string, body: Buffer | string): Promise<Buffer> =>
+    zipBuffer([
+      ['plugin.json', manifest(name, '1.0.0', { entry: 'SKILL.md' })],
+      ['SKILL.md', body],
+    ]);
   const text = '\ufeff---\r\nname: 天气\r\ndescription: Forecasts\r\n---\r\nUse `curl wttr.in`.\r\n';
   const inspected = await inspectPackage(sandbox.file('ok.hmap', await skillHmap('ok', text)));
   assert.equal(inspected.skill?.text, text);
@@ -71,7 +98,10 @@ test('a skill\'s SKILL.md comes back as text, BOM and all; one over 256 KiB or n
 
   const big = sandbox.file('big.hmap', await skillHmap('big', `# Big\n${'x'.repeat(MAX_SKILL_BYTES)}`));
   const refusedBig = await expectRefused(sandbox, big, 'INVALID_PACKAGE', 'package.skill-size');
-  assert.match(refusedBig.message, new RegExp(`SKILL\\.md is ${MAX_SKILL_BYTES + 6} bytes; a skill's SKILL\\.md may hold at most ${MAX_SKILL_BYTES} \\(256 KiB\\)`));
+  assert.match(
+    refusedBig.message,
+    new RegExp(`SKILL\\.md is ${MAX_SKILL_BYTES + 6} bytes; a skill's SKILL\\.md may hold at most ${MAX_SKILL_BYTES} \\(256 KiB\\)`),
+  );
   await assert.rejects(inspectPackage(big), (error: unknown) => error instanceof InstallError && error.rule === 'package.skill-size');
   const latin1 = sandbox.file('latin1.hmap', await skillHmap('latin1', Buffer.from('# Caf\xe9\n', 'latin1')));
   assert.match((await expectRefused(sandbox, latin1, 'INVALID_PACKAGE', 'package.skill-utf8')).message, /SKILL\.md is not UTF-8 text/);

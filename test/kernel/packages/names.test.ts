@@ -6,7 +6,19 @@ import { DEFAULT_INSTALL_LIMITS, nameProblem, pathDepth, printable } from '../..
 import { collisionKey } from '../../../kernel/packages/collisions';
 
 test('names a plugin may use pass the path rules', () => {
-  for (const name of ['plugin.json', 'index.mjs', 'lib/util.mjs', 'assets/', 'assets/icons/logo.png', 'docs/日本語.md', 'a b.txt', '.hidden', 'v1.2.3/x', '名前/', `${'a'.repeat(255)}`]) {
+  for (const name of [
+    'plugin.json',
+    'index.mjs',
+    'lib/util.mjs',
+    'assets/',
+    'assets/icons/logo.png',
+    'docs/日本語.md',
+    'a b.txt',
+    '.hidden',
+    'v1.2.3/x',
+    '名前/',
+    `${'a'.repeat(255)}`,
+  ]) {
     assert.equal(nameProblem(name, DEFAULT_INSTALL_LIMITS), undefined, name);
   }
 });

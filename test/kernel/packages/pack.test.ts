@@ -114,7 +114,10 @@ test('an earlier build lying in the folder is not packed into the next one', asy
   await packPlugin(dir, dir);
   const second = await packPlugin(dir, dir);
   assert.equal(second.files, 4);
-  assert.deepEqual(fs.readdirSync(dir).filter((n) => n.endsWith('.hmap')), ['weather-1.2.0.hmap']);
+  assert.deepEqual(
+    fs.readdirSync(dir).filter((n) => n.endsWith('.hmap')),
+    ['weather-1.2.0.hmap'],
+  );
 });
 
 test('scripts/hmap-pack runs from a shell: 0 when packed, 1 when refused, 2 on bad usage', (t) => {
@@ -122,7 +125,11 @@ test('scripts/hmap-pack runs from a shell: 0 when packed, 1 when refused, 2 on b
   const dir = writePlugin(sandbox);
   const run = (...args: string[]): SpawnSyncReturns<string> =>
     // INIT_CWD is where `npm run` was typed; relative paths are taken from there.
-    spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'hmap-pack'), ...args], { env: { ...process.env, INIT_CWD: sandbox.root }, encoding: 'utf8', cwd: REPO_ROOT });
+    spawnSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'hmap-pack'), ...args], {
+      env: { ...process.env, INIT_CWD: sandbox.root },
+      encoding: 'utf8',
+      cwd: REPO_ROOT,
+    });
   const packed = run(path.relative(sandbox.root, dir), '--out', 'out');
   assert.equal(packed.status, 0, packed.stderr);
   assert.match(packed.stdout, /^wrote .*out\/weather-1\.2\.0\.hmap: weather 1\.2\.0 \(js\), 4 files, \d+ bytes\n$/);

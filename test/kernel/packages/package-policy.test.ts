@@ -4,7 +4,12 @@ import type { PluginManifest } from '../../../protocol';
 import { InstallError } from '../../../kernel/packages/errors';
 import { checkPolicy } from '../../../kernel/packages/package-policy';
 
-const manifest = (homeagent?: string): PluginManifest => ({ name: 'weather', version: '1.0.0', entry: 'index.mjs', ...(homeagent === undefined ? {} : { homeagent }) });
+const manifest = (homeagent?: string): PluginManifest => ({
+  name: 'weather',
+  version: '1.0.0',
+  entry: 'index.mjs',
+  ...(homeagent === undefined ? {} : { homeagent }),
+});
 
 function refusal(homeagent: string, running: string): string | undefined {
   try {

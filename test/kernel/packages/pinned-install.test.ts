@@ -11,7 +11,10 @@ import { manifest, zipBuffer } from './helpers';
 const skill = (version: string): string => `---\nname: notes\ndescription: Notes, version ${version}.\n---\n\nKeep notes.\n`;
 
 async function writeSkillPackage(file: string, version: string): Promise<Buffer> {
-  const bytes = await zipBuffer([['plugin.json', manifest('notes', version, { entry: 'SKILL.md', permissions: [] })], ['SKILL.md', skill(version)]]);
+  const bytes = await zipBuffer([
+    ['plugin.json', manifest('notes', version, { entry: 'SKILL.md', permissions: [] })],
+    ['SKILL.md', skill(version)],
+  ]);
   fs.writeFileSync(file, bytes);
   return bytes;
 }
@@ -34,11 +37,19 @@ test('an install pinned to the shown sha256 refuses a package file that changed 
     return true;
   });
   assert.ok(!fs.existsSync(path.join(pluginsDir, 'notes')), 'nothing installed');
-  assert.deepEqual(fs.readdirSync(pluginsDir).filter((name) => name.startsWith('.')), [], 'no staging left behind');
+  assert.deepEqual(
+    fs.readdirSync(pluginsDir).filter((name) => name.startsWith('.')),
+    [],
+    'no staging left behind',
+  );
 
   await writeSkillPackage(file, '1.0.0');
   const installed = await k.kernel.packages.install({ file, sha256: shown.sha256 });
   assert.deepEqual([installed.installed, installed.manifest.version, installed.sha256], [true, '1.0.0', shown.sha256]);
   assert.equal(fs.readFileSync(path.join(pluginsDir, 'notes', 'SKILL.md'), 'utf8'), skill('1.0.0'));
-  assert.deepEqual(fs.readdirSync(pluginsDir).filter((name) => name.startsWith('.')), [], 'the private copy is gone');
+  assert.deepEqual(
+    fs.readdirSync(pluginsDir).filter((name) => name.startsWith('.')),
+    [],
+    'the private copy is gone',
+  );
 });

@@ -14,7 +14,13 @@ const SKILL = '---\nname: weather\ndescription: Current weather and forecasts (n
 /** Writes a skill package of that name and version into `dir`; answers its path. */
 async function skillPackage(dir: string, name: string, version: string, body = SKILL): Promise<string> {
   const file = path.join(dir, `${name}-${version}.hmap`);
-  fs.writeFileSync(file, await zipBuffer([['plugin.json', manifest(name, version, { entry: 'SKILL.md', permissions: [] })], ['SKILL.md', body]]));
+  fs.writeFileSync(
+    file,
+    await zipBuffer([
+      ['plugin.json', manifest(name, version, { entry: 'SKILL.md', permissions: [] })],
+      ['SKILL.md', body],
+    ]),
+  );
   return file;
 }
 
@@ -46,7 +52,10 @@ test('a skill package installs without a process, says so, is announced, upgrade
   assert.equal(fs.readFileSync(path.join(k.dataDir, 'plugins', 'weather', 'SKILL.md'), 'utf8'), SKILL, 'the openclaw plugin reads it there');
   assert.equal(k.kernel.supervisor.plugins.has('weather'), false, 'no process is supervised for it');
   assert.deepEqual(k.kernel.status().plugins, before, 'plugin counts are unchanged: it is no plugin process');
-  assert.deepEqual(events.map((e) => [e.source, e.data]), [['kernel', { name: 'weather', change: 'installed', version: '1.0.0' }]]);
+  assert.deepEqual(
+    events.map((e) => [e.source, e.data]),
+    [['kernel', { name: 'weather', change: 'installed', version: '1.0.0' }]],
+  );
 
   const upgraded = await k.kernel.packages.install({ file: await skillPackage(k.dataDir, 'weather', '1.1.0', `${SKILL}\nNew: hourly.\n`) });
   assert.equal(upgraded.upgradedFrom, '1.0.0');
@@ -71,7 +80,10 @@ test('an installed skill package is found apart at the next start: no process, n
 
   const again = await kernelWith(t, [], first.dataDir);
   assert.equal(again.kernel.supervisor.plugins.has('howto'), false);
-  assert.deepEqual(again.kernel.supervisor.list().filter((p) => p.state === 'failed' || p.state === 'backoff'), []);
+  assert.deepEqual(
+    again.kernel.supervisor.list().filter((p) => p.state === 'failed' || p.state === 'backoff'),
+    [],
+  );
   assert.deepEqual(again.kernel.supervisor.problems, []);
   assert.ok(fs.existsSync(path.join(again.dataDir, 'plugins', 'howto', 'SKILL.md')));
 });
@@ -89,8 +101,17 @@ test('a skill package that replaces a plugin of the same name ends its process; 
   await waitFor(() => !fs.existsSync(`/proc/${pid}`), { what: `the old process ${pid} to end` });
 
   const js = path.join(k.dataDir, 'good-js.hmap');
-  fs.writeFileSync(js, await zipBuffer([['plugin.json', manifest('good', '9.1.0')], ['index.mjs', 'export default { tools: {} };\n']]));
+  fs.writeFileSync(
+    js,
+    await zipBuffer([
+      ['plugin.json', manifest('good', '9.1.0')],
+      ['index.mjs', 'export default { tools: {} };\n'],
+    ]),
+  );
   const plugin = await k.kernel.packages.install({ file: js });
   assert.equal(plugin.plugin?.state, 'ready', 'the JS version runs');
-  assert.deepEqual(events.map((e) => (e.data as { change: string }).change), ['installed', 'removed']);
+  assert.deepEqual(
+    events.map((e) => (e.data as { change: string }).change),
+    ['installed', 'removed'],
+  );
 });

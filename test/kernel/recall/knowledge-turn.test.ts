@@ -72,7 +72,10 @@ describe('knowledge in a turn', () => {
     const file = path.join(t.dataDir, 'knowledge', 'manuals', 'coffee.md');
     fs.writeFileSync(file, COFFEE_EN.replace('two spoons of vinegar', 'one sachet of citric acid descaler'));
     // The folder watch sees it within a second; the rescan (shrunk from a minute) is the fallback where no watch reports it.
-    await waitFor(() => t.kernel.recall.queries.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), { what: 'the edit indexed', timeoutMs: 10_000 });
+    await waitFor(() => t.kernel.recall.queries.knowledgeHits('citric acid sachet').some((h) => h.file === 'manuals/coffee.md'), {
+      what: 'the edit indexed',
+      timeoutMs: 10_000,
+    });
     assert.ok(!t.kernel.recall.queries.knowledgeHits('vinegar').some((h) => h.file === 'manuals/coffee.md'), 'the old words no longer find it');
     const answer = await ask(t, 'cli:k', 'how do I descale the coffee machine?');
     assert.match(answer.text ?? '', /citric acid/);

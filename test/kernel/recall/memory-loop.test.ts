@@ -46,49 +46,70 @@ describe('memory across sessions and restarts', () => {
     const llm = model((conversation) =>
       conversation.includes('Lin')
         ? {
-            entities: [{ name: 'Lin', kind: 'person', aliases: ['my sister'] }, { name: 'Hangzhou', kind: 'place' }],
+            entities: [
+              { name: 'Lin', kind: 'person', aliases: ['my sister'] },
+              { name: 'Hangzhou', kind: 'place' },
+            ],
             facts: [
-              fact('Lin', 'sister_of', 'owner', 'Lin is the owner\'s sister.', { object_is_entity: true }),
+              fact('Lin', 'sister_of', 'owner', "Lin is the owner's sister.", { object_is_entity: true }),
               fact('Lin', 'lives_in', 'Hangzhou', 'Lin lives in Hangzhou.', { object_is_entity: true, single: true }),
-              fact('Lin', 'birthday', '3 May', 'Lin\'s birthday is 3 May.', { single: true }),
+              fact('Lin', 'birthday', '3 May', "Lin's birthday is 3 May.", { single: true }),
             ],
           }
         : { entities: [], facts: [] },
     );
     const first = await start(llm);
     await ask(first, 'cli:monday', 'my sister Lin lives in Hangzhou and her birthday is 3 May');
-    await waitFor(() => first.kernel.recall.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), { what: 'the birthday distilled into memory', timeoutMs: 15_000 });
+    await waitFor(() => first.kernel.recall.memory.search('Lin birthday').some((h) => h.text.includes('3 May')), {
+      what: 'the birthday distilled into memory',
+      timeoutMs: 15_000,
+    });
     const distillCalls = llm.calls.filter((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS);
     assert.equal(distillCalls.length, 1, 'one distill request for one new turn');
     assert.deepEqual(distillCalls[0]!.request.tools, [], 'distilling offers the model no tools');
     await first.close();
 
     const second = await start(llm, first.dataDir);
-    const answer = await ask(second, 'cli:friday', 'when is Lin\'s birthday?');
+    const answer = await ask(second, 'cli:friday', "when is Lin's birthday?");
     assert.equal(answer.kind, 'done');
     assert.match(answer.text ?? '', /3 May/);
     const graph = second.kernel.recall.queries.graph({ entity: 'my sister' });
     assert.equal(graph.entity?.name, 'Lin', 'an alias finds the entity');
     const birthday = graph.facts.find((f) => f.predicate === 'birthday');
-    assert.ok(birthday?.sources.some((s) => s.includes('cli:monday')), `provenance names the session: ${JSON.stringify(birthday?.sources)}`);
+    assert.ok(
+      birthday?.sources.some((s) => s.includes('cli:monday')),
+      `provenance names the session: ${JSON.stringify(birthday?.sources)}`,
+    );
     assert.ok(graph.neighbours.some((n) => n.name === 'Hangzhou'));
   });
 
   it('supersedes a contradicted fact and keeps both in the history', async () => {
     const llm = model((conversation) => {
       if (conversation.includes('moved to Shanghai')) {
-        return { entities: [{ name: 'Lin' }, { name: 'Shanghai', kind: 'place' }], facts: [fact('Lin', 'lives_in', 'Shanghai', 'Lin lives in Shanghai.', { object_is_entity: true, single: true })] };
+        return {
+          entities: [{ name: 'Lin' }, { name: 'Shanghai', kind: 'place' }],
+          facts: [fact('Lin', 'lives_in', 'Shanghai', 'Lin lives in Shanghai.', { object_is_entity: true, single: true })],
+        };
       }
       if (conversation.includes('Hangzhou')) {
-        return { entities: [{ name: 'Lin' }, { name: 'Hangzhou', kind: 'place' }], facts: [fact('Lin', 'lives_in', 'Hangzhou', 'Lin lives in Hangzhou.', { object_is_entity: true, single: true })] };
+        return {
+          entities: [{ name: 'Lin' }, { name: 'Hangzhou', kind: 'place' }],
+          facts: [fact('Lin', 'lives_in', 'Hangzhou', 'Lin lives in Hangzhou.', { object_is_entity: true, single: true })],
+        };
       }
       return { entities: [], facts: [] };
     });
     const t = await start(llm);
     await ask(t, 'cli:a', 'Lin lives in Hangzhou');
-    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), { what: 'Hangzhou remembered', timeoutMs: 15_000 });
+    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Hangzhou')), {
+      what: 'Hangzhou remembered',
+      timeoutMs: 15_000,
+    });
     await ask(t, 'cli:a', 'Lin moved to Shanghai last month');
-    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), { what: 'Shanghai remembered', timeoutMs: 15_000 });
+    await waitFor(() => t.kernel.recall.memory.search('Lin lives').some((h) => h.text.includes('Shanghai')), {
+      what: 'Shanghai remembered',
+      timeoutMs: 15_000,
+    });
     const current = t.kernel.recall.memory.search('Lin lives');
     assert.ok(!current.some((h) => h.text.includes('Hangzhou')), 'the superseded fact leaves ordinary search');
     const history = t.kernel.recall.queries.graph({ entity: 'Lin' }).facts.filter((f) => f.predicate === 'lives_in');
@@ -104,17 +125,19 @@ describe('memory across sessions and restarts', () => {
   });
 
   it('merges duplicate entities: the sure ones at once, the ambiguous after asking the model through the loop-back input', async () => {
-    const llm = model(
-      (conversation) => {
-        if (conversation.includes('Lin Wei')) {
-          return { entities: [{ name: 'Lin Wei', kind: 'person', aliases: ['Weiwei'] }], facts: [fact('Lin Wei', 'works_at', 'the hospital', 'Lin Wei works at the hospital.', { single: true })] };
-        }
-        if (conversation.includes('Weiwei')) return { entities: [{ name: 'Weiwei', kind: 'person' }], facts: [fact('Weiwei', 'likes', 'green tea', 'Weiwei likes green tea.')] };
-        if (conversation.includes('Lin')) return { entities: [{ name: 'Lin', kind: 'person' }], facts: [fact('Lin', 'birthday', '3 May', 'Lin\'s birthday is 3 May.', { single: true })] };
-        return { entities: [], facts: [] };
-      },
-      '[{"pair": 1, "same": true}]',
-    );
+    const llm = model((conversation) => {
+      if (conversation.includes('Lin Wei')) {
+        return {
+          entities: [{ name: 'Lin Wei', kind: 'person', aliases: ['Weiwei'] }],
+          facts: [fact('Lin Wei', 'works_at', 'the hospital', 'Lin Wei works at the hospital.', { single: true })],
+        };
+      }
+      if (conversation.includes('Weiwei'))
+        return { entities: [{ name: 'Weiwei', kind: 'person' }], facts: [fact('Weiwei', 'likes', 'green tea', 'Weiwei likes green tea.')] };
+      if (conversation.includes('Lin'))
+        return { entities: [{ name: 'Lin', kind: 'person' }], facts: [fact('Lin', 'birthday', '3 May', "Lin's birthday is 3 May.", { single: true })] };
+      return { entities: [], facts: [] };
+    }, '[{"pair": 1, "same": true}]');
     const t = await start(llm);
     for (const text of ['Lin was born on 3 May', 'Weiwei likes green tea', 'my sister Lin Wei, we call her Weiwei, works at the hospital']) {
       await ask(t, 'cli:dup', text);
@@ -130,7 +153,10 @@ describe('memory across sessions and restarts', () => {
     assert.ok(lin.entity);
     assert.ok(lin.facts.some((f) => f.text.includes('green tea')) && lin.facts.some((f) => f.text.includes('hospital')), 'facts moved to the kept entity');
     assert.ok(lin.mergedFrom.length >= 2 && lin.mergedFrom.every((m) => m.source.includes('consolidation')), 'each merge is recorded with its provenance');
-    assert.ok(lin.facts.every((f) => f.sources.length > 0), 'merged facts keep where they came from');
+    assert.ok(
+      lin.facts.every((f) => f.sources.length > 0),
+      'merged facts keep where they came from',
+    );
     const question = llm.calls.find((c) => lastUser(c.request).startsWith('[memory consolidation]'));
     assert.ok(question, 'the ambiguous pair went to the model');
     assert.deepEqual(question.request.tools, [], 'the loop-back question offers no tools');
@@ -140,7 +166,7 @@ describe('memory across sessions and restarts', () => {
     assert.equal(again.asked, 0);
   });
 
-  it('a person\'s input stops distillation at once; the work is redone later and written once', async () => {
+  it("a person's input stops distillation at once; the work is redone later and written once", async () => {
     let slow = true;
     const llm = new ScriptedLlm((request) => {
       if (request.messages[0]?.content === DISTILL_INSTRUCTIONS) {
@@ -151,11 +177,14 @@ describe('memory across sessions and restarts', () => {
     });
     const t = await start(llm);
     await ask(t, 'cli:int', 'Mia likes chess');
-    const distilling = await waitFor(() => llm.calls.find((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS && c.endedAt === undefined), { what: 'a distill request in flight', timeoutMs: 15_000 });
+    const distilling = await waitFor(() => llm.calls.find((c) => c.request.messages[0]?.content === DISTILL_INSTRUCTIONS && c.endedAt === undefined), {
+      what: 'a distill request in flight',
+      timeoutMs: 15_000,
+    });
     slow = false;
     const answered = await ask(t, 'cli:int', 'what time is it?');
     assert.equal(answered.kind, 'done');
-    assert.ok(distilling.abortedAt !== undefined, 'the person\'s input aborted the distill request');
+    assert.ok(distilling.abortedAt !== undefined, "the person's input aborted the distill request");
     await waitFor(() => t.kernel.recall.memory.search('Mia chess').length > 0, { what: 'Mia remembered', timeoutMs: 15_000 });
     await waitFor(() => t.kernel.sessions.undistilled(() => false).length === 0, { what: 'all distilled', timeoutMs: 15_000 });
     const mia = t.kernel.recall.queries.graph({ entity: 'Mia' });

@@ -26,7 +26,9 @@ test('RelevanceWindow picks the answering chunk for most labelled questions, in 
   const system = { role: 'system' as const, content: 'You are HomeAgent.' };
   const picks = recallOfPicks(set, (question) => pickPromptWindow(question, system, new ConversationIndex(), sources, policy).knowledge, base);
   const search = recallAtK(set, (q) => base.search(q.question, { limit: 5 }));
-  t.diagnostic(`RelevanceWindow recall@5 ${picks.recall.toFixed(3)} (en ${picks.byLanguage.en.toFixed(3)}, zh ${picks.byLanguage.zh.toFixed(3)}); knowledge search ${search.recall.toFixed(3)}`);
+  t.diagnostic(
+    `RelevanceWindow recall@5 ${picks.recall.toFixed(3)} (en ${picks.byLanguage.en.toFixed(3)}, zh ${picks.byLanguage.zh.toFixed(3)}); knowledge search ${search.recall.toFixed(3)}`,
+  );
   for (const miss of picks.misses) t.diagnostic(`missed ${miss.id}: ${miss.question} → ${miss.got.join(' | ')}`);
   assert.ok(picks.recall <= search.recall, 'the picks are a subset of the search hits');
   assert.ok(picks.recall >= 0.7, `RelevanceWindow recall@5 ${picks.recall}`);

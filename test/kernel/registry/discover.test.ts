@@ -29,7 +29,11 @@ test('finds built-ins and third-party plugins by scanning, and explains every fo
   writePlugin(third, 'howto', { name: 'howto', version: '1.0.0', entry: 'SKILL.md' }, 'SKILL.md');
 
   const { plugins, skills, problems } = discoverPlugins({ builtin, installed: third });
-  assert.deepEqual(skills.map((p) => [p.name, p.kind]), [['howto', 'skill']], 'a skill package is kept apart: it runs no process');
+  assert.deepEqual(
+    skills.map((p) => [p.name, p.kind]),
+    [['howto', 'skill']],
+    'a skill package is kept apart: it runs no process',
+  );
   assert.deepEqual(
     plugins.map((p) => [p.name, p.kind]),
     [

@@ -44,7 +44,8 @@ describe('the walls from capabilities', () => {
     fs.chmodSync(dataDir, 0o711);
     const plan = planSandbox(input(dataDir, parseCapabilities(`CapEff:\t${SERVICE_CAPS}\nCapAmb:\t${SERVICE_CAPS}\n`, 999)));
     const wall = (name: string) => plan.walls.find((w) => w.wall === name);
-    if (!wall('own-uid')?.active && /not searchable|may not be run/.test(wall('own-uid')?.note ?? '')) return t.skip(`node or the temp dir is out of reach of other users here: ${wall('own-uid')?.note}`);
+    if (!wall('own-uid')?.active && /not searchable|may not be run/.test(wall('own-uid')?.note ?? ''))
+      return t.skip(`node or the temp dir is out of reach of other users here: ${wall('own-uid')?.note}`);
     assert.equal(wall('own-uid')?.active, true, wall('own-uid')?.note);
     assert.equal(wall('no-network')?.active, true, wall('no-network')?.note);
     assert.equal(plan.uid, pluginUid('weather'));
@@ -55,7 +56,10 @@ describe('the walls from capabilities', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'walls-'));
     t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const plan = planSandbox(input(dataDir, parseCapabilities('CapEff:\t0000000000000040\n', 1000)));
-    assert.match(plan.walls.find((w) => w.wall === 'own-uid')?.note ?? '', /^homed is not running as root and lacks CAP_SETUID, CAP_CHOWN \(the installed service has them\): the plugin runs as the homed user$/);
+    assert.match(
+      plan.walls.find((w) => w.wall === 'own-uid')?.note ?? '',
+      /^homed is not running as root and lacks CAP_SETUID, CAP_CHOWN \(the installed service has them\): the plugin runs as the homed user$/,
+    );
     assert.match(plan.walls.find((w) => w.wall === 'no-network')?.note ?? '', /lacks CAP_SYS_ADMIN.*the plugin can open sockets/);
     assert.equal(plan.uid, null);
   });
@@ -78,7 +82,11 @@ describe('the walls from capabilities', () => {
     fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'kernel', 'supervisor', 'sandbox-files.js'), files);
     fs.chmodSync(files, 0o644);
     const asService = (code: string) =>
-      spawnSync('setpriv', ['--reuid=4321', '--regid=4321', '--clear-groups', '--inh-caps=+chown', '--ambient-caps=+chown', '--', process.execPath, '-e', code], { encoding: 'utf8' });
+      spawnSync(
+        'setpriv',
+        ['--reuid=4321', '--regid=4321', '--clear-groups', '--inh-caps=+chown', '--ambient-caps=+chown', '--', process.execPath, '-e', code],
+        { encoding: 'utf8' },
+      );
     const give = asService(`require(${JSON.stringify(files)}).giveTree(${JSON.stringify(folder)}, 250001, 250001)`);
     assert.equal(give.status, 0, give.stderr);
     assert.equal(fs.statSync(path.join(folder, 'cache', 'a')).uid, 250001);
@@ -87,7 +95,9 @@ describe('the walls from capabilities', () => {
     fs.chmodSync(path.join(folder, 'cache'), 0o000);
     const again = asService(`require(${JSON.stringify(files)}).giveTree(${JSON.stringify(folder)}, 250001, 250001)`);
     assert.equal(again.status, 0, `what the plugin already owns is left alone: ${again.stderr}`);
-    const reclaim = asService(`const f = require(${JSON.stringify(files)}); f.reclaimTree(${JSON.stringify(folder)}); require('fs').rmSync(${JSON.stringify(folder)}, { recursive: true })`);
+    const reclaim = asService(
+      `const f = require(${JSON.stringify(files)}); f.reclaimTree(${JSON.stringify(folder)}); require('fs').rmSync(${JSON.stringify(folder)}, { recursive: true })`,
+    );
     assert.equal(reclaim.status, 0, reclaim.stderr);
     assert.equal(fs.existsSync(folder), false);
   });

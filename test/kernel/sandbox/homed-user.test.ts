@@ -23,7 +23,10 @@ async function packedGood(t: TestContext): Promise<string> {
 
 /** The real uid of a process, from /proc. */
 function uidOf(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('Uid:'));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Uid:'));
   return Number(line?.split(/\s+/)[1]);
 }
 

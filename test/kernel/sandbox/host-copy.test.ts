@@ -32,7 +32,8 @@ function modes(dir: string): Map<string, string> {
 /** A small package laid out like HomeAgent's: dist/plugin-host, dist/protocol, the preload, and node packages, one nested. */
 function fakePackage(root: string): HostPackage {
   const write = (file: string, text: string): string => writeUnder(root, file, text);
-  const manifest = (name: string, dependencies: Record<string, string> = {}): string => JSON.stringify({ name, version: '1.0.0', main: 'index.js', dependencies });
+  const manifest = (name: string, dependencies: Record<string, string> = {}): string =>
+    JSON.stringify({ name, version: '1.0.0', main: 'index.js', dependencies });
   write('package.json', JSON.stringify({ name: 'homeagent', type: 'commonjs' }));
   write('dist/plugin-host/main.js', 'require("vscode-jsonrpc"); require("fengari");\n');
   write('dist/plugin-host/main.d.ts', 'export {};\n');
@@ -109,14 +110,20 @@ describe('the plugin host copy', () => {
   it('a package without a node package the host loads is refused with what is missing and what to do', (t) => {
     const pkg = fakePackage(tempDir(t, 'homed-pkg-'));
     fs.rmSync(path.join(pkg.root, 'node_modules', 'fengari'), { recursive: true });
-    assert.throws(() => readHostSources(pkg), new RegExp(`^Error: the plugin host needs the node package fengari, which node cannot find from ${pkg.root} \\(.*\\); reinstall HomeAgent's packages \\(npm ci\\)$`));
+    assert.throws(
+      () => readHostSources(pkg),
+      new RegExp(
+        `^Error: the plugin host needs the node package fengari, which node cannot find from ${pkg.root} \\(.*\\); reinstall HomeAgent's packages \\(npm ci\\)$`,
+      ),
+    );
   });
 
   it('the installed host copy runs: node loads the wire package from it as a plugin uid', (t) => {
     const dataDir = tempDir(t, 'homed-data-');
     const copy = ensureHostCopy(dataDir);
     assert.deepEqual(hostCopyIn(dataDir), copy);
-    for (const name of ['vscode-jsonrpc', 'fengari', 'readline-sync']) assert.ok(fs.existsSync(path.join(copy.root, 'node_modules', name, 'package.json')), name);
+    for (const name of ['vscode-jsonrpc', 'fengari', 'readline-sync'])
+      assert.ok(fs.existsSync(path.join(copy.root, 'node_modules', name, 'package.json')), name);
     const setpriv = findTool('setpriv');
     if (!isRoot || !setpriv) return t.skip('needs root and setpriv to run node as a plugin uid');
     fs.chmodSync(dataDir, 0o711);
@@ -144,7 +151,10 @@ describe('the plugin host copy', () => {
     });
     const hiddenWall = planSandbox(input(path.join(hidden, 'data'))).walls.find((w) => w.wall === 'own-uid');
     assert.equal(hiddenWall?.active, false);
-    assert.match(hiddenWall?.note ?? '', new RegExp(`^${hidden} is not searchable by other users, so a uid of its own could not reach .*: the plugin runs as the homed user\\. `));
+    assert.match(
+      hiddenWall?.note ?? '',
+      new RegExp(`^${hidden} is not searchable by other users, so a uid of its own could not reach .*: the plugin runs as the homed user\\. `),
+    );
     assert.match(hiddenWall?.note ?? '', new RegExp(`chmod o\\+x ${hidden}$`));
     // The data dir itself may be private (0700): homed opens the folders a plugin uid needs.
     const open = tempDir(t, 'homed-open-');

@@ -57,7 +57,10 @@ describe('the walls around a third-party plugin', () => {
   after(async () => {
     await t?.close();
     server?.close();
-    for (const [key, value] of [['NODE_OPTIONS', saved.NODE_OPTIONS], ['HOMEAGENT_LLM_API_KEY', saved.KEY]] as const) {
+    for (const [key, value] of [
+      ['NODE_OPTIONS', saved.NODE_OPTIONS],
+      ['HOMEAGENT_LLM_API_KEY', saved.KEY],
+    ] as const) {
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     }
@@ -150,7 +153,10 @@ describe('the walls around a third-party plugin', () => {
     }
     const uid = pluginUid('sandbox-probe');
     assert.deepEqual([me.uid, me.gid], [uid, uid]);
-    assert.ok(me.groups.every((g) => g === uid), `no supplementary groups: ${me.groups.join(',')}`);
+    assert.ok(
+      me.groups.every((g) => g === uid),
+      `no supplementary groups: ${me.groups.join(',')}`,
+    );
     assert.equal(fs.statSync(probe.dataDir).uid, uid);
     assert.equal(fs.statSync(path.join(probe.dataDir, 'note.txt')).uid, uid);
     assert.notEqual(pluginUid('sandbox-probe-net'), uid);
@@ -170,7 +176,11 @@ describe('the walls around a third-party plugin', () => {
     const sandboxed = await call<{ script: string; flags: string[] }>('sandbox-probe', 'argv');
     assert.equal(sandboxed.script, copy.main);
     assert.ok(sandboxed.flags.includes(`--allow-fs-read=${copy.root}`), sandboxed.flags.join(' '));
-    assert.deepEqual(sandboxed.flags.filter((flag) => flag.includes(REPO_ROOT)), [], 'nothing of the package itself');
+    assert.deepEqual(
+      sandboxed.flags.filter((flag) => flag.includes(REPO_ROOT)),
+      [],
+      'nothing of the package itself',
+    );
     const trusted = await call<{ script: string }>('sandbox-trusted', 'argv');
     assert.equal(trusted.script, path.join(REPO_ROOT, 'dist', 'plugin-host', 'main.js'));
   });
@@ -183,7 +193,10 @@ describe('the walls around a third-party plugin', () => {
     assert.match(perm?.note ?? '', /writes only .*plugin-data/);
     const trusted = describeSandbox(t.kernel.supervisor.get('sandbox-trusted'));
     for (const name of ['node-permission-model', 'open-files-cap', 'own-uid', 'no-network']) {
-      assert.deepEqual(trusted.find((w) => w.wall === name), { wall: name, active: false, note: 'not applied: built-in plugins are trusted' });
+      assert.deepEqual(
+        trusted.find((w) => w.wall === name),
+        { wall: name, active: false, note: 'not applied: built-in plugins are trusted' },
+      );
     }
   });
 

@@ -71,7 +71,7 @@ describe('the binder', () => {
     assert.equal(stranger.caller.deniedCalls, 1);
   });
 
-  test('a real socket method forwards the kernel\'s refusal of a caller without the grant', async (ctx) => {
+  test("a real socket method forwards the kernel's refusal of a caller without the grant", async (ctx) => {
     const reader = as('no-memory', ['knowledge']);
     const server = await serveFor(ctx, createMemoryMethods(reader.client));
     await assert.rejects(callOnce(server.path, SocketApi.MemorySearch, { query: 'plumber' }), (error: Error & { errorName?: string }) => {
@@ -105,6 +105,9 @@ describe('the binder', () => {
 
     plugin.client.notify(EventPublishNotification, { name: 'Not A Name' });
     await plugin.client.call(MemorySearchRequest, { query: 'x' }).catch(() => undefined); // a round trip: the notification was read before it
-    assert.ok(plugin.caller.notes.some((n) => n.msg.startsWith('dropped: events/publish refused: params.name "Not A Name" is not an event name')), JSON.stringify(plugin.caller.notes));
+    assert.ok(
+      plugin.caller.notes.some((n) => n.msg.startsWith('dropped: events/publish refused: params.name "Not A Name" is not an event name')),
+      JSON.stringify(plugin.caller.notes),
+    );
   });
 });

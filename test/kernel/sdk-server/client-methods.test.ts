@@ -20,12 +20,18 @@ describe('client methods declared at a handshake', () => {
       ],
     } as unknown as InitializeResult;
     admitClientMethods({ note: (_level, text) => notes.push(text) }, declaration);
-    assert.deepEqual(declaration.clientMethods?.map((d) => d.method), ['weather/today', 'weather/later']);
+    assert.deepEqual(
+      declaration.clientMethods?.map((d) => d.method),
+      ['weather/today', 'weather/later'],
+    );
     assert.equal(notes.length, 4);
     assert.match(notes[0]!, /^client method "Weather" refused: its name must be noun\/verb/);
     assert.match(notes[1]!, /^client method "kernel\/status" refused: the kernel serves that method itself/);
     assert.equal(notes[2], 'client method "weather/today" refused: declared twice');
-    assert.match(notes[3]!, /^client method "weather\/bad" refused: its params schema is not a JSON Schema \(schema\/type must be equal to one of the allowed values/);
+    assert.match(
+      notes[3]!,
+      /^client method "weather\/bad" refused: its params schema is not a JSON Schema \(schema\/type must be equal to one of the allowed values/,
+    );
   });
 
   it('takes a permission by name or a list of them, and refuses one that does not exist', () => {
@@ -39,7 +45,10 @@ describe('client methods declared at a handshake', () => {
       ],
     } as unknown as InitializeResult;
     admitClientMethods({ note: (_level, text) => notes.push(text) }, declaration);
-    assert.deepEqual(declaration.clientMethods?.map((d) => d.method), ['weather/one', 'weather/either']);
+    assert.deepEqual(
+      declaration.clientMethods?.map((d) => d.method),
+      ['weather/one', 'weather/either'],
+    );
     assert.match(notes[0]!, /^client method "weather\/odd" refused: its permission "telepathy" is none of admin, /);
     assert.match(notes[1]!, /^client method "weather\/junk" refused: its permission 7 is none of /);
   });

@@ -35,7 +35,11 @@ describe('a claim to be the owner through the SDK', () => {
     for (const [method, call] of claims(webui.client)) {
       const refused = await refusal(call);
       assert.equal(refused.code, ErrorCodes.PermissionDenied, method);
-      assert.match(refused.message, new RegExp(`may not call ${method} for the machine's owner: it needs the permission "config\\.guarded", which its manifest does not grant`), method);
+      assert.match(
+        refused.message,
+        new RegExp(`may not call ${method} for the machine's owner: it needs the permission "config\\.guarded", which its manifest does not grant`),
+        method,
+      );
     }
   });
 

@@ -32,7 +32,7 @@ describe('the SDK server', () => {
     assert.equal(t.kernel.config.getValue('nosy', 'token'), 's3cret-token');
   });
 
-  test('another plugin\'s table and the core table are refused with the permission named, and counted', async () => {
+  test("another plugin's table and the core table are refused with the permission named, and counted", async () => {
     const before = t.kernel.supervisor.get('nosy').status().denied_calls;
     const result = (await call('nosy', 'others')) as Record<string, { ok: boolean; code?: number; message?: string }>;
     assert.equal(result['read']?.ok, false);
@@ -44,7 +44,7 @@ describe('the SDK server', () => {
     assert.notEqual(t.kernel.config.getValue('core', 'core.log.level'), 'debug');
   });
 
-  test('a plugin\'s events reach subscribers under its own name, and it cannot pose as the kernel', async () => {
+  test("a plugin's events reach subscribers under its own name, and it cannot pose as the kernel", async () => {
     const received: { name: string; source: string }[] = [];
     t.kernel.bus.subscribe('test', 'nosy.*', (event) => received.push(event));
     t.kernel.bus.subscribe('test', 'plugin.ready', (event) => received.push(event));

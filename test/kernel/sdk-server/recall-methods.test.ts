@@ -22,7 +22,7 @@ describe('the memory, knowledge and llm methods of the SDK', () => {
   });
   after(() => t?.close());
 
-  test('llm/complete answers through the kernel\'s providers, without tools', async () => {
+  test("llm/complete answers through the kernel's providers, without tools", async () => {
     const out = await call('recall-user', 'llm/complete', { messages: [{ role: 'user', content: 'hello there' }] });
     assert.deepEqual(out, { ok: true, value: { text: 'echo: hello there', finishReason: 'stop' } });
     assert.deepEqual(llm.calls.at(-1)?.request.tools, []);

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { callOnce } from '../../../plugins/cli/client';
 import { createApprovalMethods } from '../../../plugin-host/client-api/approval-methods';
-import { AskRequest, EventPublishNotification, EventSubscribeRequest, EventUnsubscribeRequest, LogNotification, SocketApi, type RequestDescriptor } from '../../../protocol';
+import {
+  AskRequest,
+  EventPublishNotification,
+  EventSubscribeRequest,
+  EventUnsubscribeRequest,
+  LogNotification,
+  SocketApi,
+  type RequestDescriptor,
+} from '../../../protocol';
 import { serveFor } from '../../plugins/cli/helpers';
 import { refusal, type Injected } from '../../harness/inject';
 import { injectedCallers } from './injected-callers';
@@ -38,7 +46,12 @@ describe('renamed wire methods', () => {
     const subscriber = as('old-subscriber', ['events']);
     const delivered: string[] = [];
     subscriber.plugin.onNotification('events/deliver', (event: { name: string }) => delivered.push(event.name));
-    assert.equal(await subscriber.client.call(underName(EventSubscribeRequest, 'event/subscribe') as RequestDescriptor<{ names: string[] }, null>, { names: ['old-publisher.*'] }), null);
+    assert.equal(
+      await subscriber.client.call(underName(EventSubscribeRequest, 'event/subscribe') as RequestDescriptor<{ names: string[] }, null>, {
+        names: ['old-publisher.*'],
+      }),
+      null,
+    );
     const publisher = as('old-publisher', ['events']);
     publisher.client.notify(underName(EventPublishNotification, 'event/publish'), { name: 'rang' });
     await roundTrip(publisher);
@@ -54,14 +67,22 @@ describe('renamed wire methods', () => {
   test('approval/ask through the SDK and approval/pending, approval/answer on the socket still reach the kernel under their old names', async (ctx) => {
     const guard = as('old-guard', ['ask']);
     // No client serves cli:old here, so the kernel settles the question at once, as it would by its new name.
-    const settled = await guard.client.call(underName(AskRequest, 'approval/ask'), { session: 'cli:old', question: 'May I?', choices: ['yes', 'no'], timeoutMs: 10_000 });
+    const settled = await guard.client.call(underName(AskRequest, 'approval/ask'), {
+      session: 'cli:old',
+      question: 'May I?',
+      choices: ['yes', 'no'],
+      timeoutMs: 10_000,
+    });
     assert.deepEqual([settled.choice, settled.by], ['no', 'no-client']);
     const client = as('old-client', ['admin']);
     const server = await serveFor(ctx, createApprovalMethods(client.client));
     assert.deepEqual(await callOnce(server.path, underName(SocketApi.ApprovalPending, 'approval/pending'), {}), { pending: [] });
-    await assert.rejects(callOnce(server.path, underName(SocketApi.ApprovalAnswer, 'approval/answer'), { id: 'q-00000000', choice: 'yes' }), (error: Error & { errorName?: string }) => {
-      assert.equal(error.errorName, 'HA_ERR_NOT_FOUND', 'answered by the kernel, not refused as an unknown method');
-      return true;
-    });
+    await assert.rejects(
+      callOnce(server.path, underName(SocketApi.ApprovalAnswer, 'approval/answer'), { id: 'q-00000000', choice: 'yes' }),
+      (error: Error & { errorName?: string }) => {
+        assert.equal(error.errorName, 'HA_ERR_NOT_FOUND', 'answered by the kernel, not refused as an unknown method');
+        return true;
+      },
+    );
   });
 });

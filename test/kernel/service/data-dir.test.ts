@@ -33,7 +33,7 @@ describe("the service's data dir", () => {
     assert.doesNotThrow(() => checkDataDirContents(dir));
   });
 
-  it("hands an existing data dir over to the service user, leaving what plugins own to them", { skip: isRoot ? false : 'needs root to chown' }, (t) => {
+  it('hands an existing data dir over to the service user, leaving what plugins own to them', { skip: isRoot ? false : 'needs root to chown' }, (t) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-data-'));
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     fs.mkdirSync(path.join(dir, 'plugin-data', 'weather'), { recursive: true });

@@ -23,6 +23,9 @@ describe('the sd_notify messages', () => {
     const notifier = systemdNotifier({ NOTIFY_SOCKET: '/run/systemd/notify' }, quiet, fake);
     assert.ok(notifier);
     await Promise.all([notifier.send({ READY: '1', STATUS: 'ready:\n9 plugins' }), notifier.send({ WATCHDOG: '1' })]);
-    assert.deepEqual(fs.readFileSync(log, 'utf8').trim().split('\n'), [`--pid=${process.pid}|READY=1|STATUS=ready: 9 plugins|`, `--pid=${process.pid}|WATCHDOG=1|`]);
+    assert.deepEqual(fs.readFileSync(log, 'utf8').trim().split('\n'), [
+      `--pid=${process.pid}|READY=1|STATUS=ready: 9 plugins|`,
+      `--pid=${process.pid}|WATCHDOG=1|`,
+    ]);
   });
 });

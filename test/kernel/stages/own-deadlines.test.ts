@@ -23,52 +23,82 @@ function slowGuard(t: TestContext, timeoutMs?: number) {
     token.onCancellationRequested(() => cancelled.open());
     return answer.promise;
   });
-  const ref: StageHandlerRef = { plugin: 'approvals', priority: 0, channel: end.channel, state: () => end.state, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const ref: StageHandlerRef = {
+    plugin: 'approvals',
+    priority: 0,
+    channel: end.channel,
+    state: () => end.state,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+  };
   return { ref, answer, called: called.promise, cancelled: cancelled.promise };
 }
 
 test('a handler that declared a longer deadline is waited for past the kernel deadline', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const guard = slowGuard(t, 120_000);
-  const running = new StageHost(() => [guard.ref], () => KERNEL_DEADLINE_MS).run('before_toolcall', CALL);
+  const running = new StageHost(
+    () => [guard.ref],
+    () => KERNEL_DEADLINE_MS,
+  ).run('before_toolcall', CALL);
   await guard.called;
   t.mock.timers.tick(KERNEL_DEADLINE_MS * 10);
   guard.answer.open(null);
   const run = await running;
-  assert.deepEqual(run.outcomes.map((o) => o.status), ['ok']);
+  assert.deepEqual(
+    run.outcomes.map((o) => o.status),
+    ['ok'],
+  );
   assert.equal(run.snapshot.deny, undefined, 'the guard let it through, late but within its own deadline');
 });
 
 test('the same handler without its own deadline times out at the kernel deadline and denies', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const guard = slowGuard(t);
-  const running = new StageHost(() => [guard.ref], () => KERNEL_DEADLINE_MS).run('before_toolcall', CALL);
+  const running = new StageHost(
+    () => [guard.ref],
+    () => KERNEL_DEADLINE_MS,
+  ).run('before_toolcall', CALL);
   await guard.called;
   t.mock.timers.tick(KERNEL_DEADLINE_MS);
   const run = await running;
-  assert.deepEqual(run.outcomes.map((o) => o.status), ['timeout']);
+  assert.deepEqual(
+    run.outcomes.map((o) => o.status),
+    ['timeout'],
+  );
   assert.equal(run.snapshot.deny, true);
 });
 
 test('a declared deadline is capped at MAX_STAGE_TIMEOUT_MS', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout'] });
   const guard = slowGuard(t, MAX_STAGE_TIMEOUT_MS * 100);
-  const running = new StageHost(() => [guard.ref], () => KERNEL_DEADLINE_MS).run('before_toolcall', CALL);
+  const running = new StageHost(
+    () => [guard.ref],
+    () => KERNEL_DEADLINE_MS,
+  ).run('before_toolcall', CALL);
   await guard.called;
   t.mock.timers.tick(MAX_STAGE_TIMEOUT_MS);
   const run = await running;
-  assert.deepEqual(run.outcomes.map((o) => o.status), ['timeout']);
+  assert.deepEqual(
+    run.outcomes.map((o) => o.status),
+    ['timeout'],
+  );
   assert.match(run.outcomes[0]!.error ?? '', /within 15 min/);
 });
 
 test('an abort of the run cancels a guard still working: denied, and the plugin gets the cancellation', async (t) => {
   const guard = slowGuard(t, 120_000);
   const stop = new AbortController();
-  const running = new StageHost(() => [guard.ref], () => KERNEL_DEADLINE_MS).run('before_toolcall', CALL, stop.signal);
+  const running = new StageHost(
+    () => [guard.ref],
+    () => KERNEL_DEADLINE_MS,
+  ).run('before_toolcall', CALL, stop.signal);
   await guard.called;
   stop.abort();
   const run = await running;
-  assert.deepEqual(run.outcomes.map((o) => o.status), ['cancelled']);
+  assert.deepEqual(
+    run.outcomes.map((o) => o.status),
+    ['cancelled'],
+  );
   assert.equal(run.snapshot.deny, true);
   assert.match(run.snapshot.deny_reason ?? '', /stopped while guard plugin "approvals" was checking it; denied/);
   await guard.cancelled;

@@ -29,7 +29,10 @@ function handler(
 }
 
 function hostOf(...refs: StageHandlerRef[]): StageHost {
-  return new StageHost(() => [...refs], () => DEADLINE_MS);
+  return new StageHost(
+    () => [...refs],
+    () => DEADLINE_MS,
+  );
 }
 
 test('handlers run in parallel on the same snapshot and patches apply in priority order, then name, not order of arrival', async (t) => {
@@ -54,7 +57,14 @@ test('handlers run in parallel on the same snapshot and patches apply in priorit
     return patch;
   });
   const run = await hostOf(highB.ref, low.ref, highA.ref).run('on_input', { session: 's', raw_message: 'hello' });
-  assert.deepEqual(run.outcomes.map((o) => [o.plugin, o.status]), [['zeta', 'ok'], ['alpha', 'ok'], ['beta', 'ok']]);
+  assert.deepEqual(
+    run.outcomes.map((o) => [o.plugin, o.status]),
+    [
+      ['zeta', 'ok'],
+      ['alpha', 'ok'],
+      ['beta', 'ok'],
+    ],
+  );
   assert.equal(run.snapshot.raw_message, 'from beta (20)', 'the last in priority order (20, then name) wins');
   for (const h of [low, highA, highB]) assert.deepEqual(h.seen, [{ session: 's', raw_message: 'hello' }]);
 });
@@ -74,7 +84,13 @@ test('a handler past the stage deadline is a timeout outcome and skipped; the ot
   assert.equal(slow.seen.length, 1, 'the slow handler was called too');
   t.mock.timers.tick(DEADLINE_MS);
   const run = await running;
-  assert.deepEqual(run.outcomes.map((o) => [o.plugin, o.status]), [['slow', 'timeout'], ['quick', 'ok']]);
+  assert.deepEqual(
+    run.outcomes.map((o) => [o.plugin, o.status]),
+    [
+      ['slow', 'timeout'],
+      ['quick', 'ok'],
+    ],
+  );
   assert.match(run.outcomes[0]!.error ?? '', /plugin "slow" did not answer stage\/invoke within 2 s/);
   assert.deepEqual(run.snapshot.context_messages, [{ role: 'system', content: 'note' }]);
   assert.equal(run.snapshot.deny, undefined, 'pre_action fails open');
@@ -94,7 +110,10 @@ test('a guard that fails or is not ready denies a tool call, failing closed, and
   restarting.end.state = 'backoff';
   const host = hostOf(restarting.ref);
   const unready = await host.run('before_toolcall', { session: 's', tool_call: { id: '2', name: 'rm', args: {} } });
-  assert.deepEqual(unready.outcomes.map((o) => [o.status, o.state, o.ms]), [['unavailable', 'backoff', 0]]);
+  assert.deepEqual(
+    unready.outcomes.map((o) => [o.status, o.state, o.ms]),
+    [['unavailable', 'backoff', 0]],
+  );
   assert.equal(unready.snapshot.deny, true);
   assert.match(unready.snapshot.deny_reason ?? '', /guard plugin "sentry" is backoff .* cannot check this call: denied, failing closed; try again shortly/);
   assert.equal(restarting.seen.length, 0, 'a plugin that is not ready is not called');
@@ -116,7 +135,11 @@ test('a patch field of the wrong type, or one the stage does not let a handler w
   assert.deepEqual(onInput.snapshot, { session: 's', raw_message: 'hello', response: 'fine' });
   const pre = await hostOf(messages.ref).run('pre_action', { session: 's', context_messages: [] });
   assert.deepEqual(pre.snapshot.context_messages, [], 'a message with an unknown role is refused');
-  assert.deepEqual(pre.outcomes.map((o) => o.status), ['ok'], 'an ignored patch is not an error');
+  assert.deepEqual(
+    pre.outcomes.map((o) => o.status),
+    ['ok'],
+    'an ignored patch is not an error',
+  );
 });
 
 test('a stage without handlers returns a copy of the snapshot at once', async () => {

@@ -23,13 +23,20 @@ describe('a Stop while the guard asks', () => {
     const { kernel } = test;
     kernel.sessions.append('cli:stop', [{ role: 'user', content: 'hi' }], 'cli');
     const stop = new AbortController();
-    const running = kernel.stages.run('before_toolcall', { session: 'cli:stop', tool_call: { id: '1', name: 'exec', args: { command: 'rm -r old/', cwd: '/home/lin' } } }, stop.signal);
+    const running = kernel.stages.run(
+      'before_toolcall',
+      { session: 'cli:stop', tool_call: { id: '1', name: 'exec', args: { command: 'rm -r old/', cwd: '/home/lin' } } },
+      stop.signal,
+    );
     const question = await waitFor(() => kernel.services.asks.list('cli:stop')[0], { what: 'the guard to ask' });
     assert.equal(question.question, 'Allow exec "rm -r old/" in /home/lin?');
     assert.equal(question.shownVia, 'cli');
     stop.abort();
     const run = await running;
-    assert.deepEqual(run.outcomes.map((o) => [o.plugin, o.status]), [['approvals', 'cancelled']]);
+    assert.deepEqual(
+      run.outcomes.map((o) => [o.plugin, o.status]),
+      [['approvals', 'cancelled']],
+    );
     assert.equal(run.snapshot.deny, true);
     const withdrawn = await waitFor(() => answered.find((a) => a.id === question.id), { what: 'the question to be withdrawn' });
     assert.deepEqual([withdrawn.choice, withdrawn.by], ['no', 'withdrawn']);

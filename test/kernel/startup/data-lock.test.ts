@@ -84,9 +84,15 @@ describe('one homed per data dir', () => {
     assert.ok(Object.keys(before).length > 10, 'the listing covers the data tree');
 
     // The first still serves: same pluginmgr port and token files, and the reminder fires once.
-    assert.deepEqual(['pluginmgr.port', 'pluginmgr.token'].map((name) => fs.readFileSync(path.join(run, name), 'utf8')), pluginmgrFiles);
+    assert.deepEqual(
+      ['pluginmgr.port', 'pluginmgr.token'].map((name) => fs.readFileSync(path.join(run, name), 'utf8')),
+      pluginmgrFiles,
+    );
     llm.setDefault({ text: 'Time to take the bread out!' });
-    await waitFor(() => llm.requests.some((r) => JSON.stringify(r.body).includes(REMINDER)) || undefined, { what: 'the reminder to reach the model', timeoutMs: 30_000 });
+    await waitFor(() => llm.requests.some((r) => JSON.stringify(r.body).includes(REMINDER)) || undefined, {
+      what: 'the reminder to reach the model',
+      timeoutMs: 30_000,
+    });
     await waitFor(() => remindersStored(dataDir) >= 1 || undefined, { what: 'the reminder in agent.db', timeoutMs: 10_000 });
     assert.ok(pidAlive(first.pid));
 

@@ -116,7 +116,12 @@ describe('clear start-up errors', () => {
     if (!mount) return;
     const refused = await runHomedToExit(path.join(mount, 'data'));
     assert.equal(refused.code, 1);
-    assert.match(refused.stderr, new RegExp(`^homed: the disk holding ${escape(path.join(mount, 'data'))} is nearly full: (1\\.9|2(\\.0)?) MiB free on ${escape(mount)}; homed needs at least 4 MiB`));
+    assert.match(
+      refused.stderr,
+      new RegExp(
+        `^homed: the disk holding ${escape(path.join(mount, 'data'))} is nearly full: (1\\.9|2(\\.0)?) MiB free on ${escape(mount)}; homed needs at least 4 MiB`,
+      ),
+    );
     assert.deepEqual(fs.readdirSync(mount), []);
   });
 
@@ -139,7 +144,9 @@ describe('clear start-up errors', () => {
     assert.match(String((error as { code?: string }).code), /^SQLITE_(FULL|IOERR)/);
     assert.match(
       describeStartupError(error, dataDir),
-      new RegExp(`^the disk holding ${escape(dataDir)} is full: \\d+(\\.\\d)? (B|KiB) free on ${escape(mount)} \\(.+, at ${escape(file)}\\); homed needs at least 4 MiB`),
+      new RegExp(
+        `^the disk holding ${escape(dataDir)} is full: \\d+(\\.\\d)? (B|KiB) free on ${escape(mount)} \\(.+, at ${escape(file)}\\); homed needs at least 4 MiB`,
+      ),
     );
   });
 
@@ -186,7 +193,9 @@ describe('clear start-up errors', () => {
     const parent = makeTempDir('homed-notmine-');
     t.after(() => fs.rmSync(parent, { recursive: true, force: true }));
     fs.chmodSync(parent, 0o755);
-    const refused = await runHomedToExit(path.join(parent, 'data'), { wrapper: [setpriv, `--reuid=${STRANGER}`, `--regid=${STRANGER}`, '--clear-groups', '--'] });
+    const refused = await runHomedToExit(path.join(parent, 'data'), {
+      wrapper: [setpriv, `--reuid=${STRANGER}`, `--regid=${STRANGER}`, '--clear-groups', '--'],
+    });
     assert.equal(refused.code, 1, refused.stderr);
     assert.equal(
       refused.stderr,

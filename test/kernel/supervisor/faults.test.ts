@@ -79,7 +79,11 @@ describe('a kernel supervising misbehaving plugins', () => {
 
   test('whatever a plugin prints to stdout cannot corrupt the wire', async () => {
     // It prints its garbage every 20 ms: many rounds of it have been logged before it is called.
-    const garbageLines = (): number => t.kernel.supervisor.get('stdout-garbage').logs.tail(200).filter((line) => line.msg.includes('Content-Length: 4000000000')).length;
+    const garbageLines = (): number =>
+      t.kernel.supervisor
+        .get('stdout-garbage')
+        .logs.tail(200)
+        .filter((line) => line.msg.includes('Content-Length: 4000000000')).length;
     await waitFor(() => garbageLines() >= 10, { what: 'ten rounds of garbage on stdout' });
     const answer = await call('stdout-garbage', 'echo');
     assert.deepEqual((answer.result as { echo: unknown }).echo, { from: 'test' });
@@ -104,12 +108,19 @@ describe('a kernel supervising misbehaving plugins', () => {
     assert.ok(Date.now() - started < 2000);
     const s = await waitFor(() => status('huge-length').state === 'ready' && status('huge-length'), { what: 'huge-length to be back' });
     assert.equal(s.last_exit?.reason, 'protocol-violation');
-    const logs = t.kernel.supervisor.get('huge-length').logs.tail(20).map((l) => l.msg).join('\n');
+    const logs = t.kernel.supervisor
+      .get('huge-length')
+      .logs.tail(20)
+      .map((l) => l.msg)
+      .join('\n');
     assert.match(logs, /4000000000 bytes, more than the 4194304 byte cap/);
   });
 
   test('a plugin that leaks past its memory limit is killed and restarted', async () => {
-    const s = await waitFor(() => status('leak').last_exit?.reason === 'rss-limit' && status('leak'), { what: 'leak to be killed for memory', timeoutMs: 20_000 });
+    const s = await waitFor(() => status('leak').last_exit?.reason === 'rss-limit' && status('leak'), {
+      what: 'leak to be killed for memory',
+      timeoutMs: 20_000,
+    });
     assert.equal(s.last_exit?.signal, 'SIGKILL');
     assert.ok(s.restarts >= 1);
     await assertGoodAnswers();
@@ -126,7 +137,10 @@ describe('a kernel supervising misbehaving plugins', () => {
   });
 
   test('a plugin that never answers initialize is killed at the handshake deadline', async () => {
-    const s = await waitFor(() => status('never-initialize').last_exit && status('never-initialize'), { what: 'never-initialize to time out', timeoutMs: 15_000 });
+    const s = await waitFor(() => status('never-initialize').last_exit && status('never-initialize'), {
+      what: 'never-initialize to time out',
+      timeoutMs: 15_000,
+    });
     assert.equal(s.last_exit?.reason, 'handshake-timeout');
     assert.notEqual(status('never-initialize').state, 'ready');
   });
@@ -134,7 +148,9 @@ describe('a kernel supervising misbehaving plugins', () => {
   test('a person restarts a failed plugin, which forgets its crash history', async () => {
     await waitFor(() => status('exit-loop').state === 'failed', { what: 'exit-loop to fail' });
     await t.kernel.supervisor.control('exit-loop', 'restart');
-    const s = await waitFor(() => status('exit-loop').last_exit && status('exit-loop').state !== 'failed' && status('exit-loop'), { what: 'exit-loop restarted' });
+    const s = await waitFor(() => status('exit-loop').last_exit && status('exit-loop').state !== 'failed' && status('exit-loop'), {
+      what: 'exit-loop restarted',
+    });
     assert.notEqual(s.state, 'failed');
   });
 
@@ -169,7 +185,11 @@ describe('stopping plugins', () => {
     t.kernel.bus.subscribe('test', 'plugin.stopped', (event) => stopped.push(event.data));
     const states: PluginStateEvent[] = [];
     t.kernel.bus.subscribe('states', KernelEvents.PluginState, (event) => states.push(event.data as PluginStateEvent));
-    assert.deepEqual(sup.list().map((p) => p.name), ['good', 'needs-good'], 'dependencies first');
+    assert.deepEqual(
+      sup.list().map((p) => p.name),
+      ['good', 'needs-good'],
+      'dependencies first',
+    );
     const firstPid = sup.get('good').status().pid;
     assert.equal((await sup.control('good', 'stop')).state, 'stopped');
     assert.deepEqual(stopped, [{ name: 'good', reason: 'stop', code: 0, signal: null }], 'plugin.stopped was published');
@@ -178,14 +198,18 @@ describe('stopping plugins', () => {
     assert.equal((await sup.control('good', 'disable')).state, 'disabled');
     const secondPid = started.pid;
     assert.ok(firstPid !== null && secondPid !== null && firstPid !== secondPid);
-    assert.deepEqual(states, [
-      { name: 'good', state: 'stopping', previous: 'ready', pid: firstPid },
-      { name: 'good', state: 'stopped', previous: 'stopping', pid: null },
-      { name: 'good', state: 'starting', previous: 'stopped', pid: null },
-      { name: 'good', state: 'ready', previous: 'starting', pid: secondPid },
-      { name: 'good', state: 'stopping', previous: 'ready', pid: secondPid },
-      { name: 'good', state: 'disabled', previous: 'stopping', pid: null },
-    ], 'each change of state was published as plugin.state, with the pid of the process running then');
+    assert.deepEqual(
+      states,
+      [
+        { name: 'good', state: 'stopping', previous: 'ready', pid: firstPid },
+        { name: 'good', state: 'stopped', previous: 'stopping', pid: null },
+        { name: 'good', state: 'starting', previous: 'stopped', pid: null },
+        { name: 'good', state: 'ready', previous: 'starting', pid: secondPid },
+        { name: 'good', state: 'stopping', previous: 'ready', pid: secondPid },
+        { name: 'good', state: 'disabled', previous: 'stopping', pid: null },
+      ],
+      'each change of state was published as plugin.state, with the pid of the process running then',
+    );
     await assert.rejects(sup.control('good', 'start'), /is disabled; enable it with: homectl plugins enable good/);
     await assert.rejects(sup.control('nope', 'start'), /no plugin named "nope"/);
     assert.equal(t.kernel.config.isEnabled('good'), false);

@@ -74,7 +74,7 @@ describe('tools and guards of a plugin that is unresponsive, then in backoff', (
     assert.ok(checked.ms < AT_ONCE_MS, `guard answered after ${checked.ms.toFixed(0)} ms`);
     assert.equal(checked.deny, true);
     assert.match(checked.reason, /^guard plugin "unsteady" is unresponsive \(.*\), so it cannot check this call: denied, failing closed; try again shortly$/);
-    assert.equal((await invoke(t, 'add', { a: 1, b: 2 })).outcome.isError, false, 'other plugins\' tools still answer');
+    assert.equal((await invoke(t, 'add', { a: 1, b: 2 })).outcome.isError, false, "other plugins' tools still answer");
     // Its first crash is restarted at once.
     proc.kill('test', 'killed by the test');
     assert.equal(await spinning, 'ended');

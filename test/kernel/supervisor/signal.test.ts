@@ -22,7 +22,17 @@ describe('signalling a plugin that runs as another uid', () => {
     const asService = (runAs: string) =>
       spawnSync(
         'setpriv',
-        ['--reuid=4321', '--regid=4321', '--clear-groups', '--inh-caps=+setuid,+setgid', '--ambient-caps=+setuid,+setgid', '--', process.execPath, '-e', `require(${JSON.stringify(signal)}).signalPlugin(${pid}, 'SIGKILL', ${runAs})`],
+        [
+          '--reuid=4321',
+          '--regid=4321',
+          '--clear-groups',
+          '--inh-caps=+setuid,+setgid',
+          '--ambient-caps=+setuid,+setgid',
+          '--',
+          process.execPath,
+          '-e',
+          `require(${JSON.stringify(signal)}).signalPlugin(${pid}, 'SIGKILL', ${runAs})`,
+        ],
         { encoding: 'utf8' },
       );
     assert.equal(asService('null').status, 0);

@@ -73,10 +73,13 @@ describe('messages over the 4 MiB body cap', () => {
 
   test('kernel → plugin: a notification over the cap throws at once and is never sent', async () => {
     const event = { name: 'test.big', source: 'kernel', data: 'd'.repeat(MB5), at: Date.now() };
-    assert.throws(() => big.channel().notify(EventDeliverNotification, event), (error: Caught) => {
-      assertTooLarge(error, 'events/deliver', cap);
-      return true;
-    });
+    assert.throws(
+      () => big.channel().notify(EventDeliverNotification, event),
+      (error: Caught) => {
+        assertTooLarge(error, 'events/deliver', cap);
+        return true;
+      },
+    );
     await assertUnharmed();
   });
 
@@ -112,7 +115,7 @@ describe('a smaller cap set by the owner (core.wire.max_body_bytes) holds at bot
     await t?.close();
   });
 
-  test('the kernel\'s answer over it becomes an error answer naming config/get; the plugin refuses to send over it', async () => {
+  test("the kernel's answer over it becomes an error answer naming config/get; the plugin refuses to send over it", async () => {
     const pid = await big.call('pid');
     assert.equal(big.channel().maxBodyBytes, cap, 'a sender in the kernel can read the cap to split its payloads');
     t.kernel.config.set('big-payloads', 'blob', 'k'.repeat(600_000));
@@ -164,9 +167,17 @@ describe('a plugin host that reads a frame it cannot parse', () => {
       assert.equal(s.last_exit?.reason, 'wire-error');
       assert.equal(s.last_exit?.code, WIRE_ERROR_EXIT_CODE);
       assert.match(s.last_exit?.detail ?? '', reason, 'last_exit says why');
-      const logs = t.kernel.supervisor.get('good').logs.tail(20).map((line) => line.msg).join('\n');
+      const logs = t.kernel.supervisor
+        .get('good')
+        .logs.tail(20)
+        .map((line) => line.msg)
+        .join('\n');
       assert.match(logs, reason, 'the host said why on stderr');
-      assert.match(logs, new RegExp(`process ${oldPid} could not read a frame from homed and exited: .*${reason.source}`), 'the kernel logged it with the reason');
+      assert.match(
+        logs,
+        new RegExp(`process ${oldPid} could not read a frame from homed and exited: .*${reason.source}`),
+        'the kernel logged it with the reason',
+      );
       await waitFor(() => good.status().state === 'ready', { what: 'good to be back' });
       assert.notEqual(good.status().pid, oldPid);
       assert.equal(pidAlive(oldPid), false);

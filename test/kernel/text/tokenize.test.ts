@@ -25,7 +25,10 @@ test('Chinese, Japanese and Korean runs are cut into overlapping bigrams', () =>
   assert.deepEqual(tokenize('커피머신'), ['커피', '피머', '머신']);
   const query = tokenize('除垢');
   const text = new Set(tokenize('每三个月为咖啡机除垢一次'));
-  assert.ok(query.every((t) => text.has(t)), 'every term of a query is among the terms of a text that contains it');
+  assert.ok(
+    query.every((t) => text.has(t)),
+    'every term of a query is among the terms of a text that contains it',
+  );
 });
 
 test('empty and symbol-only input gives no terms', () => {

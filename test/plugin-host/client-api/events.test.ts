@@ -125,7 +125,10 @@ describe('events/subscribe', () => {
     await waitFor(() => r.fanout.size === 1, { what: 'the closed client to be dropped' });
     r.bus.publish('plugin.ready', 'kernel');
     await waitFor(() => staying.items.length === 2, { what: 'the event to reach the client that stayed' });
-    assert.deepEqual(going.items.map((i) => i.kind), ['subscribed']);
+    assert.deepEqual(
+      going.items.map((i) => i.kind),
+      ['subscribed'],
+    );
   });
 
   it('answers a kernel refusal as an error, and asks the kernel again for the next client', async (t) => {

@@ -20,9 +20,11 @@ function idleContext(): Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | '
 }
 
 describe('the client protocol table', () => {
-  it('has one row for each SocketApi descriptor, with the descriptor\'s params schema, and no other', () => {
+  it("has one row for each SocketApi descriptor, with the descriptor's params schema, and no other", () => {
     const { methods } = createClientMethods(idleContext());
-    const declared = Object.values(SocketApi).map((d) => d.method).sort();
+    const declared = Object.values(SocketApi)
+      .map((d) => d.method)
+      .sort();
     assert.deepEqual(Object.keys(methods).sort(), declared);
     for (const descriptor of Object.values(SocketApi)) assert.equal(methods[descriptor.method]?.params, descriptor.params, descriptor.method);
   });

@@ -142,7 +142,11 @@ describe('client session', () => {
     assert.match(transport.lines[1]?.error?.message ?? '', /\$\/cancel needs params\.id/);
     g.release(MAX_IN_FLIGHT + 1);
     await transport.written(2 + MAX_IN_FLIGHT + 1);
-    assert.equal(transport.lines.filter((l) => l.result !== undefined && l.id !== 500).length, MAX_IN_FLIGHT + 1, 'every request, cancelled or not, is answered once');
+    assert.equal(
+      transport.lines.filter((l) => l.result !== undefined && l.id !== 500).length,
+      MAX_IN_FLIGHT + 1,
+      'every request, cancelled or not, is answered once',
+    );
   });
 
   it('answers a request and not a notification; a failing notification is logged, not answered', async () => {

@@ -79,7 +79,21 @@ describe('Lua plugins', () => {
 
   test('the sandbox leaves out io, the dangerous os functions, file loaders, debug and binary chunks, and keeps require inside the folder', async () => {
     const result = (await call('sandbox')) as Record<string, unknown>;
-    for (const key of ['io', 'os_execute', 'os_exit', 'os_remove', 'os_rename', 'os_getenv', 'os_tmpname', 'os_time', 'loadfile', 'dofile', 'debug', 'package', 'string_dump']) {
+    for (const key of [
+      'io',
+      'os_execute',
+      'os_exit',
+      'os_remove',
+      'os_rename',
+      'os_getenv',
+      'os_tmpname',
+      'os_time',
+      'loadfile',
+      'dofile',
+      'debug',
+      'package',
+      'string_dump',
+    ]) {
       assert.equal(result[key], true, key);
     }
     assert.match(String(result['binary_chunk']), /binary chunk/);
@@ -107,10 +121,13 @@ describe('Lua plugins', () => {
   test('a Lua event handler receives the events it subscribed to', async () => {
     assert.deepEqual(await call('events_seen'), []);
     t.kernel.bus.publish('test.ping', 'test', { n: 7 });
-    const seen = await waitFor(async () => {
-      const list = (await call('events_seen')) as unknown[];
-      return list.length > 0 && list;
-    }, { what: 'the event to arrive' });
+    const seen = await waitFor(
+      async () => {
+        const list = (await call('events_seen')) as unknown[];
+        return list.length > 0 && list;
+      },
+      { what: 'the event to arrive' },
+    );
     assert.deepEqual(seen, [{ name: 'test.ping', n: 7 }]);
   });
 

@@ -54,7 +54,10 @@ describe('change store pruning', () => {
     assert.equal(result.sets, 1);
     assert.equal(result.blobs, 1, 'v0 was named by the old set alone');
     assert.equal(result.bytes, 2);
-    assert.deepEqual(store.list().map((s) => s.id), [recent]);
+    assert.deepEqual(
+      store.list().map((s) => s.id),
+      [recent],
+    );
     assert.throws(() => store.show(old), /c\d+/);
     assert.deepEqual(store.undo(recent), { id: recent, restored: [file], skipped: [] });
     assert.equal(fs.readFileSync(file, 'utf8'), 'v1');

@@ -35,7 +35,10 @@ describe('the rooted walk', () => {
     assert.equal(pathOf(locateInRoots('b/x.txt', [root])), path.join(root, 'docs', 'x.txt'));
     assert.equal(pathOf(locateInRoots('b', [root])), path.join(root, 'docs'), 'a symlink at the end is followed too');
     assert.equal(pathOf(locateInRoots('docs/../docs/x.txt', [root])), path.join(root, 'docs', 'x.txt'));
-    assert.throws(() => locateInRoots('docs/up/secret', [root]), new RegExp(`docs/up/secret leads outside the allowed roots through a symlink \\(it resolves to ${outside}/secret\\)`));
+    assert.throws(
+      () => locateInRoots('docs/up/secret', [root]),
+      new RegExp(`docs/up/secret leads outside the allowed roots through a symlink \\(it resolves to ${outside}/secret\\)`),
+    );
     assert.throws(() => locateInRoots('loop1/x', [root]), /loop1\/x goes through more than 40 symlinks/);
     assert.throws(() => locateInRoots('../outside/x', [root]), /\.\.\/outside\/x is outside the allowed roots/);
   });

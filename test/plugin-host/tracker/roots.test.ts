@@ -26,7 +26,10 @@ describe('allowed roots', () => {
     assert.equal(resolveInRoots(path.join(root, 'inner-link', 'a.txt'), roots), path.join(root, 'docs', 'a.txt'));
     assert.equal(resolveInRoots('docs/new/deeper.txt', roots, { forWrite: true }), path.join(root, 'docs', 'new', 'deeper.txt'));
     assert.throws(() => resolveInRoots('../outside/secret', roots), /\.\.\/outside\/secret is outside the allowed roots/);
-    assert.throws(() => resolveInRoots('escape/secret', roots), /escape\/secret leads outside the allowed roots through a symlink \(it resolves to .*outside\/secret\)/);
+    assert.throws(
+      () => resolveInRoots('escape/secret', roots),
+      /escape\/secret leads outside the allowed roots through a symlink \(it resolves to .*outside\/secret\)/,
+    );
     assert.throws(() => resolveInRoots('escape/new.txt', roots, { forWrite: true }), /leads outside the allowed roots through a symlink/);
     assert.throws(() => resolveInRoots('hard', roots, { forWrite: true }), /hard has 2 hard links; writing it would change files that may be outside/);
     assert.throws(() => loadRoots(['relative/path'], dir), /files:roots must be a list of absolute paths/);

@@ -163,7 +163,10 @@ describe('change store', () => {
     const file = path.join(root, 'same.txt');
     fs.writeFileSync(file, 'same');
     const state = store.stateOf(file);
-    assert.equal(store.record({ session: 's', tool: 't', callId: 'c', summary: '', mode: 'direct', entries: [{ path: file, before: state, after: state }] }), null);
+    assert.equal(
+      store.record({ session: 's', tool: 't', callId: 'c', summary: '', mode: 'direct', entries: [{ path: file, before: state, after: state }] }),
+      null,
+    );
     assert.throws(() => store.show('c999'), /there is no change set c999; homectl changes list shows them/);
     assert.throws(() => store.show('12; drop'), /is not a change set id; ids look like c12/);
   });

@@ -36,13 +36,17 @@ describe('approvals through a real homed and a socket client', () => {
     watcher = await HomedClient.connect(homed.socket);
     let live = false;
     watcher
-      .call(SocketApi.EventsSubscribe, { names: ['approval.*'] }, {
-        onStream: (item) => {
-          const it = item as EventsStreamItem;
-          if (it.kind === 'subscribed') live = true;
-          else events.push(it);
+      .call(
+        SocketApi.EventsSubscribe,
+        { names: ['approval.*'] },
+        {
+          onStream: (item) => {
+            const it = item as EventsStreamItem;
+            if (it.kind === 'subscribed') live = true;
+            else events.push(it);
+          },
         },
-      })
+      )
       .catch(() => undefined);
     await waitFor(() => live, { what: 'the approval events to be followed' });
   });
@@ -64,8 +68,10 @@ describe('approvals through a real homed and a socket client', () => {
     }
   }
 
-  const asked = (session: string): PendingAsk[] => events.filter((e) => e.name === ApprovalEvents.Asked && (e.data as PendingAsk).session === session).map((e) => e.data as PendingAsk);
-  const answered = (session: string): AnsweredAsk[] => events.filter((e) => e.name === ApprovalEvents.Answered && (e.data as AnsweredAsk).session === session).map((e) => e.data as AnsweredAsk);
+  const asked = (session: string): PendingAsk[] =>
+    events.filter((e) => e.name === ApprovalEvents.Asked && (e.data as PendingAsk).session === session).map((e) => e.data as PendingAsk);
+  const answered = (session: string): AnsweredAsk[] =>
+    events.filter((e) => e.name === ApprovalEvents.Answered && (e.data as AnsweredAsk).session === session).map((e) => e.data as AnsweredAsk);
   /** The answers of `session` once `count` have arrived: the watcher's events come on a connection of their own, so
    * they may follow the chat's answer or the model's next request by a moment. */
   const answersOf = async (session: string, count = 1): Promise<AnsweredAsk[]> => {
@@ -101,13 +107,22 @@ describe('approvals through a real homed and a socket client', () => {
     assert.equal(question.asker, 'approvals');
     assert.equal(question.shownVia, 'cli');
     const pending = await callOnce(homed.socket, SocketApi.ApprovalPending, { session: 'cli:yes' });
-    assert.deepEqual(pending.pending.map((q) => q.id), [question.id]);
+    assert.deepEqual(
+      pending.pending.map((q) => q.id),
+      [question.id],
+    );
     await answer(question.id, 'yes');
     const said = await saying;
     assert.equal(said.text, 'It is 5.');
-    assert.ok(said.items.some((i) => i.kind === 'notice' && i.text?.includes(`[approval] Allow add {"a":2,"b":3}?`) && i.text.includes(question.id)), JSON.stringify(said.items));
+    assert.ok(
+      said.items.some((i) => i.kind === 'notice' && i.text?.includes(`[approval] Allow add {"a":2,"b":3}?`) && i.text.includes(question.id)),
+      JSON.stringify(said.items),
+    );
     assert.match(toolResultSent(first + 1), /"sum":5/);
-    assert.deepEqual((await answersOf('cli:yes')).map((a) => [a.choice, a.by, a.via]), [['yes', 'person', 'cli']]);
+    assert.deepEqual(
+      (await answersOf('cli:yes')).map((a) => [a.choice, a.by, a.via]),
+      [['yes', 'person', 'cli']],
+    );
   });
 
   it("a call's time is its run time; the wait for its approval is reported apart", async () => {
@@ -133,7 +148,10 @@ describe('approvals through a real homed and a socket client', () => {
     const said = await saying;
     assert.equal(said.text, 'I was not allowed.');
     assert.match(toolResultSent(first + 1), /denied: the person answered no \(through cli\); it was not run/);
-    assert.ok(said.items.some((i) => i.kind === 'tool' && i.tool?.name === 'add' && i.tool.phase === 'end' && /the person answered no/.test(i.tool.denied ?? '')), JSON.stringify(said.items));
+    assert.ok(
+      said.items.some((i) => i.kind === 'tool' && i.tool?.name === 'add' && i.tool.phase === 'end' && /the person answered no/.test(i.tool.denied ?? '')),
+      JSON.stringify(said.items),
+    );
   });
 
   it('a wrong answer is refused with the choices, and the question keeps waiting', async () => {
@@ -159,7 +177,10 @@ describe('approvals through a real homed and a socket client', () => {
     assert.equal((await say('cli:always', 'once more')).text, 'Fifteen again.');
     assert.equal(asked('cli:always').length, 1, 'the second call was not asked about');
     const listed = await callOnce(homed.socket, ApprovalsApi.List, {});
-    assert.deepEqual(listed.rules.map((r) => [r.tool, r.action, r.added_by, r.prefix ?? r.command ?? r.glob ?? r.path ?? null]), [['add', 'allow', 'always', null]]);
+    assert.deepEqual(
+      listed.rules.map((r) => [r.tool, r.action, r.added_by, r.prefix ?? r.command ?? r.glob ?? r.path ?? null]),
+      [['add', 'allow', 'always', null]],
+    );
     // Revoked, the tool asks again.
     const rule = listed.rules[0]!;
     const revoked = await runHomectl(['approvals', 'revoke', rule.id], { socket: homed.socket });
@@ -190,11 +211,26 @@ describe('approvals through a real homed and a socket client', () => {
       await answer(question.id, 'yes');
       const said = await saying;
       assert.equal(said.text, 'The sub-agent got it.');
-      assert.ok(said.items.some((i) => i.kind === 'notice' && i.text?.includes(question.id)), `the question was in the chat stream: ${JSON.stringify(said.items)}`);
-      assert.deepEqual((await answersOf('cli:kids/child')).map((a) => [a.choice, a.by]), [['yes', 'person']]);
-      const childSteps = said.items.filter((i) => i.kind === 'tool' && i.tool?.agent === 'child-1').map((i) => [i.tool?.id, i.tool?.name, i.tool?.phase, i.tool?.outcome]);
-      assert.deepEqual(childSteps.map(([, name, phase]) => [name, phase]), [['add', 'start'], ['add', 'end']], "the sub-agent's call is shown, marked as its own");
-      assert.match(String(childSteps[0]?.[0]), /^child-1:/, 'its id cannot collide with the parent\'s calls');
+      assert.ok(
+        said.items.some((i) => i.kind === 'notice' && i.text?.includes(question.id)),
+        `the question was in the chat stream: ${JSON.stringify(said.items)}`,
+      );
+      assert.deepEqual(
+        (await answersOf('cli:kids/child')).map((a) => [a.choice, a.by]),
+        [['yes', 'person']],
+      );
+      const childSteps = said.items
+        .filter((i) => i.kind === 'tool' && i.tool?.agent === 'child-1')
+        .map((i) => [i.tool?.id, i.tool?.name, i.tool?.phase, i.tool?.outcome]);
+      assert.deepEqual(
+        childSteps.map(([, name, phase]) => [name, phase]),
+        [
+          ['add', 'start'],
+          ['add', 'end'],
+        ],
+        "the sub-agent's call is shown, marked as its own",
+      );
+      assert.match(String(childSteps[0]?.[0]), /^child-1:/, "its id cannot collide with the parent's calls");
       assert.equal(childSteps[1]?.[3], 'ok');
       const childAsked = llm.requests.find((r) => lastUserText(r) === 'add 20 and 22' && toolResultsSinceUser(r) === 1);
       assert.ok(childAsked, 'the sub-agent got its tool result');
@@ -216,7 +252,10 @@ describe('approvals through a real homed and a socket client', () => {
     assert.equal(said.text, 'Nobody answered.');
     assert.ok(Date.now() - started >= QUESTION_TIMEOUT_MS, 'it waited for the answer until the timeout');
     assert.match(toolResultSent(first + 1), /denied: nobody answered within 4 s; denied/);
-    assert.deepEqual((await answersOf('cli:silent')).map((a) => [a.choice, a.by]), [['no', 'timeout']]);
+    assert.deepEqual(
+      (await answersOf('cli:silent')).map((a) => [a.choice, a.by]),
+      [['no', 'timeout']],
+    );
   });
 
   it('a turn no person waits on, in a session no plugin owns: denied at once, nobody asked', async () => {
@@ -224,8 +263,14 @@ describe('approvals through a real homed and a socket client', () => {
     llm.enqueue(addCall(6, 6), { text: 'ok' });
     await callOnce(homed.socket, SocketApi.ChatInterrupt, { session: 'cli:nobody', text: 'add 6 and 6' });
     await llm.waitForRequests(first + 2, 20_000);
-    assert.match(toolResultSent(first + 1), /denied: nobody can be asked: no person's message is being answered in session "cli:nobody" and no plugin owns it; denied/);
-    assert.deepEqual((await answersOf('cli:nobody')).map((a) => [a.choice, a.by]), [['no', 'no-client']]);
+    assert.match(
+      toolResultSent(first + 1),
+      /denied: nobody can be asked: no person's message is being answered in session "cli:nobody" and no plugin owns it; denied/,
+    );
+    assert.deepEqual(
+      (await answersOf('cli:nobody')).map((a) => [a.choice, a.by]),
+      [['no', 'no-client']],
+    );
     assert.equal(asked('cli:nobody').length, 0, 'nobody was asked: an asked event would have come before the answer');
   });
 
@@ -233,7 +278,11 @@ describe('approvals through a real homed and a socket client', () => {
     const listed = await runHomectl(['approvals', 'list', '--json', '--limit', '100'], { socket: homed.socket });
     assert.equal(listed.code, 0, listed.stderr);
     const { decisions } = JSON.parse(listed.stdout) as ApprovalsListResult;
-    const of = (session: string) => decisions.filter((d) => d.session === session).map((d) => [d.tool, d.args, d.decision, d.by]).reverse();
+    const of = (session: string) =>
+      decisions
+        .filter((d) => d.session === session)
+        .map((d) => [d.tool, d.args, d.decision, d.by])
+        .reverse();
     assert.deepEqual(of('cli:yes'), [['add', '{"a":2,"b":3}', 'allow', 'person']]);
     assert.deepEqual(of('cli:no'), [['add', '{"a":1,"b":1}', 'deny', 'person']]);
     assert.deepEqual(of('cli:always'), [
@@ -261,7 +310,10 @@ describe('approvals through a real homed and a socket client', () => {
     const said = await saying;
     assert.equal(said.text, 'The guard went away.');
     assert.match(toolResultSent(first + 1), /denied: guard plugin "approvals" did not answer .*denied, failing closed/);
-    assert.deepEqual((await answersOf('cli:crash')).map((a) => [a.id, a.choice, a.by]), [[question.id, 'no', 'withdrawn']]);
+    assert.deepEqual(
+      (await answersOf('cli:crash')).map((a) => [a.id, a.choice, a.by]),
+      [[question.id, 'no', 'withdrawn']],
+    );
     assert.deepEqual((await callOnce(homed.socket, SocketApi.ApprovalPending, {})).pending, []);
     await assert.rejects(answer(question.id, 'yes'), /no question .* is waiting/);
   });

@@ -83,7 +83,17 @@ describe('path rules', () => {
 
 describe('decisions', () => {
   it('read-only tools are allowed, exec and writes ask, unknown tools ask', () => {
-    for (const tool of ['read_file', 'list_files', 'search_files', 'web_fetch', 'web_search', 'memory_search', 'knowledge_search', 'timer_list', 'child_result']) {
+    for (const tool of [
+      'read_file',
+      'list_files',
+      'search_files',
+      'web_fetch',
+      'web_search',
+      'memory_search',
+      'knowledge_search',
+      'timer_list',
+      'child_result',
+    ]) {
       assert.equal(policyOf(tool, {}), 'allow', tool);
     }
     for (const tool of ['exec', 'write_file', 'edit_file', 'add', 'plugin_install', 'plugin_remove']) assert.equal(policyOf(tool, {}), 'ask', tool);
@@ -110,7 +120,13 @@ describe('decisions', () => {
 describe('rules from the setting and from answers', () => {
   it('keeps the well-formed rules and names each one left out', () => {
     const good = rule({ tool: 'exec', prefix: 'ls' });
-    const { rules, problems } = parseRules([good, { tool: 'exec' }, rule({ tool: 'exec', prefix: 'ls', glob: '/x' }), rule({ tool: 'exec', prefix: 'ls; rm' }), 'x']);
+    const { rules, problems } = parseRules([
+      good,
+      { tool: 'exec' },
+      rule({ tool: 'exec', prefix: 'ls', glob: '/x' }),
+      rule({ tool: 'exec', prefix: 'ls; rm' }),
+      'x',
+    ]);
     assert.deepEqual(rules, [good]);
     assert.equal(problems.length, 4);
     assert.match(problems[0]!, /rules\[1\] is left out: it has no "id"/);
@@ -125,7 +141,12 @@ describe('rules from the setting and from answers', () => {
 
   it('"always" allows that very command or path again, else the tool', () => {
     assert.deepEqual(alwaysRuleFor({ name: 'exec', args: { command: ' rm -r old/ ' } }), { tool: 'exec', action: 'allow', command: 'rm -r old/', cwd: '.' });
-    assert.deepEqual(alwaysRuleFor({ name: 'exec', args: { command: ['rm', '-r', 'my dir'] } }), { tool: 'exec', action: 'allow', command: "rm -r 'my dir'", cwd: '.' });
+    assert.deepEqual(alwaysRuleFor({ name: 'exec', args: { command: ['rm', '-r', 'my dir'] } }), {
+      tool: 'exec',
+      action: 'allow',
+      command: "rm -r 'my dir'",
+      cwd: '.',
+    });
     assert.deepEqual(alwaysRuleFor({ name: 'write_file', args: { path: '/a', content: 'x' } }), { tool: 'write_file', action: 'allow', path: '/a' });
     assert.deepEqual(alwaysRuleFor({ name: 'add', args: { a: 1 } }), { tool: 'add', action: 'allow' });
     const exact = rule({ tool: 'exec', command: 'rm -r old/' });
@@ -134,7 +155,10 @@ describe('rules from the setting and from answers', () => {
   });
 
   it('reads the per-tool policy, naming bad entries', () => {
-    assert.deepEqual(parsePolicy({ exec: 'deny', add: 'sometimes' }), { policy: { exec: 'deny' }, problems: ['approvals:policy.add is "sometimes", not one of allow, ask, deny; the default applies'] });
+    assert.deepEqual(parsePolicy({ exec: 'deny', add: 'sometimes' }), {
+      policy: { exec: 'deny' },
+      problems: ['approvals:policy.add is "sometimes", not one of allow, ask, deny; the default applies'],
+    });
   });
 });
 
@@ -158,7 +182,10 @@ describe('questions', () => {
     const asked = questionFor({ name: 'exec', args: { command: 'git status', env: { GIT_CONFIG_COUNT: '1', LANG: 'C', LD_PRELOAD: '/x.so' } } });
     assert.deepEqual(asked.risky, ['GIT_CONFIG_COUNT', 'LD_PRELOAD']);
     assert.equal(asked.coverable, false);
-    assert.match(asked.text, /^Allow exec "git status" with GIT_CONFIG_COUNT="1" LANG="C" LD_PRELOAD="\/x.so"\? Careful: GIT_CONFIG_COUNT, LD_PRELOAD change what the program runs \(git reads .*; the dynamic loader .*\); no rule can allow this, so it is asked every time\.$/);
+    assert.match(
+      asked.text,
+      /^Allow exec "git status" with GIT_CONFIG_COUNT="1" LANG="C" LD_PRELOAD="\/x.so"\? Careful: GIT_CONFIG_COUNT, LD_PRELOAD change what the program runs \(git reads .*; the dynamic loader .*\); no rule can allow this, so it is asked every time\.$/,
+    );
   });
 
   it('escape what a terminal or a page would act on or hide: line breaks, escapes, C1 controls, direction overrides', () => {
@@ -195,7 +222,10 @@ describe('the rest of the call: env and cwd', () => {
     assert.equal(ruleMatches(withLang, call({ env: { LANG: 'de_DE' } })), false, 'with the same value only');
     assert.equal(ruleMatches(withLang, call({ env: { LANG: 'C', BASH_ENV: '/tmp/x' } })), false);
     // A rule edited by hand in Settings that names a risky variable does not cover it either.
-    assert.equal(ruleMatches(rule({ tool: 'exec', prefix: 'git', env: { GIT_SSH_COMMAND: 'sh -c id' } }), call({ env: { GIT_SSH_COMMAND: 'sh -c id' } })), false);
+    assert.equal(
+      ruleMatches(rule({ tool: 'exec', prefix: 'git', env: { GIT_SSH_COMMAND: 'sh -c id' } }), call({ env: { GIT_SSH_COMMAND: 'sh -c id' } })),
+      false,
+    );
   });
 
   it('a tool allowed outright by the policy is still asked about a call setting a risky variable; denied stays denied', () => {
@@ -220,20 +250,45 @@ describe('the rest of the call: env and cwd', () => {
   });
 
   it('"always" keeps the exact line, its folder and its variables; a call with a risky variable gets no rule', () => {
-    assert.deepEqual(alwaysRuleFor(call({ cwd: '/r', env: { LANG: 'C' } })), { tool: 'exec', action: 'allow', command: 'git status', cwd: '/r', env: { LANG: 'C' } });
+    assert.deepEqual(alwaysRuleFor(call({ cwd: '/r', env: { LANG: 'C' } })), {
+      tool: 'exec',
+      action: 'allow',
+      command: 'git status',
+      cwd: '/r',
+      env: { LANG: 'C' },
+    });
     assert.deepEqual(alwaysRuleFor(call({})), { tool: 'exec', action: 'allow', command: 'git status', cwd: '.' });
     assert.equal(alwaysRuleFor(call({ env: { NODE_OPTIONS: '--require /tmp/x.js' } })), undefined);
   });
 
   it('a rule may not name a variable that changes what a program runs', () => {
-    assert.throws(() => makeRule({ tool: 'exec', action: 'allow', prefix: 'git', env: { GIT_CONFIG_COUNT: '1' } }, 'homectl', 0), /its "env" names GIT_CONFIG_COUNT, which changes what a program runs/);
+    assert.throws(
+      () => makeRule({ tool: 'exec', action: 'allow', prefix: 'git', env: { GIT_CONFIG_COUNT: '1' } }, 'homectl', 0),
+      /its "env" names GIT_CONFIG_COUNT, which changes what a program runs/,
+    );
     assert.deepEqual(parseRules([{ id: 'r-1', tool: 'exec', action: 'allow', prefix: 'git', env: { path: '/x' } }]).problems, [
       'approvals:rules[0] is left out: its "env" names path, which changes what a program runs; no rule covers such a variable, a call that sets one is asked every time',
     ]);
   });
 
   it('the list of such variables covers the loader, the shells, git, the interpreters, and compares without case', () => {
-    for (const name of ['LD_PRELOAD', 'LD_AUDIT', 'PATH', 'BASH_ENV', 'ENV', 'GIT_CONFIG_COUNT', 'GIT_SSH_COMMAND', 'NODE_OPTIONS', 'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'http_proxy', 'npm_config_script_shell', 'LESSOPEN', 'HOME']) {
+    for (const name of [
+      'LD_PRELOAD',
+      'LD_AUDIT',
+      'PATH',
+      'BASH_ENV',
+      'ENV',
+      'GIT_CONFIG_COUNT',
+      'GIT_SSH_COMMAND',
+      'NODE_OPTIONS',
+      'PYTHONSTARTUP',
+      'PERL5OPT',
+      'RUBYOPT',
+      'http_proxy',
+      'npm_config_script_shell',
+      'LESSOPEN',
+      'HOME',
+    ]) {
       assert.equal(isRiskyEnvName(name), true, name);
     }
     for (const name of ['LANG', 'LC_ALL', 'TZ', 'TERM', 'COLUMNS', 'NO_COLOR']) assert.equal(isRiskyEnvName(name), false, name);

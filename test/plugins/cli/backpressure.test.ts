@@ -58,7 +58,7 @@ describe('cli socket backpressure', () => {
     await waitFor(() => server.clientCount() === 0, { what: 'no client left' });
   });
 
-  it('stops reading a client\'s requests while its output waits, and reads them once it caught up', async (t) => {
+  it("stops reading a client's requests while its output waits, and reads them once it caught up", async (t) => {
     const blobBytes = 3 * MIB;
     let blobCalls = 0;
     const countCalls: number[] = [];
@@ -104,7 +104,10 @@ describe('cli socket backpressure', () => {
     stuck.pause();
     stuck.write('{"id":1,"method":"test/blob"}\n');
     await waitFor(() => log.lines.some((line) => line.level === 'warn'), { what: 'the stalled client to be disconnected' });
-    assert.match(log.lines.find((line) => line.level === 'warn')?.msg ?? '', /it read nothing for 300 ms \(cli:output_stall_timeout\) with \d+(\.\d)? MiB unsent/);
+    assert.match(
+      log.lines.find((line) => line.level === 'warn')?.msg ?? '',
+      /it read nothing for 300 ms \(cli:output_stall_timeout\) with \d+(\.\d)? MiB unsent/,
+    );
     stuck.resume();
     await stuck.closed;
     await waitFor(() => server.clientCount() === 0, { what: 'the client gone' });

@@ -54,7 +54,10 @@ describe('HomedClient', () => {
 });
 
 /** A server that hands each request line to `answer`, which writes what it likes to the connection. */
-async function lineServer(t: TestContext, answer: (request: { id: number; method: string }, conn: Socket) => void): Promise<{ socket: string; closed: () => number }> {
+async function lineServer(
+  t: TestContext,
+  answer: (request: { id: number; method: string }, conn: Socket) => void,
+): Promise<{ socket: string; closed: () => number }> {
   const dir = makeTempDir('cli-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const socket = path.join(dir, 'homed.sock');
@@ -156,7 +159,11 @@ describe('request timeouts policy', () => {
     assert.deepEqual(takeTimeoutFlag(['status']), { timeoutMs: undefined, rest: ['status'] });
     assert.deepEqual(takeTimeoutFlag(['x', '--', '--timeout', '3']), { timeoutMs: undefined, rest: ['x', '--', '--timeout', '3'] });
     for (const bad of [['--timeout'], ['--timeout', 'soon'], ['--timeout=-1'], ['--timeout=']]) {
-      assert.throws(() => takeTimeoutFlag(bad), (e: unknown) => e instanceof TimeoutUsageError && /needs a number of seconds, e\.g\. --timeout 60/.test(e.message), bad.join(' '));
+      assert.throws(
+        () => takeTimeoutFlag(bad),
+        (e: unknown) => e instanceof TimeoutUsageError && /needs a number of seconds, e\.g\. --timeout 60/.test(e.message),
+        bad.join(' '),
+      );
     }
   });
 });

@@ -25,7 +25,7 @@ describe('homectl config as a contract', () => {
     assert.equal((await ctl('config', 'get', 'core.log.levle')).code, 1);
   });
 
-  it('undeclared keys are refused in core and in a plugin\'s table', async () => {
+  it("undeclared keys are refused in core and in a plugin's table", async () => {
     const nope = await ctl('config', 'set', 'nope', '1');
     assert.equal(nope.code, 1);
     assert.match(nope.stderr, /core\.nope is not a known setting of homed; homectl config list shows every setting/);
@@ -35,7 +35,10 @@ describe('homectl config as a contract', () => {
   });
 
   it('core.data.dir is read-only for set and unset, and says to use homed -data', async () => {
-    for (const args of [['set', 'core.data.dir', '/tmp/elsewhere'], ['unset', 'core.data.dir']]) {
+    for (const args of [
+      ['set', 'core.data.dir', '/tmp/elsewhere'],
+      ['unset', 'core.data.dir'],
+    ]) {
       const { code, stderr } = await ctl('config', ...args);
       assert.equal(code, 1, args.join(' '));
       assert.match(stderr, /core\.data\.dir is read-only: homed sets it itself; start homed with -data DIR/);

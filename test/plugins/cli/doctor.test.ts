@@ -43,7 +43,9 @@ function mountTmpfs(): { dir: string } | { skip: string } {
     return { dir };
   } catch (error) {
     fs.rmdirSync(dir);
-    return { skip: `mount -t tmpfs is not permitted here (${String((error as { stderr?: unknown }).stderr ?? error).trim()}); the 99 % full data dir is not tested` };
+    return {
+      skip: `mount -t tmpfs is not permitted here (${String((error as { stderr?: unknown }).stderr ?? error).trim()}); the 99 % full data dir is not tested`,
+    };
   }
 }
 
@@ -125,11 +127,19 @@ describe('homectl doctor --json', () => {
       assert.match(provider?.detail ?? '', /a 1-token completion took \d+ ms/);
       const needsWork = json.findings.filter((f) => f.severity === 'warning' || f.severity === 'error');
       const expected = nodeSeverity === 'warning' || nodeSeverity === 'error' ? ['node'] : [];
-      assert.deepEqual(needsWork.map((f) => f.check), expected, JSON.stringify(needsWork));
+      assert.deepEqual(
+        needsWork.map((f) => f.check),
+        expected,
+        JSON.stringify(needsWork),
+      );
       // On Node 20 (past its end of life on 2026-04-30) this is 1; on Node 22 or 24 it is 0.
       assert.equal(code, expected.length > 0 ? 1 : 0);
       assert.equal(json.summary.exit_code, code);
-      for (const check of ['homed', 'kernel', 'plugins', 'disk', 'data-dir', 'socket', 'service', 'node']) assert.ok(json.findings.some((f) => f.check === check), check);
+      for (const check of ['homed', 'kernel', 'plugins', 'disk', 'data-dir', 'socket', 'service', 'node'])
+        assert.ok(
+          json.findings.some((f) => f.check === check),
+          check,
+        );
     });
 
     it('with homed down says so, and still checks the data dir and each database itself', async () => {

@@ -26,13 +26,17 @@ describe('events/subscribe through the cli socket', () => {
     const client = await HomedClient.connect(homed.socket);
     const events: EventItem[] = [];
     let live = false;
-    const ended = client.call(SocketApi.EventsSubscribe, { names }, {
-      onStream: (item) => {
-        const it = item as EventsStreamItem;
-        if (it.kind === 'subscribed') live = true;
-        else events.push(it);
+    const ended = client.call(
+      SocketApi.EventsSubscribe,
+      { names },
+      {
+        onStream: (item) => {
+          const it = item as EventsStreamItem;
+          if (it.kind === 'subscribed') live = true;
+          else events.push(it);
+        },
       },
-    });
+    );
     ended.catch(() => undefined);
     await waitFor(() => live, { what: `events/subscribe ${names.join(' ')} to be live` });
     return { events, client, ended };

@@ -7,8 +7,20 @@ import type { ConfigEntry, KernelStatus, LogLine, PluginInfo, PluginStatus } fro
 import { leaveStaleSocket, makeTempDir, pidAlive, runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 
 const STATUS_FIELDS: (keyof PluginStatus)[] = [
-  'name', 'kind', 'version', 'state', 'enabled', 'pid', 'restarts', 'uptime_ms',
-  'rss_bytes', 'cpu_percent', 'last_exit', 'detail', 'denied_calls', 'timeouts',
+  'name',
+  'kind',
+  'version',
+  'state',
+  'enabled',
+  'pid',
+  'restarts',
+  'uptime_ms',
+  'rss_bytes',
+  'cpu_percent',
+  'last_exit',
+  'detail',
+  'denied_calls',
+  'timeouts',
 ];
 const SECRET = 's3cr3t-hunter2-value';
 
@@ -128,15 +140,21 @@ describe('homectl against a running homed', () => {
     assert.ok(lines.length >= 1);
     for (const line of lines) {
       const keys = Object.keys(line).sort();
-      assert.deepEqual(keys.filter((key) => key !== 'fields'), ['at', 'level', 'msg', 'stream']);
-      if (line.fields !== undefined) assert.equal(typeof line.fields, 'object', 'a plugin\'s fields stay JSON');
+      assert.deepEqual(
+        keys.filter((key) => key !== 'fields'),
+        ['at', 'level', 'msg', 'stream'],
+      );
+      if (line.fields !== undefined) assert.equal(typeof line.fields, 'object', "a plugin's fields stay JSON");
     }
-    assert.ok(lines.some((line) => line.msg === 'serving the socket' && typeof line.fields?.['path'] === 'string'), 'fields apart from the message');
+    assert.ok(
+      lines.some((line) => line.msg === 'serving the socket' && typeof line.fields?.['path'] === 'string'),
+      'fields apart from the message',
+    );
     const one = JSON.parse((await ctl('plugins', 'logs', 'cli', '--lines', '1', '--json')).stdout) as LogLine[];
     assert.equal(one.length, 1);
   });
 
-  it('plugins info shows manifest facts; an unknown plugin exits 1 with the daemon\'s message', async () => {
+  it("plugins info shows manifest facts; an unknown plugin exits 1 with the daemon's message", async () => {
     const json = await ctl('plugins', 'info', 'cli', '--json');
     assert.equal(json.code, 0, json.stderr);
     const info = JSON.parse(json.stdout) as PluginInfo;
@@ -184,7 +202,15 @@ describe('homectl against a running homed', () => {
   });
 
   it('usage errors exit 2 with the usage text', async () => {
-    for (const args of [['frobnicate'], ['plugins', 'frob'], ['plugins', 'info'], ['config', 'get', 'a', 'b'], ['plugins', 'logs', 'cli', '--lines', 'x'], ['status', '--bogus'], []]) {
+    for (const args of [
+      ['frobnicate'],
+      ['plugins', 'frob'],
+      ['plugins', 'info'],
+      ['config', 'get', 'a', 'b'],
+      ['plugins', 'logs', 'cli', '--lines', 'x'],
+      ['status', '--bogus'],
+      [],
+    ]) {
       const { code, stderr } = await ctl(...args);
       assert.equal(code, 2, `homectl ${args.join(' ')} exited ${code}`);
       assert.match(stderr, /usage: homectl/);

@@ -201,7 +201,9 @@ describe('an installed plugin serves the agent', () => {
     t.after(() => fs.rmSync(work, { recursive: true, force: true }));
     const installed = await runHomectl(['plugins', 'install', await packGood(work, '1.0.0'), '--yes'], { dataDir: homed.dataDir });
     assert.equal(installed.code, 0, installed.stderr);
-    const pid = (JSON.parse((await runHomectl(['plugins', 'list', '--json'], { dataDir: homed.dataDir })).stdout) as PluginStatus[]).find((p) => p.name === 'good')?.pid;
+    const pid = (JSON.parse((await runHomectl(['plugins', 'list', '--json'], { dataDir: homed.dataDir })).stdout) as PluginStatus[]).find(
+      (p) => p.name === 'good',
+    )?.pid;
     await allowTools(homed.socket, ['echo']);
     llm.enqueue({ toolCalls: [{ name: 'echo', args: { word: 'installed-echo' } }] }, { text: 'done' });
     const said = await runWaiter(['-data', homed.dataDir, '--session', 'cli:install', '-say', 'echo something']);

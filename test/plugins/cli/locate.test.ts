@@ -15,12 +15,17 @@ describe('locateSocket', () => {
     assert.equal(locateSocket(['--socket', '/x.sock', '-data', '/d'], env, cwd).path, '/x.sock');
     assert.equal(locateSocket(['-data', '/d'], env, cwd).path, '/d/run/homed.sock');
     assert.equal(locateSocket(['-data', '/d'], env, cwd).dataDir, '/d', 'the data dir named');
-    assert.equal(locateSocket(['--socket', '/srv/ha/run/homed.sock'], env, cwd).dataDir, '/srv/ha', 'the folder above the socket\'s run/');
+    assert.equal(locateSocket(['--socket', '/srv/ha/run/homed.sock'], env, cwd).dataDir, '/srv/ha', "the folder above the socket's run/");
     assert.equal(locateSocket(['--data', 'rel'], env, cwd).path, '/home/me/rel/run/homed.sock');
     assert.equal(locateSocket([], env, cwd).path, '/env/s.sock');
     assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd).path, '/env/data/run/homed.sock');
     const service = (): DefaultDataDir => ({ dir: '/var/lib/homeagent', source: 'service' });
-    assert.deepEqual(locateSocket(['status'], {}, cwd, service), { path: '/var/lib/homeagent/run/homed.sock', dataDir: '/var/lib/homeagent', source: 'service', rest: ['status'] });
+    assert.deepEqual(locateSocket(['status'], {}, cwd, service), {
+      path: '/var/lib/homeagent/run/homed.sock',
+      dataDir: '/var/lib/homeagent',
+      source: 'service',
+      rest: ['status'],
+    });
     assert.equal(locateSocket([], { HOMEAGENT_DATA: '/env/data' }, cwd, service).path, '/env/data/run/homed.sock', 'the environment comes first');
   });
 

@@ -14,7 +14,11 @@ import { waitFor } from '../../harness/wait';
 import { runWaiter } from '../../harness/waiter';
 
 function jsonLines(text: string): KernelLogLine[] {
-  return text.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as KernelLogLine);
+  return text
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as KernelLogLine);
 }
 
 describe('homectl logs', () => {
@@ -22,7 +26,10 @@ describe('homectl logs', () => {
     const llm = await startFakeLlmFor(t);
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
-    const follower = spawn(process.execPath, [HOMECTL_MAIN, '--socket', homed.socket, 'logs', '-f', '--plugin', 'timer', '--since', '1h'], { env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const follower = spawn(process.execPath, [HOMECTL_MAIN, '--socket', homed.socket, 'logs', '-f', '--plugin', 'timer', '--since', '1h'], {
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     t.after(() => {
       follower.kill('SIGKILL');
     });
@@ -39,7 +46,11 @@ describe('homectl logs', () => {
   it('logs who changed a setting and a plugin, keeps plugin fields as fields, and writes its files under core.log.path', async (t) => {
     const homed = await startHomed();
     t.after(() => homed.cleanup());
-    for (const args of [['config', 'set', 'core.log.level', 'debug'], ['plugins', 'disable', 'timer'], ['plugins', 'enable', 'timer']]) {
+    for (const args of [
+      ['config', 'set', 'core.log.level', 'debug'],
+      ['plugins', 'disable', 'timer'],
+      ['plugins', 'enable', 'timer'],
+    ]) {
       const done = await runHomectl(args, { socket: homed.socket });
       assert.equal(done.code, 0, done.stderr);
     }
@@ -50,7 +61,10 @@ describe('homectl logs', () => {
     assert.deepEqual(setting?.fields, { by: 'cli', scope: 'core', key: 'core.log.level', value: 'debug' });
     const disabled = lines.find((l) => l.msg.startsWith('plugin timer: disable'));
     assert.equal(disabled?.fields?.['by'], 'cli');
-    assert.ok(lines.some((l) => l.msg === 'plugin timer: enable, now ready'), 'the enable line');
+    assert.ok(
+      lines.some((l) => l.msg === 'plugin timer: enable, now ready'),
+      'the enable line',
+    );
     const loaded = lines.filter((l) => l.plugin === 'timer' && l.msg === 'timers loaded');
     assert.ok(loaded.length >= 1);
     assert.equal(loaded[0]?.fields?.['count'], 0, 'the plugin field is a JSON field, not text in the message');
@@ -70,7 +84,10 @@ describe('the lines of a turn', () => {
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
     await allowTools(homed.socket, ['exec']);
-    llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'echo hi' } }], usage: { input: 50, output: 5 } }, { text: 'said hi', usage: { input: 70, output: 3 } });
+    llm.enqueue(
+      { toolCalls: [{ name: 'exec', args: { command: 'echo hi' } }], usage: { input: 50, output: 5 } },
+      { text: 'said hi', usage: { input: 70, output: 3 } },
+    );
     const said = await runWaiter(['--socket', homed.socket, '--session', 'cli:lines', '-say', 'say hi']);
     assert.equal(said.code, 0, said.stderr);
     const lines = jsonLines((await runHomectl(['logs', '--json', '--lines', '2000'], { socket: homed.socket })).stdout);
@@ -102,7 +119,10 @@ describe('homectl usage', () => {
     assert.equal(read.code, 0, read.stderr);
     const rows = JSON.parse(read.stdout) as UsageRow[];
     assert.equal(rows.length, 1);
-    assert.deepEqual({ ...rows[0], day: '' }, { day: '', provider: 'main', model: 'fake-model', requests: 2, inputTokens: 320, outputTokens: 16, unreported: 0 });
+    assert.deepEqual(
+      { ...rows[0], day: '' },
+      { day: '', provider: 'main', model: 'fake-model', requests: 2, inputTokens: 320, outputTokens: 16, unreported: 0 },
+    );
     assert.equal(rows[0]?.day, new Date().toISOString().slice(0, 10));
     const table = await runHomectl(['usage'], { socket: homed.socket });
     assert.match(table.stdout, /^DAY\s+PROVIDER\s+MODEL\s+REQUESTS\s+TOKENS IN\s+TOKENS OUT\n/);

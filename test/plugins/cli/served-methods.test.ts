@@ -61,7 +61,7 @@ describe('plugin-served client methods through the cli socket', () => {
     assert.match(error.message, /plugin "cli" may not call served\/needs-llm: it needs the permission "llm"/);
   });
 
-  it('passes the plugin\'s own failure through, and a deadline cuts a slow method off', async () => {
+  it("passes the plugin's own failure through, and a deadline cuts a slow method off", async () => {
     const failed = await answerError(homed.socket, 'served/fails');
     assert.match(failed.message, /the fixture failed on purpose/);
     const slow = await answerError(homed.socket, 'served/slow');
@@ -69,7 +69,7 @@ describe('plugin-served client methods through the cli socket', () => {
     assert.equal((await callOnce(homed.socket, ServedEcho, { text: 'still here' })).echo, 'still here');
   });
 
-  it('keeps the kernel\'s own methods: a claim on one is refused and logged', async () => {
+  it("keeps the kernel's own methods: a claim on one is refused and logged", async () => {
     const { plugins } = await callOnce(homed.socket, SocketApi.PluginsList, {});
     assert.ok(plugins.some((p) => p.name === 'cli'));
     const { lines } = await callOnce(homed.socket, SocketApi.PluginsLogs, { name: PLUGIN, lines: 500 });

@@ -11,7 +11,6 @@ import { startSocketServer, type SocketServer } from '../../../plugins/cli/serve
 import { connectRaw, leaveStaleSocket, makeTempDir, waitFor } from '../../harness/homed';
 import { fakeKernel, silentLog } from './fakes';
 
-
 function tempSocket(t: TestContext): string {
   const dir = makeTempDir('cli-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -114,12 +113,25 @@ describe('cli socket server', () => {
     await callOnce(server.path, SocketApi.PluginsControl, { name: 'timer', action: 'stop' });
     assert.deepEqual(
       kernel.calls.map((c) => c.params),
-      [{ name: 'cli', action: 'restart' }, { name: 'timer', action: 'stop' }],
+      [
+        { name: 'cli', action: 'restart' },
+        { name: 'timer', action: 'stop' },
+      ],
     );
   });
 
   it('answers a handler that throws a plain error with an internal error, and goes on', async (t) => {
-    const server = await serve(t, createAdminMethods(fakeKernel({ 'kernel/status': () => { throw new Error('boom'); } }), 'cli'));
+    const server = await serve(
+      t,
+      createAdminMethods(
+        fakeKernel({
+          'kernel/status': () => {
+            throw new Error('boom');
+          },
+        }),
+        'cli',
+      ),
+    );
     await assert.rejects(callOnce(server.path, SocketApi.KernelStatus, {}), (e: unknown) => {
       assert.ok(e instanceof HomedAnswerError);
       assert.equal(e.code, ErrorCodes.Internal);

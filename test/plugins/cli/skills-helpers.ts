@@ -73,7 +73,10 @@ export async function startSkillsHomed(skills: SkillSource[], cwd?: string): Pro
       fs.rmSync(bin, { recursive: true, force: true });
     },
   };
-  await waitFor(async () => (await listNames(ctl)).length >= skills.length, { what: `openclaw to list the ${skills.length} generated skills`, timeoutMs: 15_000 });
+  await waitFor(async () => (await listNames(ctl)).length >= skills.length, {
+    what: `openclaw to list the ${skills.length} generated skills`,
+    timeoutMs: 15_000,
+  });
   return handle;
 }
 

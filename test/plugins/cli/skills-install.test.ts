@@ -53,7 +53,7 @@ describe('homectl skills install|remove against a running homed', () => {
     if (work) fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('shows a folder\'s piped prerequisite flagged, installs nothing without --yes and a terminal, and installs it with --yes', async () => {
+  it("shows a folder's piped prerequisite flagged, installs nothing without --yes and a terminal, and installs it with --yes", async () => {
     writeSkill(work, PIPED);
     const target = path.join(h.skillsDir, PIPED.name);
 
@@ -81,7 +81,10 @@ describe('homectl skills install|remove against a running homed', () => {
     assert.match(installed.stdout, /!! FLAGGED SKILL\.md line 10/);
     assert.match(installed.stdout, new RegExp(`skill "daily-brief" installed in ${h.skillsDir}: now ready\\n?$`));
     assert.equal(fs.readFileSync(path.join(target, 'SKILL.md'), 'utf8'), skillText(PIPED));
-    await waitFor(async () => (await list()).skills.some((s) => s.name === PIPED.name && s.source === 'data'), { what: 'the installed skill to be listed', timeoutMs: 10_000 });
+    await waitFor(async () => (await list()).skills.some((s) => s.name === PIPED.name && s.source === 'data'), {
+      what: 'the installed skill to be listed',
+      timeoutMs: 10_000,
+    });
   });
 
   it('removes a skill of the skills folder by deleting its folder', async () => {
@@ -95,37 +98,45 @@ describe('homectl skills install|remove against a running homed', () => {
     assert.match(again.stderr, /no skill named "daily-brief"/);
   });
 
-  it('asks in a terminal: no installs nothing, yes installs; the list fits the terminal', { skip: tmuxAvailable() ? false : 'tmux is not installed (apt-get install -y tmux)' }, async (t) => {
-    const skill = { name: 'terminal-notes', description: 'Keeps notes from the terminal, one file a day, in a folder of plain text that grows for years' };
-    writeSkill(work, skill);
-    const ask = (): TmuxPane => {
-      const pane = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'install', path.join(work, skill.name)], {}, { width: 70, height: 40 });
-      t.after(() => pane.close());
-      return pane;
-    };
-    const declined = ask();
-    await declined.waitForScreen(/Install skill "terminal-notes"\? \[y\/N\]/, 'the question');
-    declined.type('n');
-    declined.press('Enter');
-    await declined.waitForScreen(/not installed\n\[exit 0\]/, 'the refusal');
-    assert.ok(!fs.existsSync(path.join(h.skillsDir, skill.name)));
+  it(
+    'asks in a terminal: no installs nothing, yes installs; the list fits the terminal',
+    { skip: tmuxAvailable() ? false : 'tmux is not installed (apt-get install -y tmux)' },
+    async (t) => {
+      const skill = { name: 'terminal-notes', description: 'Keeps notes from the terminal, one file a day, in a folder of plain text that grows for years' };
+      writeSkill(work, skill);
+      const ask = (): TmuxPane => {
+        const pane = TmuxPane.start(
+          [process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'install', path.join(work, skill.name)],
+          {},
+          { width: 70, height: 40 },
+        );
+        t.after(() => pane.close());
+        return pane;
+      };
+      const declined = ask();
+      await declined.waitForScreen(/Install skill "terminal-notes"\? \[y\/N\]/, 'the question');
+      declined.type('n');
+      declined.press('Enter');
+      await declined.waitForScreen(/not installed\n\[exit 0\]/, 'the refusal');
+      assert.ok(!fs.existsSync(path.join(h.skillsDir, skill.name)));
 
-    const accepted = ask();
-    await accepted.waitForScreen(/Install skill "terminal-notes"\? \[y\/N\]/, 'the question');
-    accepted.type('y');
-    accepted.press('Enter');
-    await accepted.waitForScreen(/skill "terminal-notes" installed in [\s\S]*\[exit 0\]/, 'the install');
-    assert.ok(fs.existsSync(path.join(h.skillsDir, skill.name, 'SKILL.md')));
+      const accepted = ask();
+      await accepted.waitForScreen(/Install skill "terminal-notes"\? \[y\/N\]/, 'the question');
+      accepted.type('y');
+      accepted.press('Enter');
+      await accepted.waitForScreen(/skill "terminal-notes" installed in [\s\S]*\[exit 0\]/, 'the install');
+      assert.ok(fs.existsSync(path.join(h.skillsDir, skill.name, 'SKILL.md')));
 
-    await waitFor(async () => (await list()).skills.some((s) => s.name === skill.name), { what: 'the skill to be listed', timeoutMs: 10_000 });
-    const narrow = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'list'], {}, { width: 70, height: 20 });
-    t.after(() => narrow.close());
-    const screen = await narrow.waitForScreen(/ready\n\[exit 0\]/, 'the list');
-    const row = screen.split('\n').find((line) => line.includes('terminal-notes')) ?? '';
-    // A row wider than the terminal would wrap, leaving its source on the next screen line.
-    assert.match(row, /^ready\s+terminal-notes\s+Keeps notes from the terminal.*…\s+data$/);
-    assert.equal((await h.ctl('skills', 'remove', skill.name)).code, 0);
-  });
+      await waitFor(async () => (await list()).skills.some((s) => s.name === skill.name), { what: 'the skill to be listed', timeoutMs: 10_000 });
+      const narrow = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'list'], {}, { width: 70, height: 20 });
+      t.after(() => narrow.close());
+      const screen = await narrow.waitForScreen(/ready\n\[exit 0\]/, 'the list');
+      const row = screen.split('\n').find((line) => line.includes('terminal-notes')) ?? '';
+      // A row wider than the terminal would wrap, leaving its source on the next screen line.
+      assert.match(row, /^ready\s+terminal-notes\s+Keeps notes from the terminal.*…\s+data$/);
+      assert.equal((await h.ctl('skills', 'remove', skill.name)).code, 0);
+    },
+  );
 
   it('installs a skill .hmap after showing its SKILL.md, and removes it with its package', async () => {
     const file = await packSkill(work, 'pkg-brief', PIPED);
@@ -142,7 +153,10 @@ describe('homectl skills install|remove against a running homed', () => {
     const unpacked = path.join(h.homed.dataDir, 'plugins', 'pkg-brief');
     assert.equal(fs.readFileSync(path.join(unpacked, 'SKILL.md'), 'utf8'), skillText(PIPED));
     assert.ok(!(await plugins()).some((p) => p.name === 'pkg-brief'), 'a skill package runs no process of its own');
-    await waitFor(async () => (await list()).skills.some((s) => s.name === PIPED.name && s.source === 'package:pkg-brief'), { what: 'the package skill to be listed', timeoutMs: 10_000 });
+    await waitFor(async () => (await list()).skills.some((s) => s.name === PIPED.name && s.source === 'package:pkg-brief'), {
+      what: 'the package skill to be listed',
+      timeoutMs: 10_000,
+    });
 
     const removed = await h.ctl('skills', 'remove', PIPED.name);
     assert.equal(removed.code, 0, removed.stderr);

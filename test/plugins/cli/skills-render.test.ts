@@ -24,7 +24,10 @@ function info(changes: Partial<SkillInfo> = {}): SkillInfo {
 
 describe('skills words', () => {
   it('says what a missing skill lacks, kind by kind in checking order', () => {
-    assert.equal(describeMissing({ env: ['GH_TOKEN'], bins: ['gh', 'jq'], anyBins: ['python3', 'python'] }), 'bins: gh, jq; one of bins: python3, python; env: GH_TOKEN');
+    assert.equal(
+      describeMissing({ env: ['GH_TOKEN'], bins: ['gh', 'jq'], anyBins: ['python3', 'python'] }),
+      'bins: gh, jq; one of bins: python3, python; env: GH_TOKEN',
+    );
     assert.equal(describeStatus({ status: 'missing', missing: { bins: ['gh'] } }), 'missing (bins: gh)');
     assert.equal(describeStatus({ status: 'disabled' }), 'disabled');
   });
@@ -39,11 +42,21 @@ describe('skills words', () => {
 describe('skills list', () => {
   const listed: SkillsListResult = {
     skills: [
-      summary('github', { status: 'missing', missing: { bins: ['gh'] }, description: 'Interact with GitHub using the gh CLI: issues, pull requests, runs and the API, all from the command line' }),
+      summary('github', {
+        status: 'missing',
+        missing: { bins: ['gh'] },
+        description: 'Interact with GitHub using the gh CLI: issues, pull requests, runs and the API, all from the command line',
+      }),
       summary('weather', { source: 'package:weather' }),
       summary('broken', { status: 'error', description: '', error: 'invalid frontmatter: UNTERMINATED_FRONTMATTER' }),
     ],
-    shadowed: [{ ...summary('weather', { source: 'extra:/home/lin/.openclaw/skills' }), path: '/home/lin/.openclaw/skills/weather/SKILL.md', shadowedBy: '/data/packages/weather/SKILL.md' }],
+    shadowed: [
+      {
+        ...summary('weather', { source: 'extra:/home/lin/.openclaw/skills' }),
+        path: '/home/lin/.openclaw/skills/weather/SKILL.md',
+        shadowedBy: '/data/packages/weather/SKILL.md',
+      },
+    ],
     ready: 1,
     total: 3,
   };
@@ -57,12 +70,19 @@ describe('skills list', () => {
     // The skills table fits; the shadowed table keeps its paths whole.
     for (const line of lines.slice(0, lines.indexOf(''))) assert.ok([...line].length <= 80, `"${line}" is wider than 80`);
     assert.match(text, /error\s+broken\s+invalid frontmatter: UNTERMINATED…\s+data/);
-    assert.match(text, /shadowed \(a skill of the same name wins\):\nNAME\s+SOURCE\s+STATUS\nweather\s+extra:\/home\/lin\/\.openclaw\/skills\s+shadowed by \/data\/packages\/weather\/SKILL\.md/);
+    assert.match(
+      text,
+      /shadowed \(a skill of the same name wins\):\nNAME\s+SOURCE\s+STATUS\nweather\s+extra:\/home\/lin\/\.openclaw\/skills\s+shadowed by \/data\/packages\/weather\/SKILL\.md/,
+    );
     assert.match(text, /\n1\/3 ready$/);
   });
 
   it('cuts a long missing status so the description keeps its room', () => {
-    const long = summary('tracker', { status: 'missing', missing: { bins: ['a-very-long-program-name'], env: ['TRACKER_TOKEN'] }, description: 'Tracks parcels with a command-line tool' });
+    const long = summary('tracker', {
+      status: 'missing',
+      missing: { bins: ['a-very-long-program-name'], env: ['TRACKER_TOKEN'] },
+      description: 'Tracks parcels with a command-line tool',
+    });
     const row = renderSkillList({ skills: [long], shadowed: [], ready: 0, total: 1 }, 100).split('\n')[1] ?? '';
     assert.match(row, /^missing \(bins: a-very-long-prog…\s+tracker\s+Tracks parcels with a command-line tool\s+data$/);
   });

@@ -22,13 +22,30 @@ describe('skills setup', () => {
     warnings: [],
     shadows: [],
   });
-  const brew = { id: 'brew', kind: 'brew', label: 'brew install gh', bins: ['gh'], applies: false, spec: { kind: 'brew', formula: 'gh' } } satisfies SkillInstallOption;
-  const npm = { id: 'node', kind: 'node', label: 'npm install -g gh-cli', bins: ['gh'], applies: true, spec: { kind: 'node', package: 'gh-cli' } } satisfies SkillInstallOption;
+  const brew = {
+    id: 'brew',
+    kind: 'brew',
+    label: 'brew install gh',
+    bins: ['gh'],
+    applies: false,
+    spec: { kind: 'brew', formula: 'gh' },
+  } satisfies SkillInstallOption;
+  const npm = {
+    id: 'node',
+    kind: 'node',
+    label: 'npm install -g gh-cli',
+    bins: ['gh'],
+    applies: true,
+    spec: { kind: 'node', package: 'gh-cli' },
+  } satisfies SkillInstallOption;
 
   it('takes the named option, or the only one for this machine; names the choices otherwise', () => {
     assert.equal(chooseInstallOption(info([brew, npm]), 'brew').id, 'brew');
     assert.equal(chooseInstallOption(info([brew, npm]), undefined).id, 'node');
-    assert.throws(() => chooseInstallOption(info([brew, npm]), 'pip'), (e: Error) => e instanceof UsageError && /no install option "pip"; it has brew, node/.test(e.message));
+    assert.throws(
+      () => chooseInstallOption(info([brew, npm]), 'pip'),
+      (e: Error) => e instanceof UsageError && /no install option "pip"; it has brew, node/.test(e.message),
+    );
     assert.throws(() => chooseInstallOption(info([npm, { ...npm, id: 'node-2' }]), undefined), /has 2 install options \(node, node-2\); name one/);
     assert.throws(() => chooseInstallOption(info([brew]), undefined), /no install option of skill "gh" is for this machine/);
     assert.throws(() => chooseInstallOption(info([]), undefined), /has no install spec to run/);

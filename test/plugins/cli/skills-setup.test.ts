@@ -33,7 +33,11 @@ describe('homectl skills setup against a running homed', () => {
     ]);
     record = path.join(path.dirname(h.bin), `${path.basename(h.bin)}.npm-argv`);
     // One line of arguments per run; the program lands beside it, in the folder homed's PATH starts with.
-    writeProgram(h.bin, 'npm', `printf '%s\\n' "$*" >> '${record}'\nprintf '#!/bin/sh\\necho parcel\\n' > '${h.bin}/${TOOL}'\nchmod +x '${h.bin}/${TOOL}'\necho "added 1 package"`);
+    writeProgram(
+      h.bin,
+      'npm',
+      `printf '%s\\n' "$*" >> '${record}'\nprintf '#!/bin/sh\\necho parcel\\n' > '${h.bin}/${TOOL}'\nchmod +x '${h.bin}/${TOOL}'\necho "added 1 package"`,
+    );
   });
   after(async () => {
     await h?.cleanup();
@@ -43,7 +47,10 @@ describe('homectl skills setup against a running homed', () => {
   it('shows exactly what runs and refuses without the second confirmation: npm never runs', async () => {
     const asked = await h.ctl('skills', 'setup', 'parcel');
     assert.equal(asked.code, 2, asked.stderr);
-    assert.match(asked.stdout, /^skill "parcel": missing \(bins: homeagent-test-parcel\)\ninstall option parcel-npm \(node\):\n {2}runs: npm install -g homeagent-test-parcel\n/);
+    assert.match(
+      asked.stdout,
+      /^skill "parcel": missing \(bins: homeagent-test-parcel\)\ninstall option parcel-npm \(node\):\n {2}runs: npm install -g homeagent-test-parcel\n/,
+    );
     assert.match(asked.stdout, /runs as the user homed runs as, with network access/);
     assert.match(asked.stderr, /nothing was run: .*no terminal to ask on; pass --yes/);
     const json = await h.ctl('skills', 'setup', 'parcel', 'parcel-npm', '--json');
@@ -52,15 +59,19 @@ describe('homectl skills setup against a running homed', () => {
     assert.equal(await status(), 'missing');
   });
 
-  it('asks in a terminal even after the plan was shown; no runs nothing', { skip: tmuxAvailable() ? false : 'tmux is not installed (apt-get install -y tmux)' }, async (t) => {
-    const pane = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'setup', 'parcel', 'parcel-npm']);
-    t.after(() => pane.close());
-    await pane.waitForScreen(/runs: npm install -g homeagent-test-parcel[\s\S]*Run it\? \[y\/N\]/, 'the second question');
-    pane.type('n');
-    pane.press('Enter');
-    await pane.waitForScreen(/not run\n\[exit 0\]/, 'the refusal');
-    assert.ok(!fs.existsSync(record), 'npm must not have run');
-  });
+  it(
+    'asks in a terminal even after the plan was shown; no runs nothing',
+    { skip: tmuxAvailable() ? false : 'tmux is not installed (apt-get install -y tmux)' },
+    async (t) => {
+      const pane = TmuxPane.start([process.execPath, HOMECTL_MAIN, '-data', h.homed.dataDir, 'skills', 'setup', 'parcel', 'parcel-npm']);
+      t.after(() => pane.close());
+      await pane.waitForScreen(/runs: npm install -g homeagent-test-parcel[\s\S]*Run it\? \[y\/N\]/, 'the second question');
+      pane.type('n');
+      pane.press('Enter');
+      await pane.waitForScreen(/not run\n\[exit 0\]/, 'the refusal');
+      assert.ok(!fs.existsSync(record), 'npm must not have run');
+    },
+  );
 
   it('names the options when asked for one that does not exist', async () => {
     const wrong = await h.ctl('skills', 'setup', 'parcel', 'pip');

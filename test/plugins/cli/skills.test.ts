@@ -51,13 +51,21 @@ describe('homectl skills list|info|check|enable|disable', () => {
     assert.match(listed.stdout, /\nmissing \(bins: homeagent-test-\S*…\s+tracker\s+Tracks parcels/);
     assert.match(listed.stdout, /\nerror\s+broken\s+.*UNTERMINATED_FRONTMATTER/);
     assert.equal(lines.at(-1), '1/3 ready');
-    for (const line of lines.slice(0, lines.indexOf(''))) assert.ok([...line].length <= 100, `"${line}" is wider than the 100 columns homectl uses off a terminal`);
+    for (const line of lines.slice(0, lines.indexOf('')))
+      assert.ok([...line].length <= 100, `"${line}" is wider than the 100 columns homectl uses off a terminal`);
 
     const json = await listJson();
-    assert.deepEqual(json.skills.map((s) => [s.name, s.status]).sort(), [['broken', 'error'], ['notes', 'ready'], ['tracker', 'missing']]);
+    assert.deepEqual(json.skills.map((s) => [s.name, s.status]).sort(), [
+      ['broken', 'error'],
+      ['notes', 'ready'],
+      ['tracker', 'missing'],
+    ]);
     assert.deepEqual(json.skills.find((s) => s.name === 'tracker')?.missing, { bins: [ABSENT], env: ['TRACKER_TOKEN'] });
     const eligible = JSON.parse((await h.ctl('skills', 'list', '--eligible', '--json')).stdout) as SkillsListResult;
-    assert.deepEqual(eligible.skills.map((s) => s.name), ['notes']);
+    assert.deepEqual(
+      eligible.skills.map((s) => s.name),
+      ['notes'],
+    );
   });
 
   it('shows one skill: requirements with ✓/✗, settings without values, install options with the setup hint', async () => {
@@ -72,13 +80,22 @@ describe('homectl skills list|info|check|enable|disable', () => {
     assert.match(shown.stdout, new RegExp(`install options \\(shown, never run by themselves\\):\\n {2}npm {2}gives ${ABSENT} {2}npm install -g ${ABSENT}`));
     assert.match(shown.stdout, /homectl skills setup tracker ID runs one/);
     const json = JSON.parse((await h.ctl('skills', 'info', 'tracker', '--json')).stdout) as SkillInfo;
-    assert.deepEqual(json.checks.map((c) => [c.kind, c.name, c.ok]), [['bins', ABSENT, false], ['env', 'TRACKER_TOKEN', false]]);
+    assert.deepEqual(
+      json.checks.map((c) => [c.kind, c.name, c.ok]),
+      [
+        ['bins', ABSENT, false],
+        ['env', 'TRACKER_TOKEN', false],
+      ],
+    );
   });
 
   it('says the api key is set once it is, never its value', async () => {
     const secret = 'tk-never-printed-1234';
     assert.equal((await h.ctl('config', 'set', 'openclaw:skills.tracker.api_key', secret)).code, 0);
-    await waitFor(async () => (JSON.parse((await h.ctl('skills', 'info', 'tracker', '--json')).stdout) as SkillInfo).settings.apiKey, { what: 'the api key to count', timeoutMs: 10_000 });
+    await waitFor(async () => (JSON.parse((await h.ctl('skills', 'info', 'tracker', '--json')).stdout) as SkillInfo).settings.apiKey, {
+      what: 'the api key to count',
+      timeoutMs: 10_000,
+    });
     const shown = await h.ctl('skills', 'info', 'tracker');
     assert.match(shown.stdout, /api key set/);
     assert.match(shown.stdout, new RegExp(`missing \\(bins: ${ABSENT}\\)`), 'the api key stands for the primary env');
@@ -122,7 +139,12 @@ describe('homectl skills list|info|check|enable|disable', () => {
     assert.equal((await h.ctl('config', 'set', 'openclaw:extra_dirs', JSON.stringify([extra]))).code, 0);
     await waitFor(async () => (await listJson()).shadowed.length === 1, { what: 'the extra notes to be shadowed', timeoutMs: 10_000 });
     const listed = await h.ctl('skills', 'list');
-    assert.match(listed.stdout, new RegExp(`shadowed \\(a skill of the same name wins\\):\\nNAME\\s+SOURCE\\s+STATUS\\nnotes\\s+extra:${extra}\\s+shadowed by ${h.skillsDir}/notes/SKILL\\.md`));
+    assert.match(
+      listed.stdout,
+      new RegExp(
+        `shadowed \\(a skill of the same name wins\\):\\nNAME\\s+SOURCE\\s+STATUS\\nnotes\\s+extra:${extra}\\s+shadowed by ${h.skillsDir}/notes/SKILL\\.md`,
+      ),
+    );
     const shown = await h.ctl('skills', 'info', 'notes');
     assert.match(shown.stdout, new RegExp(`shadows \\(same name, lower precedence\\):\\n {2}${extra}/notes/SKILL\\.md`));
   });

@@ -39,7 +39,10 @@ describe('cli socket slots', () => {
       assert.ok(e instanceof HomedAnswerError);
       assert.equal(e.code, ErrorCodes.TooManyClients);
       assert.equal(e.errorName, 'HA_ERR_TOO_MANY_CLIENTS');
-      assert.match(e.message, /already serves 2 clients \(cli:max_clients\); this connection got the slot kept for homectl, which serves admin methods only, not chat\/say/);
+      assert.match(
+        e.message,
+        /already serves 2 clients \(cli:max_clients\); this connection got the slot kept for homectl, which serves admin methods only, not chat\/say/,
+      );
       return true;
     });
     await waitFor(() => chat.closed && server.clientCount() === 2, { what: 'the refused chat client closed and its slot freed' });

@@ -17,7 +17,7 @@ describe('cli:socket_access', () => {
     return { run, socket };
   };
 
-  it("group: the socket 0660 and its run folder 0710 (reachable by name, not listable); owner: back to 0600 and 0700", async (t) => {
+  it('group: the socket 0660 and its run folder 0710 (reachable by name, not listable); owner: back to 0600 and 0700', async (t) => {
     const top = fs.mkdtempSync(path.join(os.tmpdir(), 'access-'));
     t.after(() => fs.rmSync(top, { recursive: true, force: true }));
     fs.chmodSync(top, 0o750);

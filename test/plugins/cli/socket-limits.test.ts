@@ -59,7 +59,10 @@ describe('the cli socket under load, against a real homed', () => {
     say.write(`${JSON.stringify({ id: 1, method: SocketApi.ChatSay.method, params: { session: 'cli:spare', text: 'hello' } })}\n`);
     const refusal = await say.nextAnswer();
     say.close();
-    assert.match((refusal['error'] as { message?: string } | undefined)?.message ?? '', /the slot kept for homectl, which serves admin methods only, not chat\/say; /);
+    assert.match(
+      (refusal['error'] as { message?: string } | undefined)?.message ?? '',
+      /the slot kept for homectl, which serves admin methods only, not chat\/say; /,
+    );
     assert.equal((refusal['error'] as { name?: string } | undefined)?.name, 'HA_ERR_TOO_MANY_CLIENTS');
 
     // The refused client's connection closes a moment after it read the refusal; then the spare slot is free again.
@@ -73,7 +76,10 @@ describe('the cli socket under load, against a real homed', () => {
       refused.write('{"id":1,"method":"kernel/status"}\n');
       const line = await refused.nextAnswer();
       refused.close();
-      assert.match((line['error'] as { message?: string } | undefined)?.message ?? '', /^homed already serves 64 clients \(cli:max_clients\) and the slot kept for homectl is taken; /);
+      assert.match(
+        (line['error'] as { message?: string } | undefined)?.message ?? '',
+        /^homed already serves 64 clients \(cli:max_clients\) and the slot kept for homectl is taken; /,
+      );
       const admitted = await ctl('status');
       assert.equal(admitted.code, 0, admitted.stderr);
     }

@@ -46,11 +46,14 @@ describe('the cli socket, raw', () => {
     raw.write('this is not json\n');
     const bad = await raw.nextAnswer();
     assert.equal(bad['id'], null);
-    assert.deepEqual({ ...(bad['error'] as object), message: undefined }, {
-      code: ErrorCodes.ParseError,
-      name: 'HA_ERR_PARSE',
-      message: undefined,
-    });
+    assert.deepEqual(
+      { ...(bad['error'] as object), message: undefined },
+      {
+        code: ErrorCodes.ParseError,
+        name: 'HA_ERR_PARSE',
+        message: undefined,
+      },
+    );
     assert.match((bad['error'] as { message: string }).message, /not JSON/);
     raw.write('{"id":2,"method":"kernel/status"}\n');
     assert.equal((await raw.nextAnswer())['id'], 2);
@@ -123,9 +126,7 @@ describe('the cli socket, raw', () => {
   });
 
   it('serves many clients at once', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 24 }, () => callOnce(homed.socket, SocketApi.PluginsList, {})),
-    );
+    const results = await Promise.all(Array.from({ length: 24 }, () => callOnce(homed.socket, SocketApi.PluginsList, {})));
     for (const result of results) assert.ok(result.plugins.some((p) => p.name === 'cli'));
   });
 
@@ -169,10 +170,11 @@ describe('the cli socket, raw', () => {
     // Each probe's own connection counts until the server sees it close, so the reset is retried too;
     // the new cap applies once the plugin has seen config.changed, a moment after config/set answers.
     await waitFor(
-      () => setMax('64').then(
-        () => true,
-        (e: unknown) => (e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS' ? false : Promise.reject(e)),
-      ),
+      () =>
+        setMax('64').then(
+          () => true,
+          (e: unknown) => (e instanceof HomedAnswerError && e.errorName === 'HA_ERR_TOO_MANY_CLIENTS' ? false : Promise.reject(e)),
+        ),
       { what: 'max_clients to be raised again' },
     );
     await waitFor(async () => !(await refused()), { what: 'the raised max_clients to apply' });

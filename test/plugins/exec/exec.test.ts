@@ -35,18 +35,28 @@ for (const mode of MODES) {
       // In the sandbox the command runs as the exec uid: it may delete what that uid owns.
       if (mode === 'overlay') for (const f of ['gone.txt', 'sub', 'sub/old.txt']) fs.chownSync(path.join(bench.root, f), EXEC_UID, EXEC_UID);
       fs.chmodSync(path.join(bench.root, 'keep.txt'), 0o666);
-      const { result } = await bench.exec({ command: 'echo three >> keep.txt && echo new > new.txt && rm gone.txt && rm -r sub && mkdir sub && echo fresh > sub/new.txt' });
+      const { result } = await bench.exec({
+        command: 'echo three >> keep.txt && echo new > new.txt && rm gone.txt && rm -r sub && mkdir sub && echo fresh > sub/new.txt',
+      });
       assert.equal(result.exit_code, 0, result.output);
       assert.match(result.change ?? '', /^c\d+$/);
       assert.equal(fs.readFileSync(path.join(bench.root, 'keep.txt'), 'utf8'), 'one\ntwo\nthree\n');
       assert.equal(fs.readFileSync(path.join(bench.root, 'new.txt'), 'utf8'), 'new\n');
       assert.equal(fs.existsSync(path.join(bench.root, 'gone.txt')), false);
       assert.deepEqual(fs.readdirSync(path.join(bench.root, 'sub')), ['new.txt']);
-      if (isRoot) assert.equal(fs.statSync(path.join(bench.root, 'keep.txt')).uid, fs.statSync(bench.root).uid, 'a replaced file takes the owner of the folder it lands in');
+      if (isRoot)
+        assert.equal(
+          fs.statSync(path.join(bench.root, 'keep.txt')).uid,
+          fs.statSync(bench.root).uid,
+          'a replaced file takes the owner of the folder it lands in',
+        );
 
       const shown = bench.store().show(result.change as string);
       assert.equal(shown.set.mode, mode);
-      assert.deepEqual(shown.entries.map((e) => path.relative(bench.root, e.path)).sort(), ['gone.txt', 'keep.txt', 'new.txt', 'sub/new.txt', 'sub/old.txt'].sort());
+      assert.deepEqual(
+        shown.entries.map((e) => path.relative(bench.root, e.path)).sort(),
+        ['gone.txt', 'keep.txt', 'new.txt', 'sub/new.txt', 'sub/old.txt'].sort(),
+      );
       assert.match(shown.diff, /\+three/);
       assert.match(shown.diff, /-bye/);
 
@@ -64,10 +74,13 @@ for (const mode of MODES) {
       const marker = `${100 + Math.floor(Math.random() * 1000) / 1000}`;
       const abort = new AbortController();
       const running = bench.exec({ command: `sleep ${marker} & sleep ${marker} & (sleep ${marker}; true) & echo started; wait` }, { signal: abort.signal });
-      const sleeps = await waitFor(() => {
-        const pids = processesWith(`sleep\0${marker}`);
-        return pids.length >= 3 && pids;
-      }, { what: 'three sleeps running', timeoutMs: 20_000 });
+      const sleeps = await waitFor(
+        () => {
+          const pids = processesWith(`sleep\0${marker}`);
+          return pids.length >= 3 && pids;
+        },
+        { what: 'three sleeps running', timeoutMs: 20_000 },
+      );
       const abortedAt = performance.now();
       abort.abort();
       // Polled without yielding: the kill is sent inside abort(), the processes die in the kernel meanwhile.
@@ -99,7 +112,10 @@ for (const mode of MODES) {
       assert.ok(result.output.length < 66 * 1024, `${result.output.length} chars kept`);
       const streamed = progress.reduce((sum, piece) => sum + piece.length, 0);
       assert.ok(progress.length > 0 && streamed < 2 * 1024 * 1024, `${progress.length} pieces, ${streamed} chars streamed`);
-      assert.ok(progress.some((piece) => piece.includes('of output not shown')), 'skipped output is marked');
+      assert.ok(
+        progress.some((piece) => piece.includes('of output not shown')),
+        'skipped output is marked',
+      );
     });
 
     it('refuses a cwd outside the roots, through .. or a symlink', async (t) => {

@@ -63,7 +63,10 @@ describe('a granted environment through homed', () => {
     const stored = ['agent.db', 'agent.db-wal'].map((file) => path.join(homed.dataDir, file)).filter((file) => fs.existsSync(file));
     assert.ok(stored.length > 0);
     for (const file of stored) assert.ok(!fs.readFileSync(file).includes(secret), `${path.basename(file)} does not hold the key`);
-    assert.ok(stored.some((file) => fs.readFileSync(file).includes(sha256(secret))), 'the turn\'s history was stored there');
-    assert.ok(!homed.output().includes(secret), 'homed\'s log does not hold the key');
+    assert.ok(
+      stored.some((file) => fs.readFileSync(file).includes(sha256(secret))),
+      "the turn's history was stored there",
+    );
+    assert.ok(!homed.output().includes(secret), "homed's log does not hold the key");
   });
 });

@@ -42,7 +42,7 @@ function filesHolding(dir: string, text: string): string[] {
 
 for (const mode of MODES) {
   describe(`exec with a granted environment (${mode})`, () => {
-    it('the variable reaches the command, wins over the model\'s own, and is on no command line nor in any file', async (t) => {
+    it("the variable reaches the command, wins over the model's own, and is on no command line nor in any file", async (t) => {
       const bench = execBench(t, mode);
       const secret = `granted-${randomBytes(12).toString('hex')}`;
       const stop = new AbortController();
@@ -68,7 +68,7 @@ for (const mode of MODES) {
       assert.deepEqual(files, [], 'no file under the data dir holds the value');
     });
 
-    it('a call without a granted environment runs with the fixed one and the model\'s', async (t) => {
+    it("a call without a granted environment runs with the fixed one and the model's", async (t) => {
       const bench = execBench(t, mode);
       const { result } = await bench.exec({ command: 'echo "[$SKILL_KEY] [$OTHER]"', env: { OTHER: 'asked' } });
       assert.equal(result.output, '[] [asked]\n');

@@ -34,7 +34,10 @@ export interface ExecBench {
   settings: Map<string, unknown>;
   store(): ChangeStore;
   /** Runs one exec call; `signal` cancels it; `env` is what the turn was granted; `onProgress` sees each piece as it comes. */
-  exec(args: ExecArgs, options?: { signal?: AbortSignal; env?: Record<string, string>; onProgress?: (text: string) => void }): Promise<{ result: ExecResult; progress: string[] }>;
+  exec(
+    args: ExecArgs,
+    options?: { signal?: AbortSignal; env?: Record<string, string>; onProgress?: (text: string) => void },
+  ): Promise<{ result: ExecResult; progress: string[] }>;
 }
 
 /** A temp data dir and the tool over it, in `tracking` mode; everything is removed after the test. */
@@ -51,7 +54,8 @@ export function execBench(t: TestContext, tracking: 'overlay' | 'snapshot', sett
     name: 'exec',
     paths: { data: dataDir, plugin: '', pluginData: path.join(dataDir, 'plugins-data', 'exec'), run: dataDir },
     config: {
-      list: async (): Promise<ConfigEntry[]> => [...values].filter(([k]) => !k.startsWith('files:')).map(([key, value]) => ({ scope: 'exec', key, value, isSet: true })),
+      list: async (): Promise<ConfigEntry[]> =>
+        [...values].filter(([k]) => !k.startsWith('files:')).map(([key, value]) => ({ scope: 'exec', key, value, isSet: true })),
       get: async (key: string, scope?: string): Promise<unknown> => values.get(scope ? `${scope}:${key}` : key),
     },
   } as unknown as PluginContext;
@@ -64,7 +68,13 @@ export function execBench(t: TestContext, tracking: 'overlay' | 'snapshot', sett
     store: () => state.store(),
     exec: async (args, options = {}) => {
       const progress: string[] = [];
-      const params = { name: 'exec', args, session: 'cli:test', callId: `call_${Math.random().toString(36).slice(2)}`, ...(options.env ? { env: options.env } : {}) };
+      const params = {
+        name: 'exec',
+        args,
+        session: 'cli:test',
+        callId: `call_${Math.random().toString(36).slice(2)}`,
+        ...(options.env ? { env: options.env } : {}),
+      };
       const { call } = toolCall(params, options.signal ?? new AbortController().signal, (piece) => {
         progress.push(piece.text);
         options.onProgress?.(piece.text);

@@ -26,7 +26,10 @@ describe('exec through homed', () => {
     assert.equal(said.code, 0, said.stderr);
     assert.equal(said.stdout, 'done\n');
     const [asked, answered] = llm.requests.map((r) => r.body as ChatBody);
-    assert.ok(asked?.tools?.some((tool) => tool.function.name === 'exec'), 'exec is offered');
+    assert.ok(
+      asked?.tools?.some((tool) => tool.function.name === 'exec'),
+      'exec is offered',
+    );
     const toolMessage = answered?.messages.find((m) => m.role === 'tool');
     assert.ok(toolMessage, 'the tool result went back to the LLM');
     const result = JSON.parse(toolMessage.content) as { exit_code: number; output: string; change?: string };

@@ -36,7 +36,10 @@ function hostDir(t: TestContext, name: string): { dir: string; mountTmpfs(at: st
 const BINFMT = '/proc/sys/fs/binfmt_misc';
 
 function isMountPoint(at: string): boolean {
-  return fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n').some((line) => line.split(' ')[4] === at);
+  return fs
+    .readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .some((line) => line.split(' ')[4] === at);
 }
 
 describe('the exec sandbox read-only wall', { skip: sandboxSkip }, () => {
@@ -61,7 +64,11 @@ describe('the exec sandbox read-only wall', { skip: sandboxSkip }, () => {
     const shm = `/dev/shm/exec-walls-${process.pid}`;
     t.after(() => fs.rmSync(shm, { force: true }));
     const attempts = [`${outside}/new.txt`, open, own, `${ownDir}/new.txt`, `${mounted}/new.txt`, shm];
-    const command = [...attempts.map((p) => `{ echo x >> ${shellQuote(p)}; } 2>/dev/null && echo wrote ${shellQuote(p)}`), 'echo inside > in.txt', 'echo done'].join('; ');
+    const command = [
+      ...attempts.map((p) => `{ echo x >> ${shellQuote(p)}; } 2>/dev/null && echo wrote ${shellQuote(p)}`),
+      'echo inside > in.txt',
+      'echo done',
+    ].join('; ');
 
     const { result } = await bench.exec({ command });
 
@@ -73,7 +80,13 @@ describe('the exec sandbox read-only wall', { skip: sandboxSkip }, () => {
     assert.deepEqual(fs.readdirSync(mounted), []);
     assert.equal(fs.existsSync(shm), false);
     assert.equal(fs.readFileSync(path.join(bench.root, 'in.txt'), 'utf8'), 'inside\n', 'the root itself stays writable');
-    assert.deepEqual(bench.store().show(result.change as string).entries.map((e) => e.path), [path.join(bench.root, 'in.txt')]);
+    assert.deepEqual(
+      bench
+        .store()
+        .show(result.change as string)
+        .entries.map((e) => e.path),
+      [path.join(bench.root, 'in.txt')],
+    );
   });
 
   it('gives a root that is a mount point of its own, with a space in its path, a writable tracked overlay', async (t) => {
@@ -87,6 +100,12 @@ describe('the exec sandbox read-only wall', { skip: sandboxSkip }, () => {
     assert.equal(result.exit_code, 0, result.output);
     assert.equal(result.output, `${root}\n`);
     assert.equal(fs.readFileSync(path.join(root, 'a.txt'), 'utf8'), 'hi\n');
-    assert.deepEqual(bench.store().show(result.change as string).entries.map((e) => e.path), [path.join(root, 'a.txt')]);
+    assert.deepEqual(
+      bench
+        .store()
+        .show(result.change as string)
+        .entries.map((e) => e.path),
+      [path.join(root, 'a.txt')],
+    );
   });
 });

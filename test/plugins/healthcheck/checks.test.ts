@@ -52,7 +52,10 @@ describe('plugin states', () => {
 
   it('is one ok finding when every enabled plugin is ready', () => {
     const findings = pluginFindings([{ name: 'cli', state: 'ready', enabled: true, reason: null }]);
-    assert.deepEqual(findings.map((f) => f.severity), ['ok']);
+    assert.deepEqual(
+      findings.map((f) => f.severity),
+      ['ok'],
+    );
   });
 });
 
@@ -68,7 +71,10 @@ describe('kernel figures', () => {
 
   it('says when the databases were not checked yet, and names a failing one', () => {
     assert.equal(databaseFindings(null, 0)[0]?.severity, 'info');
-    const [bad] = databaseFindings({ at: 'now', databases: [{ path: '/d/agent.db', ok: false, messages: ['Tree 8 page 8: btreeInitPage() returns error code 11'], ms: 3 }] }, null);
+    const [bad] = databaseFindings(
+      { at: 'now', databases: [{ path: '/d/agent.db', ok: false, messages: ['Tree 8 page 8: btreeInitPage() returns error code 11'], ms: 3 }] },
+      null,
+    );
     assert.equal(bad?.check, 'database:agent.db');
     assert.equal(bad?.severity, 'error');
   });

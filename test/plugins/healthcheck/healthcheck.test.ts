@@ -7,7 +7,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { HomedClient, callOnce } from '../../../plugins/cli/client';
-import { HealthcheckApi, HealthcheckEvents, SocketApi, type EventsStreamItem, type HealthReport, type KernelStatus, type PluginStatus } from '../../../protocol';
+import {
+  HealthcheckApi,
+  HealthcheckEvents,
+  SocketApi,
+  type EventsStreamItem,
+  type HealthReport,
+  type KernelStatus,
+  type PluginStatus,
+} from '../../../protocol';
 import { runHomectl, startHomed, waitFor, type HomedHandle } from '../../harness/homed';
 import { FAST_POLICY } from '../../kernel/kernel-harness';
 
@@ -48,20 +56,28 @@ describe('the healthcheck plugin in a real homed', () => {
     assert.ok(ranks.length >= 5, stdout);
     // Running a third-party plugin under its own uid (as root) lets others pass through the data dir: not a finding.
     assert.match(stdout, /^ok {7}the data dir is private$/m, stdout);
-    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), `worst last:\n${stdout}`);
+    assert.deepEqual(
+      ranks,
+      [...ranks].sort((a, b) => a - b),
+      `worst last:\n${stdout}`,
+    );
   });
 
   it('publishes each report as healthcheck.report and the kernel shows the latest in kernel/status', async () => {
     const client = await HomedClient.connect(homed.socket);
     const reports: HealthReport[] = [];
     let live = false;
-    const ended = client.call(SocketApi.EventsSubscribe, { names: [HealthcheckEvents.Report] }, {
-      onStream: (item) => {
-        const it = item as EventsStreamItem;
-        if (it.kind === 'subscribed') live = true;
-        else reports.push(it.data as HealthReport);
+    const ended = client.call(
+      SocketApi.EventsSubscribe,
+      { names: [HealthcheckEvents.Report] },
+      {
+        onStream: (item) => {
+          const it = item as EventsStreamItem;
+          if (it.kind === 'subscribed') live = true;
+          else reports.push(it.data as HealthReport);
+        },
       },
-    });
+    );
     ended.catch(() => undefined);
     try {
       await waitFor(() => live, { what: 'the subscription to be live' });
@@ -86,7 +102,7 @@ describe('the healthcheck plugin in a real homed', () => {
     }
   });
 
-  it('names a failed plugin as an error finding with the supervisor\'s reason', async () => {
+  it("names a failed plugin as an error finding with the supervisor's reason", async () => {
     const unsteady = await pluginOf('unsteady');
     assert.ok(unsteady?.pid);
     // Its marker makes every start exit with code 9: the crash-loop breaker marks it failed.
@@ -100,19 +116,27 @@ describe('the healthcheck plugin in a real homed', () => {
     assert.equal(report.overall, 'error');
     assert.match(finding.detail, /exit|crash|restart/i, finding.detail);
     assert.equal(finding.fix, 'homectl plugins logs unsteady; homectl plugins restart unsteady');
-    const shown = await waitFor(async () => (await status()).health?.report?.findings.some((f) => f.check === 'plugin:unsteady') && (await status()), { what: 'the finding in kernel/status' });
+    const shown = await waitFor(async () => (await status()).health?.report?.findings.some((f) => f.check === 'plugin:unsteady') && (await status()), {
+      what: 'the finding in kernel/status',
+    });
     assert.equal(shown.health?.report?.overall, 'error');
   });
 
-  it('turns the watchdog\'s healthcheck hook unhealthy while the plugin is stopped, healthy again once it runs', async () => {
+  it("turns the watchdog's healthcheck hook unhealthy while the plugin is stopped, healthy again once it runs", async () => {
     const plugin = await pluginOf('healthcheck');
     assert.equal(plugin?.state, 'ready');
     const pid = plugin.pid as number;
     process.kill(pid, 'SIGSTOP');
     try {
-      const sick = await waitFor(async () => ((await status()).health?.watchdog.healthy === false ? await status() : false), { timeoutMs: 20_000, what: 'the watchdog to count homed unhealthy' });
+      const sick = await waitFor(async () => ((await status()).health?.watchdog.healthy === false ? await status() : false), {
+        timeoutMs: 20_000,
+        what: 'the watchdog to count homed unhealthy',
+      });
       const failing = sick.health?.watchdog.failing ?? [];
-      assert.deepEqual(failing.map((f) => f.name), ['healthcheck']);
+      assert.deepEqual(
+        failing.map((f) => f.name),
+        ['healthcheck'],
+      );
       assert.match(failing[0]?.reason ?? '', /no report from the healthcheck plugin \((ready|unresponsive)\) for \d+(\.\d)? s \(bound 3 s\)/);
     } finally {
       process.kill(pid, 'SIGCONT');

@@ -38,7 +38,14 @@ test('rounds every interval, the first quick_check after its delay, another only
     assert.equal(checks, 1, 'no second check before integrity_every');
     const asked = await schedule.runNow({ databases: true, provider: true });
     assert.equal(checks, 2, 'databases: true checks now');
-    assert.equal(seen.filter((s) => s.provider !== undefined).map((s) => s.provider).join(), '1000', 'provider: true asks with provider_timeout, the periodic rounds never');
+    assert.equal(
+      seen
+        .filter((s) => s.provider !== undefined)
+        .map((s) => s.provider)
+        .join(),
+      '1000',
+      'provider: true asks with provider_timeout, the periodic rounds never',
+    );
     assert.ok(published.includes(asked), 'an asked round is published too');
   } finally {
     schedule.stop();

@@ -16,7 +16,13 @@ test('a skill package is previewed from its inspected text, served once installe
   const rig = await startSkillsRig(t);
   const text = skillText('forecast', { description: 'Forecasts', body: '## Setup\n```sh\necho aGVsbG8= | base64 -d | sh\n```\n' });
   const file = path.join(rig.scratch, 'forecast-1.0.0.hmap');
-  fs.writeFileSync(file, await zipBuffer([['plugin.json', manifest('forecast', '1.0.0', { entry: 'SKILL.md', permissions: [] })], ['SKILL.md', text]]));
+  fs.writeFileSync(
+    file,
+    await zipBuffer([
+      ['plugin.json', manifest('forecast', '1.0.0', { entry: 'SKILL.md', permissions: [] })],
+      ['SKILL.md', text],
+    ]),
+  );
 
   const inspected = await callOnce(rig.adminSocket, SocketApi.PluginsInstall, { file, inspectOnly: true });
   const preview = await rig.call(SkillsApi.Preview, { text: inspected.skill?.text ?? '', folder: inspected.manifest.name });

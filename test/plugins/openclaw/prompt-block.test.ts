@@ -8,10 +8,21 @@ import { estimateTokens } from '../../../protocol/tokens';
 const skills = (count: number, description: (i: number) => string): BlockSkill[] =>
   Array.from({ length: count }, (_, i) => ({ name: `skill-${String(i).padStart(3, '0')}`, description: description(i) }));
 
-const descriptionsOf = (text: string): string[] => text.split('\n').slice(1).filter((line) => line.startsWith('- ')).map((line) => line.slice(line.indexOf(': ') + 2));
+const descriptionsOf = (text: string): string[] =>
+  text
+    .split('\n')
+    .slice(1)
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(line.indexOf(': ') + 2));
 
 test('a block that fits is the header and one line per skill, in name order, descriptions on one line', () => {
-  const block = buildPromptBlock([{ name: 'weather', description: 'Forecasts\n  and  current weather' }, { name: 'github', description: 'Issues and PRs' }], 1500);
+  const block = buildPromptBlock(
+    [
+      { name: 'weather', description: 'Forecasts\n  and  current weather' },
+      { name: 'github', description: 'Issues and PRs' },
+    ],
+    1500,
+  );
   assert.equal(block.text, `${BLOCK_HEADER}\n- github: Issues and PRs\n- weather: Forecasts and current weather`);
   assert.deepEqual([block.tokens, block.listed, block.cut], [estimateTokens(block.text), 2, false]);
   assert.deepEqual(buildPromptBlock([], 1500), { text: '', tokens: 0, listed: 0, cut: false });
@@ -28,7 +39,10 @@ test('over the budget, every description is cut to the longest common length tha
   // One more character per description would cost at most 30 characters, about 8 tokens: it was the longest cut.
   assert.ok(block.tokens > budget - 10, `${block.tokens} is close to ${budget}`);
   const cut = descriptionsOf(block.text);
-  assert.ok(cut.every((text) => text.endsWith('…') && text.length >= MIN_DESCRIPTION), cut[0]);
+  assert.ok(
+    cut.every((text) => text.endsWith('…') && text.length >= MIN_DESCRIPTION),
+    cut[0],
+  );
   assert.ok(cut.every((text, i) => long[i]?.description.startsWith(text.slice(0, -1).trim())));
 });
 

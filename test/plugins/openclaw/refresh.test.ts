@@ -32,10 +32,13 @@ test('the watch follows at most its limit, hears a change in a followed folder a
 test('refreshes run one at a time; calls made during one share the next', async () => {
   let runs = 0;
   let release: () => void = () => undefined;
-  const refresher = new Refresher(async () => {
-    runs += 1;
-    if (runs === 1) await new Promise<void>((resolve) => (release = resolve));
-  }, { debounceMs: 200, maxWaitMs: 600 });
+  const refresher = new Refresher(
+    async () => {
+      runs += 1;
+      if (runs === 1) await new Promise<void>((resolve) => (release = resolve));
+    },
+    { debounceMs: 200, maxWaitMs: 600 },
+  );
   const first = refresher.now();
   await waitFor(() => runs === 1, { what: 'the first run' });
   const queued = [refresher.now(), refresher.now(), refresher.now()];

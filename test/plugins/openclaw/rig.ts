@@ -63,7 +63,11 @@ export async function startSkillsRig(t: TestContext, options: { llm?: FakeLlm } 
     call,
     list,
     waitStatus: (name, status, timeoutMs = 5_000) =>
-      waitFor(async () => (await list()).skills.find((skill) => skill.name === name && skill.status === status), { what: `skill ${name} to be ${status}`, timeoutMs, intervalMs: 25 }),
+      waitFor(async () => (await list()).skills.find((skill) => skill.name === name && skill.status === status), {
+        what: `skill ${name} to be ${status}`,
+        timeoutMs,
+        intervalMs: 25,
+      }),
     writeSkill: (folder, text) => writeUnder(skillsDir, path.join(folder, 'SKILL.md'), text),
     putOnPath: (name, script = '#!/bin/sh\necho stub\n') => {
       const file = path.join(binDir, name);

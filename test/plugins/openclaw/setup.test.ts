@@ -32,12 +32,18 @@ describe('skills/setup', () => {
     const rig = await startSkillsRig(t);
     const bin = `ha-npm-tool-${process.pid}`;
     const argvFile = path.join(rig.scratch, 'npm-argv');
-    rig.putOnPath('npm', `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\necho "added 1 package"\nprintf '#!/bin/sh\\n' > '${path.join(rig.binDir, bin)}'\nchmod 755 '${path.join(rig.binDir, bin)}'\n`);
+    rig.putOnPath(
+      'npm',
+      `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\necho "added 1 package"\nprintf '#!/bin/sh\\n' > '${path.join(rig.binDir, bin)}'\nchmod 755 '${path.join(rig.binDir, bin)}'\n`,
+    );
     const openclaw = { requires: { bins: [bin] }, install: [{ id: 'node', kind: 'node', package: `${bin}@1.2.0`, bins: [bin] }] };
     rig.writeSkill('npm-skill', skillText('npm-skill', { openclaw }));
     await rig.waitStatus('npm-skill', 'missing');
     // It runs an installer as homed's user, outside every sandbox: only the owner's homectl may ask, never the shared socket.
-    await assert.rejects(callOnce(rig.homed.socket, SkillsApi.Setup, { name: 'npm-skill', id: 'node' }), /skills\/setup widens what the agent may do, so only the owner runs it, on the machine running homed: homectl/);
+    await assert.rejects(
+      callOnce(rig.homed.socket, SkillsApi.Setup, { name: 'npm-skill', id: 'node' }),
+      /skills\/setup widens what the agent may do, so only the owner runs it, on the machine running homed: homectl/,
+    );
     assert.equal(fs.existsSync(argvFile), false, 'npm did not run');
     const result = await rig.call(SkillsApi.Setup, { name: 'npm-skill', id: 'node' });
     assert.deepEqual(result, { command: `npm install -g ${bin}@1.2.0`, exitCode: 0, output: 'added 1 package\n', status: 'ready' });
@@ -61,7 +67,10 @@ describe('skills/setup', () => {
     rig.writeSkill('dl-skill', skillText('dl-skill', { openclaw: { requires: { bins: [bin] }, install: [download, wrong] } }));
     await rig.waitStatus('dl-skill', 'missing');
 
-    await assert.rejects(rig.call(SkillsApi.Setup, { name: 'dl-skill', id: 'wrong' }), new RegExp(`has sha256 ${sha256}, not the 0{64} the skill gives; nothing was installed`));
+    await assert.rejects(
+      rig.call(SkillsApi.Setup, { name: 'dl-skill', id: 'wrong' }),
+      new RegExp(`has sha256 ${sha256}, not the 0{64} the skill gives; nothing was installed`),
+    );
     const toolsDir = path.join(rig.homed.dataDir, 'plugin-data', 'openclaw', 'tools', 'dl-skill');
     assert.equal(fs.existsSync(toolsDir), false, 'a refused download places nothing');
     const info = await rig.call(SkillsApi.Info, { name: 'dl-skill' });
@@ -74,8 +83,14 @@ describe('skills/setup', () => {
   it('refuses an option whose installer is not on PATH, saying what to install', async (t) => {
     const rig = await startSkillsRig(t);
     if (findExecutable('brew', `${rig.binDir}:${process.env['PATH'] ?? ''}`)) return t.skip('brew is installed here; setup would really run it');
-    rig.writeSkill('brew-skill', skillText('brew-skill', { openclaw: { requires: { bins: ['ha-brew-only'] }, install: [{ id: 'brew', kind: 'brew', formula: 'ha-brew-only' }] } }));
+    rig.writeSkill(
+      'brew-skill',
+      skillText('brew-skill', { openclaw: { requires: { bins: ['ha-brew-only'] }, install: [{ id: 'brew', kind: 'brew', formula: 'ha-brew-only' }] } }),
+    );
     await rig.waitStatus('brew-skill', 'missing');
-    await assert.rejects(rig.call(SkillsApi.Setup, { name: 'brew-skill', id: 'brew' }), /brew is not installed here \(not found in .*\); install Homebrew first, or pick another option/);
+    await assert.rejects(
+      rig.call(SkillsApi.Setup, { name: 'brew-skill', id: 'brew' }),
+      /brew is not installed here \(not found in .*\); install Homebrew first, or pick another option/,
+    );
   });
 });

@@ -32,8 +32,14 @@ async function say(rig: SkillsRig, session: string, text: string): Promise<strin
 async function writeSkills(rig: SkillsRig, bin: string): Promise<void> {
   rig.putOnPath(bin, '#!/bin/sh\necho "sunny in $1"\n');
   const weather = { primaryEnv: 'WEATHER_KEY', requires: { bins: [bin], env: ['WEATHER_KEY'] } };
-  rig.writeSkill('weather', skillText('weather', { description: 'Current weather for a city', openclaw: weather, body: `Run \`${bin} CITY\`; scripts are in {baseDir}/scripts.\n` }));
-  rig.writeSkill('hidden', skillText('hidden', { description: 'Only for people', frontmatter: 'disable-model-invocation: true\n', body: 'Say the hidden words.\n' }));
+  rig.writeSkill(
+    'weather',
+    skillText('weather', { description: 'Current weather for a city', openclaw: weather, body: `Run \`${bin} CITY\`; scripts are in {baseDir}/scripts.\n` }),
+  );
+  rig.writeSkill(
+    'hidden',
+    skillText('hidden', { description: 'Only for people', frontmatter: 'disable-model-invocation: true\n', body: 'Say the hidden words.\n' }),
+  );
   rig.writeSkill('needs-x', skillText('needs-x', { openclaw: { requires: { bins: ['ha-not-installed-x'] } } }));
   rig.writeSkill('off', skillText('off'));
   await callOnce(rig.adminSocket, SocketApi.ConfigSet, { scope: 'openclaw', key: 'skills.weather.api_key', value: SECRET });
@@ -55,14 +61,21 @@ describe('skills in a turn', () => {
     const bin = `ha-weather-${process.pid}`;
     await writeSkills(rig, bin);
     const command = `printf %s "$WEATHER_KEY" > key.txt; printf %s "$WEATHER_UNITS" > units.txt; ${bin} Hangzhou`;
-    llm.enqueue({ toolCalls: [{ name: 'skill_read', args: { name: 'weather' } }] }, { toolCalls: [{ name: 'exec', args: { command } }] }, { text: 'It is sunny.' });
+    llm.enqueue(
+      { toolCalls: [{ name: 'skill_read', args: { name: 'weather' } }] },
+      { toolCalls: [{ name: 'exec', args: { command } }] },
+      { text: 'It is sunny.' },
+    );
     assert.equal(await say(rig, 'cli:weather', 'weather in Hangzhou?'), 'It is sunny.\n');
 
     const [asked, read, ran] = llm.requests.map((request) => request.body as ChatBody);
     const system = asked?.messages.find((message) => message.role === 'system')?.content ?? '';
     assert.ok(system.includes(`${BLOCK_HEADER}\n- weather: Current weather for a city`), system);
     for (const name of ['hidden', 'needs-x', 'off']) assert.equal(system.includes(`- ${name}:`), false, `${name} is not offered`);
-    assert.ok(asked?.tools?.some((tool) => tool.function.name === 'skill_read'), 'skill_read is offered');
+    assert.ok(
+      asked?.tools?.some((tool) => tool.function.name === 'skill_read'),
+      'skill_read is offered',
+    );
 
     const skillRead = JSON.parse(read?.messages.find((message) => message.role === 'tool')?.content ?? '{}') as Record<string, unknown>;
     const folder = path.join(rig.skillsDir, 'weather');
@@ -91,15 +104,25 @@ describe('skills in a turn', () => {
     const rig = await startSkillsRig(t, { llm });
     await allowTools(rig.homed.socket, ['skill_read']);
     await writeSkills(rig, `ha-weather-${process.pid}`);
-    const lastUser = (index: number): string => (llm.requests[index]?.body as ChatBody).messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
+    const lastUser = (index: number): string =>
+      (llm.requests[index]?.body as ChatBody).messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
 
     llm.enqueue({ text: 'ok' });
     await say(rig, 'cli:slash', '/weather Hangzhou');
-    assert.equal(lastUser(0), 'The person invoked the skill "weather" with: Hangzhou\nCall skill_read {"name": "weather"} first, then follow that skill\'s instructions for this request.');
+    assert.equal(
+      lastUser(0),
+      'The person invoked the skill "weather" with: Hangzhou\nCall skill_read {"name": "weather"} first, then follow that skill\'s instructions for this request.',
+    );
 
     const before = llm.requests.length;
-    assert.equal(await say(rig, 'cli:slash', '/needs-x now'), 'The skill "needs-x" cannot be used here: missing (bins: ha-not-installed-x); homectl skills info needs-x shows what it needs.\n');
-    assert.equal(await say(rig, 'cli:slash', '/off'), 'The skill "off" is disabled by the owner (openclaw:skills.off.enabled is false; homectl skills enable off turns it on).\n');
+    assert.equal(
+      await say(rig, 'cli:slash', '/needs-x now'),
+      'The skill "needs-x" cannot be used here: missing (bins: ha-not-installed-x); homectl skills info needs-x shows what it needs.\n',
+    );
+    assert.equal(
+      await say(rig, 'cli:slash', '/off'),
+      'The skill "off" is disabled by the owner (openclaw:skills.off.enabled is false; homectl skills enable off turns it on).\n',
+    );
     assert.equal(llm.requests.length, before, 'answered without the model');
 
     llm.enqueue({ text: 'ok' });
@@ -109,7 +132,9 @@ describe('skills in a turn', () => {
     // A skill kept from the model is read in the turn a person invoked it, and only there.
     llm.enqueue({ toolCalls: [{ name: 'skill_read', args: { name: 'hidden' } }] }, { text: 'said' });
     await say(rig, 'cli:slash', '/hidden');
-    const invoked = JSON.parse((llm.requests.at(-1)?.body as ChatBody).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '{}') as { instructions?: string };
+    const invoked = JSON.parse((llm.requests.at(-1)?.body as ChatBody).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '{}') as {
+      instructions?: string;
+    };
     assert.equal(invoked.instructions, 'Say the hidden words.\n');
     llm.enqueue({ toolCalls: [{ name: 'skill_read', args: { name: 'hidden' } }] }, { text: 'refused' });
     await say(rig, 'cli:slash', 'read the hidden skill');

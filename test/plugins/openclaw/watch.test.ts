@@ -21,7 +21,9 @@ describe('the openclaw skill set in a real homed', () => {
     const client = await HomedClient.connect(rig.homed.socket);
     t.after(() => client.close());
     const items: EventsStreamItem[] = [];
-    void client.call(SocketApi.EventsSubscribe, { names: ['openclaw.skills.changed'] }, { onStream: (item) => items.push(item as EventsStreamItem), timeoutMs: 0 }).catch(() => undefined);
+    void client
+      .call(SocketApi.EventsSubscribe, { names: ['openclaw.skills.changed'] }, { onStream: (item) => items.push(item as EventsStreamItem), timeoutMs: 0 })
+      .catch(() => undefined);
     await waitFor(() => items.some((item) => item.kind === 'subscribed'), { what: 'the event subscription' });
     const changedTo = (ready: number, total: number, from = 0): boolean =>
       items.slice(from).some((item) => item.kind === 'event' && JSON.stringify(item.data) === JSON.stringify({ ready, total }));
@@ -34,18 +36,30 @@ describe('the openclaw skill set in a real homed', () => {
 
     started = Date.now();
     rig.writeSkill('hello', skillText('hello', { description: 'says hello twice' }));
-    await waitFor(async () => (await rig.list()).skills.find((skill) => skill.description === 'says hello twice'), { what: 'the new description', timeoutMs: SEEN_WITHIN_MS, intervalMs: 25 });
+    await waitFor(async () => (await rig.list()).skills.find((skill) => skill.description === 'says hello twice'), {
+      what: 'the new description',
+      timeoutMs: SEEN_WITHIN_MS,
+      intervalMs: 25,
+    });
     const changedMs = Date.now() - started;
 
     rig.writeSkill('a/b/c/d/e/deep', skillText('deep'));
     rig.writeSkill('a/b/c/d/e/f/too-deep', skillText('too-deep'));
     await rig.waitStatus('deep', 'ready', SEEN_WITHIN_MS);
-    assert.equal((await rig.list()).skills.some((skill) => skill.name === 'too-deep'), false, 'the seventh level is not looked at');
+    assert.equal(
+      (await rig.list()).skills.some((skill) => skill.name === 'too-deep'),
+      false,
+      'the seventh level is not looked at',
+    );
 
     const eventsBefore = items.length;
     started = Date.now();
     fs.rmSync(path.join(rig.skillsDir, 'hello'), { recursive: true });
-    await waitFor(async () => !(await rig.list()).skills.some((skill) => skill.name === 'hello'), { what: 'hello to go', timeoutMs: SEEN_WITHIN_MS, intervalMs: 25 });
+    await waitFor(async () => !(await rig.list()).skills.some((skill) => skill.name === 'hello'), {
+      what: 'hello to go',
+      timeoutMs: SEEN_WITHIN_MS,
+      intervalMs: 25,
+    });
     const removedMs = Date.now() - started;
     await waitFor(() => changedTo(1, 1, eventsBefore), { what: 'skills.changed {ready: 1, total: 1} after the removal' });
     t.diagnostic(`seen after: added ${addedMs} ms, changed ${changedMs} ms, removed ${removedMs} ms`);
@@ -60,7 +74,10 @@ describe('the openclaw skill set in a real homed', () => {
     assert.deepEqual(missing.missing, { bins: [bin] });
     const info = await rig.call(SkillsApi.Info, { name: 'needs-bin' });
     assert.deepEqual(info.checks, [{ kind: 'bins', name: bin, ok: false }]);
-    assert.deepEqual(info.install.map((option) => [option.id, option.label, option.applies]), [['npm', 'npm install -g stub-tool', true]]);
+    assert.deepEqual(
+      info.install.map((option) => [option.id, option.label, option.applies]),
+      [['npm', 'npm install -g stub-tool', true]],
+    );
     rig.putOnPath(bin);
     await rig.waitStatus('needs-bin', 'ready', SEEN_WITHIN_MS);
   });
@@ -82,10 +99,13 @@ describe('the openclaw skill set in a real homed', () => {
     await waitFor(async () => (await rig.list()).shadowed.length === 2, { what: 'two shadowed skills', timeoutMs: 5_000 });
     const listed = await rig.list();
     assert.equal(listed.skills.find((skill) => skill.name === 'same')?.description, 'from core.skills.path');
-    assert.deepEqual(listed.shadowed.map((skill) => [skill.source, skill.shadowedBy]), [
-      ['package:samepkg', dataFile],
-      [`extra:${extra}`, dataFile],
-    ]);
+    assert.deepEqual(
+      listed.shadowed.map((skill) => [skill.source, skill.shadowedBy]),
+      [
+        ['package:samepkg', dataFile],
+        [`extra:${extra}`, dataFile],
+      ],
+    );
     assert.equal(listed.total, 2, 'shadowed skills are not counted');
     const info = await rig.call(SkillsApi.Info, { name: 'same' });
     assert.deepEqual(info.shadows, [path.join(packageDir, 'SKILL.md'), path.join(extra, 'same', 'SKILL.md')]);

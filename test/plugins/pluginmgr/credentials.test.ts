@@ -4,7 +4,15 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { createToken, credentialFiles, removeCredentials, removeIfOwn, tokenMatches, writeCredentials, writePrivateFile } from '../../../plugins/pluginmgr/http/credentials';
+import {
+  createToken,
+  credentialFiles,
+  removeCredentials,
+  removeIfOwn,
+  tokenMatches,
+  writeCredentials,
+  writePrivateFile,
+} from '../../../plugins/pluginmgr/http/credentials';
 import { allowedHosts, checkHost, checkToken } from '../../../plugins/pluginmgr/http/guard';
 
 test('a private file is 0600 whatever the umask, replaces an open file whole and leaves no temporary behind', (t) => {
@@ -58,7 +66,11 @@ test('the guard takes only loopback Hosts with the port, and a bearer token', ()
   const hosts = allowedHosts(8080);
   for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080']) assert.doesNotThrow(() => checkHost({ host }, hosts));
   for (const host of [undefined, '127.0.0.1', '127.0.0.1:8081', 'evil.example:8080', '127.0.0.1:8080.evil.example']) {
-    assert.throws(() => checkHost(host === undefined ? {} : { host }, hosts), (error: Error & { status?: number }) => error.status === 421, String(host));
+    assert.throws(
+      () => checkHost(host === undefined ? {} : { host }, hosts),
+      (error: Error & { status?: number }) => error.status === 421,
+      String(host),
+    );
   }
   const token = createToken();
   assert.doesNotThrow(() => checkToken({ authorization: `Bearer ${token}` }, token, '/run/pluginmgr.token'));
@@ -66,7 +78,8 @@ test('the guard takes only loopback Hosts with the port, and a bearer token', ()
   for (const authorization of [undefined, token, `Basic ${token}`, `Bearer ${token} extra`, `Bearer`]) {
     assert.throws(
       () => checkToken(authorization === undefined ? {} : { authorization }, token, '/run/pluginmgr.token'),
-      (error: Error & { status?: number; headers?: Record<string, string> }) => error.status === 401 && /^Bearer /.test(error.headers?.['www-authenticate'] ?? ''),
+      (error: Error & { status?: number; headers?: Record<string, string> }) =>
+        error.status === 401 && /^Bearer /.test(error.headers?.['www-authenticate'] ?? ''),
       String(authorization),
     );
   }

@@ -20,7 +20,11 @@ test('takes http(s) and file URLs and absolute paths, nothing else', () => {
     ['a.hmap', /neither a URL nor an absolute path/],
     ['file://example.org/a.hmap', /not a file URL of this machine/],
   ] as const) {
-    assert.throws(() => parseSource(given), (error: Error & { status?: number }) => why.test(error.message) && error.status === 400, given);
+    assert.throws(
+      () => parseSource(given),
+      (error: Error & { status?: number }) => why.test(error.message) && error.status === 400,
+      given,
+    );
   }
 });
 
@@ -28,7 +32,10 @@ test('follows redirects to http(s) only, and never from https down to http', () 
   assert.equal(nextHop(new URL('http://a.example/x'), 'https://b.example/y.hmap').href, 'https://b.example/y.hmap');
   assert.equal(nextHop(new URL('https://a.example/x/'), '../y.hmap').href, 'https://a.example/y.hmap');
   assert.throws(() => nextHop(new URL('https://a.example/x'), 'http://a.example/y.hmap'), /from https:\/\/ down to http:\/\/a\.example\/y\.hmap/);
-  assert.throws(() => nextHop(new URL('http://a.example/x'), 'file:///etc/passwd'), /redirected to file:\/\/.*only http:\/\/ and https:\/\/ redirects are followed/);
+  assert.throws(
+    () => nextHop(new URL('http://a.example/x'), 'file:///etc/passwd'),
+    /redirected to file:\/\/.*only http:\/\/ and https:\/\/ redirects are followed/,
+  );
   assert.throws(() => nextHop(new URL('http://a.example/x'), 'javascript:alert(1)'), /javascript:\/\//);
 });
 
@@ -44,12 +51,26 @@ test('names a temporary package after its URL, safely', () => {
 test('copies with a hash, and stops at the cap without writing past it', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pluginmgr-copy-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const copied = await copyCapped(Readable.from([Buffer.from('abc'), Buffer.from('def')]), path.join(dir, 'ok'), 6, () => new Error('too large'), new AbortController().signal);
+  const copied = await copyCapped(
+    Readable.from([Buffer.from('abc'), Buffer.from('def')]),
+    path.join(dir, 'ok'),
+    6,
+    () => new Error('too large'),
+    new AbortController().signal,
+  );
   assert.deepEqual(copied, { bytes: 6, sha256: 'bef57ec7f53a6d40beb640a780a639c83bc29ac8a9816f1fc6c5c6dcd93c4721' });
   assert.equal(fs.statSync(path.join(dir, 'ok')).mode & 0o777, 0o600);
   let pulled = 0;
-  const endless = new Readable({ read() { pulled += 1; this.push(Buffer.alloc(1024)); } });
-  await assert.rejects(copyCapped(endless, path.join(dir, 'big'), 10 * 1024, () => new Error('too large'), new AbortController().signal), /too large/);
+  const endless = new Readable({
+    read() {
+      pulled += 1;
+      this.push(Buffer.alloc(1024));
+    },
+  });
+  await assert.rejects(
+    copyCapped(endless, path.join(dir, 'big'), 10 * 1024, () => new Error('too large'), new AbortController().signal),
+    /too large/,
+  );
   // The cap may end the copy before the file was even created: then nothing at all was written.
   const big = path.join(dir, 'big');
   const written = fs.existsSync(big) ? fs.statSync(big).size : 0;

@@ -48,7 +48,10 @@ describe('a Lua and a JS plugin through the HTTP API and the agent', () => {
     const [asked, answered] = mine as [ChatBody, ChatBody];
     return {
       offered: (asked.tools ?? []).map((t) => t.function.name),
-      results: answered.messages.filter((m) => m.role === 'tool').slice(-1).map((m) => JSON.parse(m.content) as Record<string, unknown>),
+      results: answered.messages
+        .filter((m) => m.role === 'tool')
+        .slice(-1)
+        .map((m) => JSON.parse(m.content) as Record<string, unknown>),
     };
   }
 
@@ -97,7 +100,10 @@ describe('a Lua and a JS plugin through the HTTP API and the agent', () => {
   });
 
   it('upgrades both over the API: the new behaviour shows, their settings and data are kept', async () => {
-    for (const [key, value] of [['dice:sides', '20'], ['weather:units', 'imperial']] as const) {
+    for (const [key, value] of [
+      ['dice:sides', '20'],
+      ['weather:units', 'imperial'],
+    ] as const) {
       const set = await ctl('config', 'set', key, value);
       assert.equal(set.code, 0, set.stderr);
     }
@@ -125,7 +131,7 @@ describe('a Lua and a JS plugin through the HTTP API and the agent', () => {
 
     const turn = await turnCalling('dice_roll', {});
     assert.ok(!turn.offered.includes('dice_roll') && !turn.offered.includes('weather_report'), turn.offered.join(','));
-    assert.ok(turn.offered.includes('plugin_install'), 'pluginmgr\'s own tools stay');
+    assert.ok(turn.offered.includes('plugin_install'), "pluginmgr's own tools stay");
     assert.deepEqual(turn.results, [{ error: 'there is no tool named "dice_roll"' }]);
   });
 });

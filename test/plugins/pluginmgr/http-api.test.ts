@@ -201,11 +201,21 @@ describe('the pluginmgr HTTP API', () => {
 
     it('answers 413 to a body whose Content-Length is past the cap, before reading it', async () => {
       const answer = await new Promise<Answer>((resolve, reject) => {
-        const request = http.request({ host: '127.0.0.1', port: api.port, path: '/plugins', method: 'POST', agent: false, headers: {
-          authorization: `Bearer ${api.token}`,
-          'content-type': 'application/octet-stream',
-          'content-length': String(2 * MIB),
-        } }, (response) => void readAnswer(response).then(resolve, reject));
+        const request = http.request(
+          {
+            host: '127.0.0.1',
+            port: api.port,
+            path: '/plugins',
+            method: 'POST',
+            agent: false,
+            headers: {
+              authorization: `Bearer ${api.token}`,
+              'content-type': 'application/octet-stream',
+              'content-length': String(2 * MIB),
+            },
+          },
+          (response) => void readAnswer(response).then(resolve, reject),
+        );
         request.on('error', reject);
         request.flushHeaders(); // headers only: the answer must come without the body
       });
@@ -218,12 +228,22 @@ describe('the pluginmgr HTTP API', () => {
       const upload = (body: Buffer, declared: number) =>
         new Promise<{ answer: Answer; continued: boolean }>((resolve, reject) => {
           let continued = false;
-          const request = http.request({ host: '127.0.0.1', port: api.port, path: '/plugins?inspect=1', method: 'POST', agent: false, headers: {
-            authorization: `Bearer ${api.token}`,
-            'content-type': 'application/octet-stream',
-            'content-length': String(declared),
-            expect: '100-continue',
-          } }, (response) => void readAnswer(response).then((answer) => resolve({ answer, continued }), reject));
+          const request = http.request(
+            {
+              host: '127.0.0.1',
+              port: api.port,
+              path: '/plugins?inspect=1',
+              method: 'POST',
+              agent: false,
+              headers: {
+                authorization: `Bearer ${api.token}`,
+                'content-type': 'application/octet-stream',
+                'content-length': String(declared),
+                expect: '100-continue',
+              },
+            },
+            (response) => void readAnswer(response).then((answer) => resolve({ answer, continued }), reject),
+          );
           request.on('continue', () => {
             continued = true;
             request.end(body);
@@ -244,10 +264,20 @@ describe('the pluginmgr HTTP API', () => {
     it('answers 413 once a streamed body passes the cap, without waiting for the rest', async () => {
       // A chunked body (no length to judge by) of 1.5 MiB that never ends: only counting can refuse it.
       const answer = await new Promise<Answer>((resolve, reject) => {
-        const request = http.request({ host: '127.0.0.1', port: api.port, path: '/plugins', method: 'POST', agent: false, headers: {
-          authorization: `Bearer ${api.token}`,
-          'content-type': 'application/octet-stream',
-        } }, (response) => void readAnswer(response).then(resolve, reject));
+        const request = http.request(
+          {
+            host: '127.0.0.1',
+            port: api.port,
+            path: '/plugins',
+            method: 'POST',
+            agent: false,
+            headers: {
+              authorization: `Bearer ${api.token}`,
+              'content-type': 'application/octet-stream',
+            },
+          },
+          (response) => void readAnswer(response).then(resolve, reject),
+        );
         request.on('error', reject);
         for (let sent = 0; sent < 1.5 * MIB; sent += 64 * 1024) request.write(Buffer.alloc(64 * 1024, 0x62));
       });

@@ -55,7 +55,10 @@ describe('the plugin_* tools, called by the agent', () => {
       dataDir,
       builtinDir: path.join(REPO_ROOT, 'dist', 'plugins'),
       // The memory loops stay off: their own model calls are not this test's subject.
-      env: { HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(FAST_POLICY), HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: false }, consolidation: { enabled: false } }) },
+      env: {
+        HOMEAGENT_SUPERVISOR_POLICY: JSON.stringify(FAST_POLICY),
+        HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: false }, consolidation: { enabled: false } }),
+      },
       log: pino({ level: 'silent' }),
       llm,
     });
@@ -91,7 +94,7 @@ describe('the plugin_* tools, called by the agent', () => {
         version: '1.0.0',
         kind: 'js',
         author: 'HomeAgent tests',
-        description: 'Test fixture: a JS plugin packed, installed over pluginmgr\'s HTTP API, upgraded and removed',
+        description: "Test fixture: a JS plugin packed, installed over pluginmgr's HTTP API, upgraded and removed",
         permissions_granted: ['tools'],
         state: 'ready',
         tools: ['weather_report'],
@@ -99,7 +102,10 @@ describe('the plugin_* tools, called by the agent', () => {
       },
     );
     const plugins = listed?.['plugins'] as { name: string; kind: string; state: string; version: string; enabled: boolean }[];
-    assert.deepEqual(plugins.find((p) => p.name === 'weather'), { name: 'weather', version: '1.0.0', kind: 'js', state: 'ready', enabled: true });
+    assert.deepEqual(
+      plugins.find((p) => p.name === 'weather'),
+      { name: 'weather', version: '1.0.0', kind: 'js', state: 'ready', enabled: true },
+    );
     assert.deepEqual(plugins.find((p) => p.name === 'pluginmgr')?.kind, 'builtin');
     assert.equal(described?.['name'], 'weather');
     assert.deepEqual(described?.['permissions'], ['tools']);
@@ -128,7 +134,10 @@ describe('the plugin_* tools, called by the agent', () => {
       { name: 'plugin_remove', args: { name: 'cli' } },
     ]);
     assert.match(String(hostile?.['error']), /^tool plugin_install failed: entry "\.\.\/evil\.mjs" of evil-1\.0\.0\.hmap is refused: .*rule path\.traversal/);
-    assert.match(String(admin?.['error']), /^tool plugin_install failed: package "boss" asks for "admin", which plugin_install does not grant .*homectl plugins install /);
+    assert.match(
+      String(admin?.['error']),
+      /^tool plugin_install failed: package "boss" asks for "admin", which plugin_install does not grant .*homectl plugins install /,
+    );
     assert.match(String(missing?.['error']), /^tool plugin_install failed: cannot read \/nonexistent\/x\.hmap: ENOENT/);
     assert.match(String(builtin?.['error']), /"cli" is a built-in plugin and cannot be removed/);
     for (const name of ['evil', 'boss']) assert.ok(!fs.existsSync(path.join(dataDir, 'plugins', name)), name);

@@ -77,7 +77,8 @@ async function tool<R>(k: TestKernel, name: string, args: object, session = 'cli
   return (await proc.channel.call(ToolInvokeRequest, { name, args, session, callId: 'call_1' })).result as R;
 }
 
-const list = async (k: TestKernel) => (await tool<{ timers: { id: string; message: string; fires_at: string; session: string; repeat?: string }[] }>(k, 'timer_list', {})).timers;
+const list = async (k: TestKernel) =>
+  (await tool<{ timers: { id: string; message: string; fires_at: string; session: string; repeat?: string }[] }>(k, 'timer_list', {})).timers;
 
 describe('the timer plugin', () => {
   it('declares its tools and permissions, and sets, lists and cancels timers', async (t) => {
@@ -92,13 +93,19 @@ describe('the timer plugin', () => {
     const daily = await tool<{ id: string; repeat: string }>(k, 'timer_set', { message: 'water the plants', delay: 3600, repeat: '1d' });
     assert.equal(daily.repeat, '1 d');
     const timers = await list(k);
-    assert.deepEqual(timers.map((x) => [x.id, x.message, x.session, x.repeat]), [
-      [set.id, 'take the bread out', 'cli:alice', undefined],
-      [daily.id, 'water the plants', 'cli:tester', '1 d'],
-    ]);
+    assert.deepEqual(
+      timers.map((x) => [x.id, x.message, x.session, x.repeat]),
+      [
+        [set.id, 'take the bread out', 'cli:alice', undefined],
+        [daily.id, 'water the plants', 'cli:tester', '1 d'],
+      ],
+    );
     const cancelled = await tool<{ cancelled: { id: string } }>(k, 'timer_cancel', { id: set.id });
     assert.equal(cancelled.cancelled.id, set.id);
-    assert.deepEqual((await list(k)).map((x) => x.id), [daily.id]);
+    assert.deepEqual(
+      (await list(k)).map((x) => x.id),
+      [daily.id],
+    );
   });
 
   it('refuses bad arguments with messages that say what to do', async (t) => {
@@ -127,7 +134,10 @@ describe('the timer plugin', () => {
     await tool(k, 'timer_set', { message: 'tea is ready', delay: '1s' }, 'kitchen');
     const fired = await waitFor(() => interrupts.find((i) => i.source === 'timer'), { what: 'the timer to fire', timeoutMs: 10_000 });
     assert.deepEqual({ session: fired.session, text: fired.text }, { session: 'kitchen', text: '[timer] tea is ready' });
-    await waitFor(() => llm.calls.find((c) => c.request.messages.some((m) => m.content.includes('[timer] tea is ready'))), { what: 'the agent to take it up', timeoutMs: 10_000 });
+    await waitFor(() => llm.calls.find((c) => c.request.messages.some((m) => m.content.includes('[timer] tea is ready'))), {
+      what: 'the agent to take it up',
+      timeoutMs: 10_000,
+    });
     assert.deepEqual(await list(k), [], 'a one-shot timer is gone once fired');
     assert.equal(interrupts.filter((i) => i.source === 'timer').length, 1);
   });
@@ -141,10 +151,13 @@ describe('the timer plugin', () => {
     await first.close();
 
     const second = await startKernel(t, dataDir);
-    assert.deepEqual((await list(second)).map((x) => [x.id, x.fires_at]), [
-      [bread.id, bread.fires_at],
-      [plants.id, plants.fires_at],
-    ]);
+    assert.deepEqual(
+      (await list(second)).map((x) => [x.id, x.fires_at]),
+      [
+        [bread.id, bread.fires_at],
+        [plants.id, plants.fires_at],
+      ],
+    );
     await second.close();
 
     // homed was down: the bread was due 12 minutes ago, the plants' daily timer three days and 5 minutes ago.
@@ -152,7 +165,11 @@ describe('the timer plugin', () => {
     const config = ConfigRegistry.open(configDb);
     const stored = config.getValue('timer', 'timers') as Timer[];
     const backdate: Record<string, number> = { [bread.id]: now - 12 * MINUTE, [plants.id]: now - 3 * DAY - 5 * MINUTE };
-    config.set('timer', 'timers', stored.map((timer) => ({ ...timer, fires_at: new Date(backdate[timer.id] ?? 0).toISOString() })));
+    config.set(
+      'timer',
+      'timers',
+      stored.map((timer) => ({ ...timer, fires_at: new Date(backdate[timer.id] ?? 0).toISOString() })),
+    );
     config.close();
 
     const interrupts = watchInterrupts(t);
@@ -162,13 +179,26 @@ describe('the timer plugin', () => {
     // the bread can read `late by 12 min 1 s`, which is as true as `late by 12 min`.
     const elapsed = Date.now() - now;
     const fired = interrupts.filter((i) => i.source === 'timer').map((i) => ({ session: i.session, ...splitLateText(i.text ?? '') }));
-    assert.deepEqual(fired.map((f) => [f.session, f.message]).sort(), [['cli:bob', 'water the plants'], ['cli:tester', 'take the bread out']]);
-    for (const [message, lateMs] of [['water the plants', 3 * DAY + 5 * MINUTE], ['take the bread out', 12 * MINUTE]] as const) {
+    assert.deepEqual(fired.map((f) => [f.session, f.message]).sort(), [
+      ['cli:bob', 'water the plants'],
+      ['cli:tester', 'take the bread out'],
+    ]);
+    for (const [message, lateMs] of [
+      ['water the plants', 3 * DAY + 5 * MINUTE],
+      ['take the bread out', 12 * MINUTE],
+    ] as const) {
       const shown = fired.find((f) => f.message === message)!;
-      assert.ok(shown.fromMs <= lateMs + elapsed && shown.toMs >= lateMs, `"${message}" reads late by ${shown.late}, but it was ${lateMs / MINUTE} min late (+ ${elapsed} ms of this test)`);
+      assert.ok(
+        shown.fromMs <= lateMs + elapsed && shown.toMs >= lateMs,
+        `"${message}" reads late by ${shown.late}, but it was ${lateMs / MINUTE} min late (+ ${elapsed} ms of this test)`,
+      );
     }
     const left = await list(third);
-    assert.deepEqual(left.map((x) => x.id), [plants.id], 'the one-shot is gone, the daily one stays');
+    assert.deepEqual(
+      left.map((x) => x.id),
+      [plants.id],
+      'the one-shot is gone, the daily one stays',
+    );
     const next = Date.parse(left[0]!.fires_at);
     assert.ok(next > Date.now() && next <= now + DAY, `the daily timer moved on to its next time, not one per missed day: ${left[0]!.fires_at}`);
     // Once the plugin has stopped, whatever it was going to fire has reached the kernel (one ordered pipe).
@@ -176,7 +206,11 @@ describe('the timer plugin', () => {
     assert.equal(interrupts.filter((i) => i.source === 'timer').length, 2, 'each missed timer fired once');
     const saved = ConfigRegistry.open(configDb);
     t.after(() => saved.close());
-    assert.deepEqual((saved.getValue('timer', 'timers') as Timer[]).map((x) => x.id), [plants.id], 'the firing was saved');
+    assert.deepEqual(
+      (saved.getValue('timer', 'timers') as Timer[]).map((x) => x.id),
+      [plants.id],
+      'the firing was saved',
+    );
   });
 });
 

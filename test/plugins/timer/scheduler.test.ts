@@ -68,10 +68,16 @@ test('one timeout at a time, for the nearest timer; a nearer timer re-arms it', 
   assert.equal(clock.pending.length, 1);
   assert.equal(clock.sleeps.at(-1), 5 * MINUTE);
   clock.advance(5 * MINUTE);
-  assert.deepEqual(fired.map((f) => [f.timer.id, f.lateMs]), [['soon', 0]]);
+  assert.deepEqual(
+    fired.map((f) => [f.timer.id, f.lateMs]),
+    [['soon', 0]],
+  );
   assert.equal(clock.pending.length, 1);
   clock.advance(55 * MINUTE);
-  assert.deepEqual(fired.map((f) => f.timer.id), ['soon', 'late']);
+  assert.deepEqual(
+    fired.map((f) => f.timer.id),
+    ['soon', 'late'],
+  );
   assert.equal(clock.pending.length, 0);
   assert.deepEqual(scheduler.list(), []);
 });
@@ -84,8 +90,14 @@ test('a wait longer than 2^31 ms is cut into timeouts below it, and fires on tim
   clock.advance(2 ** 31 - 1);
   assert.equal(fired.length, 0, 'nothing fires at the cap');
   clock.advance(far - clock.t);
-  assert.deepEqual(fired.map((f) => [f.timer.id, f.lateMs]), [['far', 0]]);
-  assert.ok(clock.sleeps.every((ms) => ms < 2 ** 31), `slept ${clock.sleeps.join(', ')}`);
+  assert.deepEqual(
+    fired.map((f) => [f.timer.id, f.lateMs]),
+    [['far', 0]],
+  );
+  assert.ok(
+    clock.sleeps.every((ms) => ms < 2 ** 31),
+    `slept ${clock.sleeps.join(', ')}`,
+  );
 });
 
 test('timers already due at start fire at once with how late they are; a missed repeat fires once', () => {
@@ -93,10 +105,19 @@ test('timers already due at start fire at once with how late they are; a missed 
   const start = clock.t;
   scheduler.start([timer('bread', start - 12 * MINUTE), timer('plants', start - 3 * DAY - 5 * MINUTE, DAY), timer('future', start + DAY)]);
   clock.advance(0);
-  assert.deepEqual(fired.map((f) => [f.timer.id, f.lateMs]), [['plants', 3 * DAY + 5 * MINUTE], ['bread', 12 * MINUTE]]);
+  assert.deepEqual(
+    fired.map((f) => [f.timer.id, f.lateMs]),
+    [
+      ['plants', 3 * DAY + 5 * MINUTE],
+      ['bread', 12 * MINUTE],
+    ],
+  );
   const plants = scheduler.list().find((t) => t.id === 'plants');
   assert.equal(plants?.fires_at, iso(start + DAY - 5 * MINUTE), 'the next daily time after now');
-  assert.deepEqual(scheduler.list().map((t) => t.id), ['plants', 'future']);
+  assert.deepEqual(
+    scheduler.list().map((t) => t.id),
+    ['plants', 'future'],
+  );
 });
 
 test('every change is saved, firing included; a timer that cannot be saved is not kept', async () => {

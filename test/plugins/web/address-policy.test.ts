@@ -37,8 +37,20 @@ describe('the address rule of web_fetch', () => {
   });
 
   it('reads allow_private entries: names, name:port, addresses, [v6]:port and CIDRs', () => {
-    const rules = parseAllowList(['NAS.lan', 'nas.lan:8080', '192.168.1.10', '192.168.1.11:443', '[fd00::1]:8443', '10.0.0.0/8', 'fd00::/8', '::ffff:10.0.0.0/104']);
-    assert.deepEqual(rules.map((r) => r.kind), ['host', 'host', 'address', 'address', 'address', 'cidr', 'cidr', 'cidr']);
+    const rules = parseAllowList([
+      'NAS.lan',
+      'nas.lan:8080',
+      '192.168.1.10',
+      '192.168.1.11:443',
+      '[fd00::1]:8443',
+      '10.0.0.0/8',
+      'fd00::/8',
+      '::ffff:10.0.0.0/104',
+    ]);
+    assert.deepEqual(
+      rules.map((r) => r.kind),
+      ['host', 'host', 'address', 'address', 'address', 'cidr', 'cidr', 'cidr'],
+    );
     for (const bad of ['', 'http://nas.lan', 'nas.lan:0', 'nas.lan:99999', '10.0.0.0/33', 'a b', 'nas:lan:1', '[fd00::1]']) {
       assert.throws(() => parseAllowList([bad]), /web:allow_private has an entry .* that is not a host name, host:port, address or CIDR/, bad);
     }
@@ -69,7 +81,7 @@ describe('the address rule of web_fetch', () => {
     assert.equal(allowed('x', 80, '127.0.0.1'), false);
     assert.throws(() => checkAddress({ host: 'metadata.internal', port: 80 }, '169.254.169.254', rules), {
       message:
-        "metadata.internal resolves to 169.254.169.254, a link-local address; web_fetch refuses private, loopback, link-local and other non-public addresses " +
+        'metadata.internal resolves to 169.254.169.254, a link-local address; web_fetch refuses private, loopback, link-local and other non-public addresses ' +
         `unless the setting web:allow_private allows them (e.g. homectl config set web:allow_private '["169.254.169.254:80"]')`,
     });
   });

@@ -86,13 +86,21 @@ describe('web_fetch', () => {
     assert.ok(error instanceof RefusedAddressError, String(error));
     assert.equal(error.address, '127.0.0.1');
     assert.match(error.message, new RegExp(`^web_fetch refused the redirect to ${other.origin}/admin: 127\\.0\\.0\\.1 is a loopback address; `));
-    assert.match(error.message, new RegExp(`unless the setting web:allow_private allows them \\(e\\.g\\. homectl config set web:allow_private '\\["127\\.0\\.0\\.1:${other.port}"\\]'\\)`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `unless the setting web:allow_private allows them \\(e\\.g\\. homectl config set web:allow_private '\\["127\\.0\\.0\\.1:${other.port}"\\]'\\)`,
+      ),
+    );
     assert.equal(other.connections, 0);
   });
 
   it('refuses a host name that resolves to a loopback address, and loopback literals in every spelling, unless allowed', async (t) => {
     const server = await startServer(t, (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('local'));
-    await assert.rejects(webFetch({ url: `http://localhost:${server.port}/` }, settings(), NEVER), /localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+    await assert.rejects(
+      webFetch({ url: `http://localhost:${server.port}/` }, settings(), NEVER),
+      /localhost resolves to (127\.0\.0\.1|::1), a loopback address/,
+    );
     for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '127.1', '0x7f.0.0.1', '[::ffff:7f00:1]']) {
       await assert.rejects(webFetch({ url: `http://${host}:${server.port}/` }, settings(), NEVER), /127\.0\.0\.1 is a loopback address/, host);
     }
@@ -114,7 +122,10 @@ describe('web_fetch', () => {
       res.writeHead(200, { 'content-type': type, 'content-length': 300 * 1024 }).end(Buffer.alloc(300 * 1024));
     });
     const allow = allowOnly(server.port);
-    await assert.rejects(webFetch({ url: `${server.origin}/a.png` }, allow, NEVER), new RegExp(`does not read ${server.origin}/a.png: content type image/png \\(300 KiB\\); it reads HTML, plain text, JSON and XML only`));
+    await assert.rejects(
+      webFetch({ url: `${server.origin}/a.png` }, allow, NEVER),
+      new RegExp(`does not read ${server.origin}/a.png: content type image/png \\(300 KiB\\); it reads HTML, plain text, JSON and XML only`),
+    );
     await assert.rejects(webFetch({ url: `${server.origin}/a.pdf` }, allow, NEVER), /content type application\/pdf \(300 KiB\)/);
     await assert.rejects(webFetch({ url: `${server.origin}/a.bin` }, allow, NEVER), /content type application\/octet-stream \(300 KiB\)/);
     await assert.rejects(webFetch({ url: `${server.origin}/untyped` }, allow, NEVER), /no content type, and the body is binary/);
@@ -144,7 +155,9 @@ describe('web_fetch', () => {
     assert.equal(result.truncated, true);
     assert.equal(result.text, 'a'.repeat(100));
     await waitFor(() => server.open === 0, { what: 'the connection to close', timeoutMs: 5000 });
-    t.diagnostic(`50 MB body: ${Math.round(ms)} ms to read 5 MiB, the server got ${(sent / MiB).toFixed(1)} MiB out, RSS grew ${(rssGrowth / MiB).toFixed(1)} MiB`);
+    t.diagnostic(
+      `50 MB body: ${Math.round(ms)} ms to read 5 MiB, the server got ${(sent / MiB).toFixed(1)} MiB out, RSS grew ${(rssGrowth / MiB).toFixed(1)} MiB`,
+    );
     assert.ok(sent < 20 * MiB, `the server could send only ${(sent / MiB).toFixed(1)} MiB of 50 before the connection closed`);
     assert.ok(ms < 5000, `read in ${Math.round(ms)} ms`);
     assert.ok(rssGrowth < 40 * MiB, `RSS grew ${(rssGrowth / MiB).toFixed(1)} MiB`);
@@ -191,9 +204,15 @@ describe('web_fetch', () => {
   });
 
   it('refuses what is not an http or https URL, and bad allow_private entries, saying what to write', async () => {
-    await assert.rejects(webFetch({ url: 'example.org' }, settings(), NEVER), /web_fetch needs an absolute http or https URL, like https:\/\/example\.org\/page; "example\.org" is not one/);
+    await assert.rejects(
+      webFetch({ url: 'example.org' }, settings(), NEVER),
+      /web_fetch needs an absolute http or https URL, like https:\/\/example\.org\/page; "example\.org" is not one/,
+    );
     await assert.rejects(webFetch({ url: 'file:///etc/passwd' }, settings(), NEVER), /web_fetch needs an http or https URL; file:\/\/\/etc\/passwd is file/);
-    assert.throws(() => settings({ allow_private: ['nas.lan', 'http://nas'] }), /web:allow_private has an entry "http:\/\/nas" that is not a host name, host:port, address or CIDR; write entries like/);
+    assert.throws(
+      () => settings({ allow_private: ['nas.lan', 'http://nas'] }),
+      /web:allow_private has an entry "http:\/\/nas" that is not a host name, host:port, address or CIDR; write entries like/,
+    );
     assert.throws(() => settings({ allow_private: 'nas.lan' }), /web:allow_private must be a list of strings/);
   });
 });

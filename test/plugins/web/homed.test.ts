@@ -45,7 +45,11 @@ describe('the web plugin in homed', () => {
       else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     });
     const searx = await startServer(t, (_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ query: 'rota', results: [{ url: 'https://example.org/rota', title: 'The rota', content: 'Who waters when.', engine: 'brave' }] }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({ query: 'rota', results: [{ url: 'https://example.org/rota', title: 'The rota', content: 'Who waters when.', engine: 'brave' }] }),
+        );
     });
     const homed = await startHomed({ env: fakeProviderEnv(llm) });
     t.after(() => homed.cleanup());
@@ -63,7 +67,10 @@ describe('the web plugin in homed', () => {
     llm.enqueue({ toolCalls: [{ name: 'web_fetch', args: { url: closed } }] }, citePage);
     const refused = await runWaiter(['-data', homed.dataDir, '--session', 'cli:web', '-say', 'and the other page?']);
     assert.equal(refused.code, 0, refused.stderr);
-    assert.match(refused.stdout, new RegExp(`I could not fetch it: tool web_fetch failed: .*web_fetch refused ${closed}: 127\\.0\\.0\\.1 is a loopback address; .*web:allow_private`));
+    assert.match(
+      refused.stdout,
+      new RegExp(`I could not fetch it: tool web_fetch failed: .*web_fetch refused ${closed}: 127\\.0\\.0\\.1 is a loopback address; .*web:allow_private`),
+    );
     assert.equal(searx.connections, 0);
 
     await homectl(homed, 'config', 'set', 'web:search_url', searx.origin);
@@ -76,6 +83,9 @@ describe('the web plugin in homed', () => {
     assert.equal(searched.code, 0, searched.stderr);
     assert.equal(searched.stdout.trim(), 'The rota <https://example.org/rota>');
     assert.ok(offeredTools(llm.requests.at(-2)).includes('web_search'), 'web_search is offered once an endpoint is set');
-    assert.deepEqual(searx.paths.map((p) => p.split('?')[0]), ['/search']);
+    assert.deepEqual(
+      searx.paths.map((p) => p.split('?')[0]),
+      ['/search'],
+    );
   });
 });

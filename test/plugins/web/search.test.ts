@@ -56,8 +56,14 @@ describe('web_search', () => {
       if (req.url?.startsWith('/off/')) res.writeHead(403, { 'content-type': 'text/html' }).end('<h1>403 Forbidden</h1>');
       else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>a router login page</html>');
     });
-    await assert.rejects(webSearch({ query: 'x' }, settings({ search_url: `${searx.origin}/off` }), NEVER), /answered HTTP 403 .*add json to search\.formats in its settings\.yml/);
-    await assert.rejects(webSearch({ query: 'x' }, settings({ search_url: searx.origin }), NEVER), /did not answer with SearXNG's JSON \(its answer is not JSON\); check web:search_url names a SearXNG instance/);
+    await assert.rejects(
+      webSearch({ query: 'x' }, settings({ search_url: `${searx.origin}/off` }), NEVER),
+      /answered HTTP 403 .*add json to search\.formats in its settings\.yml/,
+    );
+    await assert.rejects(
+      webSearch({ query: 'x' }, settings({ search_url: searx.origin }), NEVER),
+      /did not answer with SearXNG's JSON \(its answer is not JSON\); check web:search_url names a SearXNG instance/,
+    );
   });
 
   it('refuses without an endpoint, or with one that is not an http URL, saying what to set', async () => {

@@ -79,7 +79,10 @@ describe('the approval dialog in chromium', { skip }, () => {
     await dialog.waitFor({ state: 'detached' });
     await history().locator('.message.assistant').getByText('Not allowed, then.').waitFor();
     const card = history().locator('.tool-card.denied').filter({ hasText: 'exec' }).last();
-    await card.locator('.tool-state').getByText(/denied: the person answered no \(through webui\)/).waitFor();
+    await card
+      .locator('.tool-state')
+      .getByText(/denied: the person answered no \(through webui\)/)
+      .waitFor();
     assert.equal(fs.existsSync(path.join(workspace, 'denied.txt')), false);
   });
 

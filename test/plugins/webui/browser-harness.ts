@@ -25,7 +25,9 @@ const FLAGS = [
 ];
 
 /** `describe(…, { skip })`: false when chromium is there, else why the browser tests cannot run. */
-export const skip: string | false = fs.existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
+export const skip: string | false = fs.existsSync(CHROMIUM)
+  ? false
+  : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the browser tests`;
 
 /**
  * Where the tests keep their screenshots, to look at after a run: HOMEAGENT_SCREENS names a folder. Without it each

@@ -68,10 +68,14 @@ describe('the web page in chromium', { skip }, () => {
     await page.getByLabel('Kernel status').getByText(`homed ${version}`).waitFor({ timeout: 20_000 });
     assert.equal(await page.getByRole('status', { name: 'Connection' }).textContent(), 'Connected');
     assert.equal(await page.getByRole('button', { name: 'Chat', exact: true }).count(), 1);
-    for (const name of ['Plugins', 'Settings', 'Memory', 'Knowledge', 'Timers']) assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
+    for (const name of ['Plugins', 'Settings', 'Memory', 'Knowledge', 'Timers'])
+      assert.equal(await page.getByRole('button', { name, exact: true }).count(), 1, name);
     assert.equal(new URL(page.url()).hash, '', 'the secret left the address bar');
     const cookies = await context.cookies();
-    assert.deepEqual(cookies.map((c) => [c.name, c.httpOnly, c.sameSite]), [['homeagent_session', true, 'Strict']]);
+    assert.deepEqual(
+      cookies.map((c) => [c.name, c.httpOnly, c.sameSite]),
+      [['homeagent_session', true, 'Strict']],
+    );
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
     await context.close();
@@ -102,7 +106,10 @@ describe('the web page in chromium', { skip }, () => {
     const response = await page.goto(`http://${FORGED_HOST}:${live.port}/`);
     assert.equal(response?.status(), 421);
     assert.equal(await page.textContent('h1'), 'HomeAgent refused this request', 'a readable page, not raw JSON');
-    assert.equal(await page.textContent('p'), `this server does not answer to the host name "${FORGED_HOST}:${live.port}"; open the address homectl webui open prints`);
+    assert.equal(
+      await page.textContent('p'),
+      `this server does not answer to the host name "${FORGED_HOST}:${live.port}"; open the address homectl webui open prints`,
+    );
     assert.equal(await page.getByRole('button', { name: 'Chat' }).count(), 0);
     assert.equal(await page.locator('script').count(), 0, 'no script of the page is served');
     await context.close();

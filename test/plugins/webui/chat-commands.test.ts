@@ -15,7 +15,16 @@ function writeSkill(skillsDir: string, name: string, frontmatter: string[]): voi
 }
 
 describe('the command menu, as text', () => {
-  const summary = (name: string, extra: Partial<SkillSummary> = {}): SkillSummary => ({ name, description: name, status: 'ready', source: 'data', key: name, userInvocable: true, modelInvocable: true, ...extra });
+  const summary = (name: string, extra: Partial<SkillSummary> = {}): SkillSummary => ({
+    name,
+    description: name,
+    status: 'ready',
+    source: 'data',
+    key: name,
+    userInvocable: true,
+    modelInvocable: true,
+    ...extra,
+  });
 
   it('is open only while the first word after a leading / is typed', () => {
     assert.equal(typedCommand('/'), '');
@@ -26,8 +35,14 @@ describe('the command menu, as text', () => {
 
   it('offers ready skills a person may invoke, by prefix, in name order', () => {
     const skills = [summary('weather'), summary('web'), summary('wiki', { status: 'missing' }), summary('wallet', { userInvocable: false }), summary('notes')];
-    assert.deepEqual(matchingCommands(skills, 'w').map((s) => s.name), ['weather', 'web']);
-    assert.deepEqual(matchingCommands(skills, '').map((s) => s.name), ['notes', 'weather', 'web']);
+    assert.deepEqual(
+      matchingCommands(skills, 'w').map((s) => s.name),
+      ['weather', 'web'],
+    );
+    assert.deepEqual(
+      matchingCommands(skills, '').map((s) => s.name),
+      ['notes', 'weather', 'web'],
+    );
   });
 });
 

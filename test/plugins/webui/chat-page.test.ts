@@ -121,7 +121,8 @@ describe('the Chat page in chromium', { skip }, () => {
         if (done === 1) return { toolCalls: [{ name: 'child_result', args: { child: 'child-1', timeout_ms: 30_000 } }] };
         return { text: 'The helper set it.' };
       }
-      if (user === 'set a timer for the bread') return done === 0 ? { toolCalls: [{ name: 'timer_set', args: { message: 'take the bread out', delay: '2h' } }] } : { text: 'Set.' };
+      if (user === 'set a timer for the bread')
+        return done === 0 ? { toolCalls: [{ name: 'timer_set', args: { message: 'take the bread out', delay: '2h' } }] } : { text: 'Set.' };
       return { text: `unexpected: ${String(user)}` };
     });
     try {
@@ -150,22 +151,31 @@ describe('the Chat page in chromium', { skip }, () => {
     const { page, errors } = tab;
     // Keep the port across the restart, so the page's origin stays the same.
     await callOnce(harness.live.homed.socket, SocketApi.ConfigSet, { scope: 'webui', key: 'port', value: harness.live.port });
-    const first = await waitFor(async () => {
-      const status = await harness.live.webuiStatus();
-      return status.state === 'ready' && status.pid !== null && status;
-    }, { what: 'webui ready' });
+    const first = await waitFor(
+      async () => {
+        const status = await harness.live.webuiStatus();
+        return status.state === 'ready' && status.pid !== null && status;
+      },
+      { what: 'webui ready' },
+    );
     process.kill(first.pid as number, 'SIGKILL');
     await page.getByRole('status', { name: 'Connection' }).getByText('Reconnecting…').waitFor();
-    await waitFor(async () => {
-      const status = await harness.live.webuiStatus();
-      return status.state === 'ready' && status.pid !== first.pid;
-    }, { what: 'webui restarted by the supervisor', timeoutMs: 30_000 });
+    await waitFor(
+      async () => {
+        const status = await harness.live.webuiStatus();
+        return status.state === 'ready' && status.pid !== first.pid;
+      },
+      { what: 'webui restarted by the supervisor', timeoutMs: 30_000 },
+    );
     assert.equal(Number(fs.readFileSync(harness.live.portFile, 'utf8')), harness.live.port);
     await page.getByRole('status', { name: 'Connection' }).getByText('Connected').waitFor({ timeout: 30_000 });
     await history().locator('.message.user').getByText('Say hello').waitFor();
     await history().locator('.message.assistant').getByText('Your tea is ready').waitFor();
     // Refused reconnection attempts are the only errors the page logged.
-    assert.deepEqual(errors.filter((e) => !/WebSocket connection to .* failed/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/WebSocket connection to .* failed/.test(e)),
+      [],
+    );
     assert.deepEqual(tab.foreign, []);
   });
 

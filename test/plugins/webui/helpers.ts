@@ -27,7 +27,9 @@ export interface EchoSessions {
 }
 
 export function echoSessions(): EchoSessions {
-  const methods = methodTable(row(request<Record<string, unknown>, Record<string, unknown>>('test/echo', { params: { type: 'object' }, permission: null }), async (params) => params));
+  const methods = methodTable(
+    row(request<Record<string, unknown>, Record<string, unknown>>('test/echo', { params: { type: 'object' }, permission: null }), async (params) => params),
+  );
   const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   const sessions: EchoSessions = {
     received: [],
@@ -69,7 +71,10 @@ export interface TestServer {
 }
 
 /** Builds a server on a temp login store; closed and removed after the test. */
-export async function testServer(t: TestContext, options: { bind?: BindMode; lanNames?: string[]; extraNames?: string[]; extra?: Partial<WebServerOptions> } = {}): Promise<TestServer> {
+export async function testServer(
+  t: TestContext,
+  options: { bind?: BindMode; lanNames?: string[]; extraNames?: string[]; extra?: Partial<WebServerOptions> } = {},
+): Promise<TestServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webui-'));
   const clock = { now: Date.UTC(2030, 0, 1) };
   const logins = new LoginStore(path.join(dir, 'logins.db'), () => clock.now);

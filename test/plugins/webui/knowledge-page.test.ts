@@ -38,7 +38,10 @@ describe('the Knowledge page in chromium', { skip }, () => {
     const { context, page, foreign, errors } = await openKnowledge();
     await page.getByLabel('File to add').setInputFiles({ name: NAME, mimeType: 'text/markdown', buffer: Buffer.from(MARKDOWN) });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
-    await page.getByRole('status').getByText(new RegExp(`^Added ${NAME} \\(\\d+ chunks\\)\\.$`)).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(new RegExp(`^Added ${NAME} \\(\\d+ chunks\\)\\.$`))
+      .waitFor();
     const listed = (await list()).find((f) => f.file === NAME);
     assert.ok(listed && listed.chunks > 0 && listed.error === undefined, `homed lists the file as indexed (${JSON.stringify(listed)})`);
     assert.deepEqual(fs.readdirSync(uploads()), [], 'the uploaded copy is deleted');
@@ -55,14 +58,23 @@ describe('the Knowledge page in chromium', { skip }, () => {
     await item.getByRole('button', { name: `Remove ${NAME}` }).click();
     const confirm = page.getByRole('group', { name: `Remove ${NAME} from the knowledge folder and the index?` });
     await confirm.getByRole('button', { name: 'Cancel' }).click();
-    assert.ok((await list()).some((f) => f.file === NAME), 'Cancel removes nothing');
+    assert.ok(
+      (await list()).some((f) => f.file === NAME),
+      'Cancel removes nothing',
+    );
     await item.getByRole('button', { name: `Remove ${NAME}` }).click();
     await confirm.getByRole('button', { name: 'Yes, remove it' }).click();
     await page.getByText('The knowledge folder is empty.').waitFor();
-    assert.equal((await list()).some((f) => f.file === NAME), false);
+    assert.equal(
+      (await list()).some((f) => f.file === NAME),
+      false,
+    );
 
     await page.getByRole('button', { name: 'Reindex' }).click();
-    await page.getByRole('status').getByText(/^Reindexed 0 files/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Reindexed 0 files/)
+      .waitFor();
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
     await context.close();
@@ -70,7 +82,9 @@ describe('the Knowledge page in chromium', { skip }, () => {
 
   it('works at 375 px: upload and the file listed, nothing wider than the phone', async () => {
     const { context, page, foreign, errors } = await openKnowledge(PHONE);
-    await page.getByLabel('File to add').setInputFiles({ name: 'phone.md', mimeType: 'text/markdown', buffer: Buffer.from('# Phone\n\nAdded from a phone.\n') });
+    await page
+      .getByLabel('File to add')
+      .setInputFiles({ name: 'phone.md', mimeType: 'text/markdown', buffer: Buffer.from('# Phone\n\nAdded from a phone.\n') });
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
     await page.getByRole('list', { name: 'Files' }).getByRole('listitem', { name: 'phone.md' }).waitFor();
     const scrolls = (await page.evaluate('document.documentElement.scrollWidth')) as number;
@@ -96,7 +110,10 @@ describe('the Knowledge page in chromium', { skip }, () => {
     const bad = await fetch(`${harness.live.origin}/api/knowledge/upload?name=..%2Fescape.md`, { method: 'POST', headers: { ...headers, cookie }, body: 'x' });
     assert.equal(bad.status, 422);
     assert.ok(((await bad.json()) as { error: string }).error.length > 0);
-    assert.equal((await list()).some((f) => f.file.includes('big') || f.file.includes('escape')), false);
+    assert.equal(
+      (await list()).some((f) => f.file.includes('big') || f.file.includes('escape')),
+      false,
+    );
     assert.deepEqual(fs.readdirSync(uploads()), []);
     await page.close();
     await context.close();

@@ -33,7 +33,10 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     const { context, page, errors, foreign } = await harness.signedInPage();
     await page.getByRole('button', { name: menu, exact: true }).click();
     await page.getByRole('heading', { name: heading, exact: true }).waitFor();
-    await page.getByRole('status').getByText(/^Live:/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Live:/)
+      .waitFor();
     await page.evaluate(`${MARK} = true`);
     return { page, errors, foreign, close: () => context.close() };
   }
@@ -66,7 +69,11 @@ describe('the Knowledge and Timers pages follow events in chromium', { skip }, (
     assert.ok(llm);
     llm.setDefault({ text: 'Noted.' });
     const { page, errors, foreign, close } = await open('Timers', 'Timers');
-    const row = (message: string) => page.getByRole('table', { name: 'Timers that are set' }).getByRole('row').filter({ has: page.getByRole('cell', { name: message, exact: true }) });
+    const row = (message: string) =>
+      page
+        .getByRole('table', { name: 'Timers that are set' })
+        .getByRole('row')
+        .filter({ has: page.getByRole('cell', { name: message, exact: true }) });
 
     llm.enqueue({ toolCalls: [{ name: 'timer_set', args: { message: 'stretch your legs', delay: '4s' } }] }, { text: 'I will remind you.' });
     const said = await runWaiter(['-data', harness.live.homed.dataDir, '--session', 'web:timers', '-say', 'remind me to stretch in 4 seconds']);

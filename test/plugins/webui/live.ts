@@ -29,7 +29,10 @@ export async function startLiveWebui(options: StartOptions = {}, settings: Recor
     for (const [key, value] of Object.entries({ ...settings, port: 0 })) await callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'webui', key, value });
     // Enabling a disabled plugin is the owner's: through homectl's admin socket.
     await callOnce(adminSocketInDataDir(homed.dataDir), SocketApi.PluginsControl, { name: 'webui', action: 'enable' });
-    const port = await waitFor(() => fs.existsSync(portFile) && Number(fs.readFileSync(portFile, 'utf8')), { what: `${portFile} to name a port`, timeoutMs: 20_000 });
+    const port = await waitFor(() => fs.existsSync(portFile) && Number(fs.readFileSync(portFile, 'utf8')), {
+      what: `${portFile} to name a port`,
+      timeoutMs: 20_000,
+    });
     const webuiStatus = async (): Promise<PluginStatus> => (await callOnce(homed.socket, SocketApi.PluginsInfo, { name: 'webui' })).plugin;
     const link = (): string => {
       const store = new LoginStore(path.join(homed.dataDir, 'plugin-data', 'webui', 'logins.db'));

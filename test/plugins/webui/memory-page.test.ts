@@ -16,15 +16,44 @@ import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser
 function seedMemory(dataDir: string): void {
   const dir = path.join(dataDir, 'memory');
   fs.mkdirSync(dir, { recursive: true });
-  const store = MemoryStore.open({ graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') }, pino({ level: 'silent' }));
+  const store = MemoryStore.open(
+    { graph: path.join(dir, 'graph.db'), text: path.join(dir, 'text'), documents: path.join(dir, 'documents') },
+    pino({ level: 'silent' }),
+  );
   try {
     const lin = { name: 'Lin', kind: 'person', aliases: ['my sister'] };
     store.record(
-      { entities: [lin, { name: 'Hangzhou', kind: 'place' }], facts: [{ subject: 'Lin', predicate: 'lives_in', object: 'Hangzhou', objectIsEntity: true, single: true, text: 'Lin lives in Hangzhou.', validFrom: '2020-01-01' }] },
+      {
+        entities: [lin, { name: 'Hangzhou', kind: 'place' }],
+        facts: [
+          {
+            subject: 'Lin',
+            predicate: 'lives_in',
+            object: 'Hangzhou',
+            objectIsEntity: true,
+            single: true,
+            text: 'Lin lives in Hangzhou.',
+            validFrom: '2020-01-01',
+          },
+        ],
+      },
       { source: 'distill', session: 'cli:monday', turn: 2 },
     );
     store.record(
-      { entities: [lin, { name: 'Suzhou', kind: 'place' }], facts: [{ subject: 'Lin', predicate: 'lives_in', object: 'Suzhou', objectIsEntity: true, single: true, text: 'Lin lives in Suzhou.', validFrom: '2024-06-01' }] },
+      {
+        entities: [lin, { name: 'Suzhou', kind: 'place' }],
+        facts: [
+          {
+            subject: 'Lin',
+            predicate: 'lives_in',
+            object: 'Suzhou',
+            objectIsEntity: true,
+            single: true,
+            text: 'Lin lives in Suzhou.',
+            validFrom: '2024-06-01',
+          },
+        ],
+      },
       { source: 'distill', session: 'cli:friday', turn: 5 },
     );
     store.write('The plumber comes on Tuesday mornings.', { source: 'memory_write', actor: 'cli' });
@@ -36,8 +65,7 @@ function seedMemory(dataDir: string): void {
 describe('the Memory page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const dataDir = makeTempDir();
-  const search = async (query: string): Promise<MemoryHit[]> =>
-    (await callOnce(harness.live.homed.socket, SocketApi.MemorySearch, { query })).hits;
+  const search = async (query: string): Promise<MemoryHit[]> => (await callOnce(harness.live.homed.socket, SocketApi.MemorySearch, { query })).hits;
 
   before(async () => {
     seedMemory(dataDir);

@@ -25,7 +25,8 @@ describe('package uploads of the web page', () => {
     return made;
   };
   const filesIn = (made: PackageUploads): string[] => fs.readdirSync(made.root);
-  const refusal = (status: number, pattern: RegExp) => (error: unknown) => error instanceof PackageUploadError && error.status === status && pattern.test(error.message);
+  const refusal = (status: number, pattern: RegExp) => (error: unknown) =>
+    error instanceof PackageUploadError && error.status === status && pattern.test(error.message);
 
   before(async () => {
     kernel = await startTestKernel([]);

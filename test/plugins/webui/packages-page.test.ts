@@ -52,8 +52,17 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     await page.getByLabel('Package file').setInputFiles(file);
     await page.getByRole('button', { name: 'Check package' }).click();
   };
-  const fact = (page: Page, term: string) => page.getByRole('dialog').locator('.fact').filter({ has: page.getByRole('term').getByText(term, { exact: true }) }).getByRole('definition');
-  const row = (page: Page, name: string) => page.getByRole('table', { name: 'Plugins and their processes' }).getByRole('row').filter({ has: page.getByRole('cell', { name, exact: true }) });
+  const fact = (page: Page, term: string) =>
+    page
+      .getByRole('dialog')
+      .locator('.fact')
+      .filter({ has: page.getByRole('term').getByText(term, { exact: true }) })
+      .getByRole('definition');
+  const row = (page: Page, name: string) =>
+    page
+      .getByRole('table', { name: 'Plugins and their processes' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name, exact: true }) });
 
   it('uploads a package, shows what it is, installs it, lists it ready; an upgrade cancelled changes nothing; Remove takes it out', async () => {
     const { context, page, foreign, errors } = await openPlugins();
@@ -67,7 +76,10 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     assert.equal(uploads().length, 1, 'the upload waits in the webui data folder');
     await harness.screenshot(page, 'plugins-package-dialog-desktop');
     await dialog.getByRole('button', { name: 'Install', exact: true }).click();
-    await page.getByRole('status').getByText(/^Installed weather 1\.0\.0: now /).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/^Installed weather 1\.0\.0: now /)
+      .waitFor();
     await row(page, 'weather').locator('.badge.ready').waitFor({ timeout: 20_000 });
     assert.equal((await plugins()).find((p) => p.name === 'weather')?.version, '1.0.0');
     assert.deepEqual(uploads(), [], 'the installed upload is deleted');
@@ -84,7 +96,10 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     await row(page, 'weather').getByRole('button', { name: 'Remove' }).click();
     await page.getByRole('group', { name: 'Remove weather?' }).getByRole('button', { name: 'Yes, remove it' }).click();
     await row(page, 'weather').waitFor({ state: 'detached' });
-    assert.equal((await plugins()).some((p) => p.name === 'weather'), false);
+    assert.equal(
+      (await plugins()).some((p) => p.name === 'weather'),
+      false,
+    );
     assert.equal(await row(page, 'cli').getByRole('button', { name: 'Remove' }).count(), 0, 'a built-in has no Remove');
     assert.deepEqual(foreign, []);
     assert.deepEqual(errors, []);
@@ -100,9 +115,15 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     const hostile = path.join(work, 'evil-1.0.0.hmap');
     fs.writeFileSync(hostile, buildZip(zip));
     await upload(page, hostile);
-    await page.getByRole('alert').getByText(/^evil-1\.0\.0\.hmap was refused: entry "\.\.\/evil\.mjs" of evil-1\.0\.0\.hmap is refused: .*rule path\.traversal/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/^evil-1\.0\.0\.hmap was refused: entry "\.\.\/evil\.mjs" of evil-1\.0\.0\.hmap is refused: .*rule path\.traversal/)
+      .waitFor();
     assert.deepEqual(uploads(), []);
-    assert.equal((await plugins()).some((p) => p.name === 'evil'), false);
+    assert.equal(
+      (await plugins()).some((p) => p.name === 'evil'),
+      false,
+    );
 
     await upload(page, v1);
     const dialog = page.getByRole('dialog', { name: 'Install weather 1.0.0?' });
@@ -133,9 +154,15 @@ describe('packages on the Plugins page in chromium', { skip }, () => {
     const { id } = (await shown.json()) as { id: string };
     const other = await harness.signedInPage();
     const otherCookie = (await other.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
-    const stolen = await fetch(`${harness.live.origin}${WEBUI_PACKAGES_PATH}/${id}/install`, { method: 'POST', headers: { origin: harness.live.origin, cookie: otherCookie } });
+    const stolen = await fetch(`${harness.live.origin}${WEBUI_PACKAGES_PATH}/${id}/install`, {
+      method: 'POST',
+      headers: { origin: harness.live.origin, cookie: otherCookie },
+    });
     assert.equal(stolen.status, 404);
-    assert.equal((await plugins()).some((p) => p.name === 'weather'), false);
+    assert.equal(
+      (await plugins()).some((p) => p.name === 'weather'),
+      false,
+    );
     const dropped = await fetch(`${harness.live.origin}${WEBUI_PACKAGES_PATH}/${id}`, { method: 'DELETE', headers: { origin: harness.live.origin, cookie } });
     assert.equal(dropped.status, 204);
     assert.deepEqual(uploads(), []);

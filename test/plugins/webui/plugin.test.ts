@@ -21,10 +21,12 @@ const WebSocketClient = createRequire(__filename)('ws') as new (url: string, opt
 /** GET with a chosen Host header (fetch sets its own). */
 function getWithHost(port: number, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path: '/', headers: { host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    }).on('error', reject);
+    http
+      .get({ host: '127.0.0.1', port, path: '/', headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      })
+      .on('error', reject);
   });
 }
 
@@ -49,7 +51,11 @@ describe('the webui plugin in homed', () => {
 
   it('signs a browser in with a link and serves kernel/status over the WebSocket', async () => {
     const secret = new URL(live.link()).hash.replace('#login=', '');
-    const login = await fetch(`${live.origin}/api/login`, { method: 'POST', headers: { origin: live.origin, 'content-type': 'application/json' }, body: JSON.stringify({ secret }) });
+    const login = await fetch(`${live.origin}/api/login`, {
+      method: 'POST',
+      headers: { origin: live.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ secret }),
+    });
     assert.equal(login.status, 200);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] as string;
     assert.match(cookie, /^homeagent_session=/);

@@ -15,10 +15,14 @@ const PLUGIN = 'good';
 describe('the Plugins page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const info = async (): Promise<PluginInfo> => (await callOnce(harness.live.homed.socket, SocketApi.PluginsInfo, { name: PLUGIN })).plugin;
-  const readyInfo = (): Promise<PluginInfo> => waitFor(async () => {
-    const i = await info();
-    return i.state === 'ready' && i;
-  }, { what: `${PLUGIN} to be ready` });
+  const readyInfo = (): Promise<PluginInfo> =>
+    waitFor(
+      async () => {
+        const i = await info();
+        return i.state === 'ready' && i;
+      },
+      { what: `${PLUGIN} to be ready` },
+    );
 
   before(async () => {
     harness = await startBrowserHarness({ homed: { plugins: [PLUGIN] } });
@@ -35,10 +39,13 @@ describe('the Plugins page in chromium', { skip }, () => {
 
   /** Waits for a ready process other than `pid`, then for the row to show its pid. */
   async function restartedFrom(pid: number | null, row: Locator): Promise<PluginInfo> {
-    const next = await waitFor(async () => {
-      const i = await info();
-      return i.state === 'ready' && i.pid !== pid && i;
-    }, { what: 'a new process' });
+    const next = await waitFor(
+      async () => {
+        const i = await info();
+        return i.state === 'ready' && i.pid !== pid && i;
+      },
+      { what: 'a new process' },
+    );
     await pidCell(row).getByText(String(next.pid), { exact: true }).waitFor();
     return next;
   }
@@ -93,7 +100,10 @@ describe('the Plugins page in chromium', { skip }, () => {
     for (const wall of started.sandbox) await walls.getByText(wall.wall, { exact: true }).waitFor();
     assert.ok(started.sandbox.length > 0, 'a third-party plugin runs inside walls');
     const logs = details.getByLabel('Recent log lines');
-    await logs.getByText(/stopped: /).first().waitFor();
+    await logs
+      .getByText(/stopped: /)
+      .first()
+      .waitFor();
     await harness.screenshot(page, 'plugins-details-desktop');
     assert.deepEqual(errors, []);
     await context.close();

@@ -36,13 +36,19 @@ describe('webui server: pages and headers', () => {
       app.inject({ url: '/', headers: { host: 'evil.example:8420' } }),
     ]);
     // An unknown path tells a browser without a session nothing but that it is not signed in.
-    assert.deepEqual(answers.map((a) => a.statusCode), [200, 401, 401, 421]);
+    assert.deepEqual(
+      answers.map((a) => a.statusCode),
+      [200, 401, 401, 421],
+    );
     for (const answer of answers) {
       assert.equal(answer.headers['content-security-policy'], CONTENT_SECURITY_POLICY);
       assert.equal(answer.headers['x-content-type-options'], 'nosniff');
       assert.equal(answer.headers['referrer-policy'], 'no-referrer');
       assert.equal(answer.headers['cache-control'], 'no-store');
-      assert.deepEqual(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')), []);
+      assert.deepEqual(
+        Object.keys(answer.headers).filter((h) => h.startsWith('access-control-')),
+        [],
+      );
     }
     assert.match(CONTENT_SECURITY_POLICY, /script-src 'self';/);
     assert.doesNotMatch(CONTENT_SECURITY_POLICY, /unsafe-inline|unsafe-eval/);
@@ -72,13 +78,17 @@ describe('webui server: Host and Origin', () => {
     const { app } = await testServer(t);
     const status = async (host: string): Promise<number> => (await app.inject({ url: '/', headers: { host } })).statusCode;
     for (const host of [`127.0.0.1:${PORT}`, `localhost:${PORT}`, `[::1]:${PORT}`, `LOCALHOST:${PORT}`]) assert.equal(await status(host), 200, host);
-    for (const host of ['evil.example', `evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`, '127.0.0.1', `192.168.1.5:${PORT}`]) assert.equal(await status(host), 421, host);
+    for (const host of ['evil.example', `evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`, '127.0.0.1', `192.168.1.5:${PORT}`])
+      assert.equal(await status(host), 421, host);
     const refused = await app.inject({ url: '/', headers: { host: 'rebound.example:8420' } });
     assert.match(refused.json<{ error: string }>().error, /rebound\.example/);
     const navigated = await app.inject({ url: '/', headers: { host: 'rebound.example:8420', accept: 'text/html,application/xhtml+xml' } });
     assert.equal(navigated.statusCode, 421);
     assert.match(navigated.headers['content-type'] as string, /^text\/html/);
-    assert.match(navigated.body, /<p>this server does not answer to the host name &quot;rebound\.example:8420&quot;; open the address homectl webui open prints<\/p>/);
+    assert.match(
+      navigated.body,
+      /<p>this server does not answer to the host name &quot;rebound\.example:8420&quot;; open the address homectl webui open prints<\/p>/,
+    );
   });
 
   it('under lan also answers the machine’s own addresses and name, nothing else', async (t) => {
@@ -105,7 +115,11 @@ describe('webui server: Host and Origin', () => {
     assert.deepEqual(readHostNames(undefined), []);
     assert.throws(() => readHostNames('homeagent.lan'), /webui:hosts must be a JSON list of host names, e\.g\. \["homeagent\.lan"\]/);
     for (const bad of ['http://homeagent.lan', 'homeagent.lan:8420', '', 'a b', 7]) {
-      assert.throws(() => readHostNames(['ok.lan', bad]), new RegExp(`webui:hosts\\[1\\] is ${JSON.stringify(bad).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, not a host name`), String(bad));
+      assert.throws(
+        () => readHostNames(['ok.lan', bad]),
+        new RegExp(`webui:hosts\\[1\\] is ${JSON.stringify(bad).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}, not a host name`),
+        String(bad),
+      );
     }
   });
 
@@ -118,14 +132,23 @@ describe('webui server: Host and Origin', () => {
       assert.match(answer.json<{ error: string }>().error, /origin/);
       assert.equal(answer.headers['set-cookie'], undefined);
     }
-    const good = await app.inject({ method: 'POST', url: '/api/login', headers: { host: `localhost:${PORT}`, origin: `http://localhost:${PORT}` }, payload: { secret: logins.issueLink() } });
+    const good = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { host: `localhost:${PORT}`, origin: `http://localhost:${PORT}` },
+      payload: { secret: logins.issueLink() },
+    });
     assert.equal(good.statusCode, 200, 'same origin by another loopback name');
   });
 
   it('logs Host and Origin refusals, one line per kind a minute, counting the repeats it left out', async (t) => {
     const lines: { message: string; fields: Record<string, unknown> }[] = [];
     const clock = { now: 0 };
-    const onRefusal = refusalLogger((message, fields) => lines.push({ message, fields }), 60_000, () => clock.now);
+    const onRefusal = refusalLogger(
+      (message, fields) => lines.push({ message, fields }),
+      60_000,
+      () => clock.now,
+    );
     const { app } = await testServer(t, { extra: { onRefusal } });
     for (let i = 0; i < 5; i++) assert.equal((await app.inject({ url: '/', headers: { host: 'rebound.example:8420' } })).statusCode, 421);
     const forged = await app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: 'http://evil.example' }, payload: { secret: 'x' } });
@@ -147,12 +170,14 @@ describe('webui server: sign-in', () => {
     const { app, logins } = await testServer(t);
     const secret = logins.issueLink();
     assert.match(secret, /^[A-Za-z0-9_-]{43}$/, '256 bits, base64url');
-    const post = (s: string) => app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: ORIGIN, 'user-agent': 'TestBrowser/1' }, payload: { secret: s } });
+    const post = (s: string) =>
+      app.inject({ method: 'POST', url: '/api/login', headers: { host: HOST, origin: ORIGIN, 'user-agent': 'TestBrowser/1' }, payload: { secret: s } });
     const first = await post(secret);
     assert.equal(first.statusCode, 200);
     const setCookie = first.headers['set-cookie'] as string;
     assert.match(setCookie, /^homeagent_session=[A-Za-z0-9_-]{43}; /);
-    for (const part of ['HttpOnly', 'SameSite=Strict', 'Path=/', `Max-Age=${LOGIN_POLICY.sessionMs / 1000}`]) assert.ok(setCookie.includes(part), `${part} in ${setCookie}`);
+    for (const part of ['HttpOnly', 'SameSite=Strict', 'Path=/', `Max-Age=${LOGIN_POLICY.sessionMs / 1000}`])
+      assert.ok(setCookie.includes(part), `${part} in ${setCookie}`);
     assert.ok(!setCookie.includes('Secure'), 'no Secure over plain HTTP');
     const again = await post(secret);
     const wrong = await post('A'.repeat(43));
@@ -176,7 +201,8 @@ describe('webui server: sign-in', () => {
 
   it('limits wrong tries per address: the eleventh in a minute gets 429, yet a good link still signs in', async (t) => {
     const { app, logins, clock } = await testServer(t);
-    const post = (secret: string, remoteAddress = '127.0.0.1') => app.inject({ method: 'POST', url: '/api/login', remoteAddress, headers: { host: HOST, origin: ORIGIN }, payload: { secret } });
+    const post = (secret: string, remoteAddress = '127.0.0.1') =>
+      app.inject({ method: 'POST', url: '/api/login', remoteAddress, headers: { host: HOST, origin: ORIGIN }, payload: { secret } });
     for (let i = 0; i < 10; i++) assert.equal((await post(`guess${i}`)).statusCode, 401);
     const limited = await post('guess10');
     assert.equal(limited.statusCode, 429);
@@ -237,7 +263,9 @@ describe('webui server: sign-in', () => {
     await app.close();
     const file = (logins as unknown as { db: { name: string } }).db.name;
     logins.close();
-    const bytes = await import('node:fs').then((fs) => Buffer.concat([fs.readFileSync(file), ...['-wal'].filter((s) => fs.existsSync(file + s)).map((s) => fs.readFileSync(file + s))]));
+    const bytes = await import('node:fs').then((fs) =>
+      Buffer.concat([fs.readFileSync(file), ...['-wal'].filter((s) => fs.existsSync(file + s)).map((s) => fs.readFileSync(file + s))]),
+    );
     assert.equal(bytes.includes(secret), false);
     assert.equal(bytes.includes(cookie.split('=')[1] as string), false);
   });

@@ -13,8 +13,7 @@ import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser
 describe('the Settings page in chromium', { skip }, () => {
   let harness: BrowserHarness;
   const socket = (): string => harness.live.homed.socket;
-  const entry = async (scope: string, key: string): Promise<ConfigEntry> =>
-    (await callOnce(socket(), SocketApi.ConfigGet, { scope, key })).entry;
+  const entry = async (scope: string, key: string): Promise<ConfigEntry> => (await callOnce(socket(), SocketApi.ConfigGet, { scope, key })).entry;
 
   before(async () => {
     harness = await startBrowserHarness({ homed: { plugins: ['secret-keeper'] } });

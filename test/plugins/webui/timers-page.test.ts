@@ -12,7 +12,8 @@ import { PHONE, skip, startBrowserHarness, type BrowserHarness } from './browser
 
 describe('the Timers page in chromium', { skip }, () => {
   let harness: BrowserHarness;
-  const setTimer = async (params: Omit<TimerSetParams, 'session'>): Promise<string> => (await callOnce(harness.live.homed.socket, TimerApi.Set, { session: 'timers-page', ...params })).timer.id;
+  const setTimer = async (params: Omit<TimerSetParams, 'session'>): Promise<string> =>
+    (await callOnce(harness.live.homed.socket, TimerApi.Set, { session: 'timers-page', ...params })).timer.id;
   const listed = async (): Promise<string[]> => (await callOnce(harness.live.homed.socket, TimerApi.List, {})).timers.map((timer) => timer.message);
 
   before(async () => {
@@ -29,8 +30,12 @@ describe('the Timers page in chromium', { skip }, () => {
     return guarded;
   }
   const table = (page: Page): Locator => page.getByRole('table', { name: 'Timers that are set' });
-  const rowOf = (page: Page, message: string): Locator => table(page).getByRole('row').filter({ has: page.getByRole('cell', { name: message, exact: true }) });
-  const statusValue = (page: Page, term: string): Locator => page.getByRole('definition').filter({ has: page.locator(`xpath=self::*[preceding-sibling::dt[1][normalize-space()="${term}"]]`) });
+  const rowOf = (page: Page, message: string): Locator =>
+    table(page)
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: message, exact: true }) });
+  const statusValue = (page: Page, term: string): Locator =>
+    page.getByRole('definition').filter({ has: page.locator(`xpath=self::*[preceding-sibling::dt[1][normalize-space()="${term}"]]`) });
 
   it('refuses a malformed timer/set and an unknown id with what to change', async () => {
     const socket = harness.live.homed.socket;
@@ -56,7 +61,9 @@ describe('the Timers page in chromium', { skip }, () => {
     const status = await callOnce(harness.live.homed.socket, SocketApi.KernelStatus, {});
     await statusValue(page, 'PID').getByText(String(status.pid), { exact: true }).waitFor();
     await statusValue(page, 'Data folder').getByText(status.dataDir, { exact: true }).waitFor();
-    await statusValue(page, 'Plugins').getByText(`${status.plugins.ready} ready of ${status.plugins.enabled} enabled (${status.plugins.total} in all)`).waitFor();
+    await statusValue(page, 'Plugins')
+      .getByText(`${status.plugins.ready} ready of ${status.plugins.enabled} enabled (${status.plugins.total} in all)`)
+      .waitFor();
     await statusValue(page, 'Turns').getByText('0 running, 0 waiting').waitFor();
     await statusValue(page, 'Version').getByText(status.version, { exact: false }).waitFor();
     await harness.screenshot(page, 'timers-desktop');

@@ -66,10 +66,13 @@ describe('webui WebSocket transport', () => {
     socket.send('{"id":2,"method":"test/echo","params":{"n":2}}');
     await two;
     assert.deepEqual(server.sessions.received, ['{"id":1,"method":"test/echo","params":{"n":1}}', '{"id":2,"method":"test/echo","params":{"n":2}}']);
-    assert.deepEqual(answers.map((a) => JSON.parse(a) as unknown).sort((x, y) => (x as { id: number }).id - (y as { id: number }).id), [
-      { id: 1, result: { n: 1 } },
-      { id: 2, result: { n: 2 } },
-    ]);
+    assert.deepEqual(
+      answers.map((a) => JSON.parse(a) as unknown).sort((x, y) => (x as { id: number }).id - (y as { id: number }).id),
+      [
+        { id: 1, result: { n: 1 } },
+        { id: 2, result: { n: 2 } },
+      ],
+    );
     const closed = closeOf(socket);
     socket.close();
     await closed;
@@ -116,7 +119,10 @@ describe('webui WebSocket transport', () => {
     const { code, reason } = await closed;
     assert.equal(code, CloseCodes.Normal);
     assert.equal(reason, 'going away');
-    assert.deepEqual(messages.map((m) => JSON.parse(m) as unknown), [{ id: null, error: { code: -33006, name: 'HA_ERR_PLUGIN_UNAVAILABLE', message: 'going away' } }]);
+    assert.deepEqual(
+      messages.map((m) => JSON.parse(m) as unknown),
+      [{ id: null, error: { code: -33006, name: 'HA_ERR_PLUGIN_UNAVAILABLE', message: 'going away' } }],
+    );
   });
 });
 

@@ -51,7 +51,10 @@ test('a write that fails at the rename leaves the target as it was and removes i
   const target = path.join(dir, 'taken');
   fs.mkdirSync(target);
   fs.writeFileSync(path.join(target, 'inside'), 'kept');
-  assert.throws(() => writeFileAtomicSync(target, 'new'), (error: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(error.code ?? ''));
+  assert.throws(
+    () => writeFileAtomicSync(target, 'new'),
+    (error: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(error.code ?? ''),
+  );
   await assert.rejects(writeFileAtomic(target, 'new'), (error: NodeJS.ErrnoException) => ['EISDIR', 'ENOTEMPTY', 'EEXIST'].includes(error.code ?? ''));
   assert.deepEqual(fs.readdirSync(dir), ['taken'], 'no temporary file is left behind');
   assert.equal(fs.readFileSync(path.join(target, 'inside'), 'utf8'), 'kept');
@@ -76,7 +79,7 @@ test('removeStaleTemporaries removes only the temporaries a killed writer leaves
   assert.equal(removeStaleTemporaries(path.join(dir, 'missing')), 0, 'a missing folder has nothing to remove');
 });
 
-test('the returned device and inode are the landed file\'s, so a later look can tell it is still the same file', async (t) => {
+test("the returned device and inode are the landed file's, so a later look can tell it is still the same file", async (t) => {
   const dir = scratch(t);
   const file = path.join(dir, 'port');
   const sync = writeFileAtomicSync(file, '1\n');

@@ -44,7 +44,10 @@ test('frames split at every byte boundary, and several frames in one chunk, are 
   await flush();
   for (const run of [oneByte, together]) {
     assert.deepEqual(run.errors, []);
-    assert.deepEqual(run.messages, bodies.map((b) => JSON.parse(b)));
+    assert.deepEqual(
+      run.messages,
+      bodies.map((b) => JSON.parse(b)),
+    );
   }
 });
 
@@ -89,7 +92,10 @@ test('two connections over the capped wire call each other, with requests pipeli
   a.listen();
   b.listen();
   const answers = await Promise.all(Array.from({ length: 1000 }, (_, n) => a.sendRequest(Double, { n })));
-  assert.deepEqual(answers.map((x) => x.n), Array.from({ length: 1000 }, (_, n) => n * 2));
+  assert.deepEqual(
+    answers.map((x) => x.n),
+    Array.from({ length: 1000 }, (_, n) => n * 2),
+  );
   a.dispose();
   b.dispose();
 });
@@ -154,7 +160,10 @@ test('a notification over the body cap throws at once to its sender and is never
       resolve();
     }),
   );
-  assert.throws(() => void a.sendNotification(Note, { text: 'y'.repeat(5000) }), (error) => assertTooLarge(error, 'test/note', /^test\/note notification is 4\.9 KiB/));
+  assert.throws(
+    () => void a.sendNotification(Note, { text: 'y'.repeat(5000) }),
+    (error) => assertTooLarge(error, 'test/note', /^test\/note notification is 4\.9 KiB/),
+  );
   assert.equal(toB.bytes, 0);
   await a.sendNotification(Note, { text: 'small' });
   await arrived;
@@ -173,7 +182,7 @@ test('an answer over the body cap is replaced by an error answer that names the 
   close();
 });
 
-test('a plugin host gets the kernel\'s wire limits through its environment; nonsense gives the defaults', () => {
+test("a plugin host gets the kernel's wire limits through its environment; nonsense gives the defaults", () => {
   const limits = { maxHeaderBytes: 4096, maxBodyBytes: 65_536 };
   assert.deepEqual(wireLimitsFromEnv(wireLimitsEnv(limits)), limits);
   assert.deepEqual(wireLimitsFromEnv({}), DEFAULT_WIRE_LIMITS);

@@ -42,11 +42,12 @@ export function CommandMenu({ client, t, draft, choose }: Props) {
   return html`
     <ul class="commands" role="listbox" aria-label=${t('chat.commands')}>
       ${shown.map(
-        (skill) => html`<li role="option" aria-selected="false" key=${skill.name}>
-          <button type="button" onClick=${() => choose(`/${skill.name} `)}>
-            <strong>/${skill.name}</strong> <span>${skill.emoji ? `${skill.emoji} ` : ''}${skill.description}</span>
-          </button>
-        </li>`,
+        (skill) =>
+          html`<li role="option" aria-selected="false" key=${skill.name}>
+            <button type="button" onClick=${() => choose(`/${skill.name} `)}>
+              <strong>/${skill.name}</strong> <span>${skill.emoji ? `${skill.emoji} ` : ''}${skill.description}</span>
+            </button>
+          </li>`,
       )}
     </ul>
   `;

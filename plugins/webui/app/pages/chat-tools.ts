@@ -101,8 +101,16 @@ export function ToolCardView({ card, live, t }: { card: ToolCard; live: boolean;
       </summary>
       <p class="tool-label">${t('chat.tool.args')}</p>
       <pre class="tool-args">${card.args || '{}'}</pre>
-      ${card.output && html`<p class="tool-label">${t('chat.tool.output')}</p><pre class="tool-output">${card.output}</pre>`}
-      ${card.result !== undefined && html`<p class="tool-label">${t('chat.tool.result')}</p><pre class="tool-result">${card.result}</pre>`}
+      ${
+        card.output &&
+        html`<p class="tool-label">${t('chat.tool.output')}</p>
+          <pre class="tool-output">${card.output}</pre>`
+      }
+      ${
+        card.result !== undefined &&
+        html`<p class="tool-label">${t('chat.tool.result')}</p>
+          <pre class="tool-result">${card.result}</pre>`
+      }
     </details>
   `;
 }

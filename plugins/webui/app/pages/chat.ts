@@ -103,11 +103,12 @@ function Message({ message, t }: { message: Shown; t: T }) {
       <span class="who">${t(`chat.role.${message.role}`)}</span>
       ${notices.map((notice) => html`<p class="notice">${notice}</p>`)}
       ${cards.map((card) => html`<${ToolCardView} key=${card.id} card=${card} live=${message.live === true} t=${t} />`)}
-      ${message.role === 'assistant'
-        ? html`<div class="text markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(message.text) }}></div>`
-        : html`<p class="text">${message.text}</p>`}
-      ${message.live && message.text === '' && html`<p class="notice">${t('chat.thinking')}</p>`}
-      ${flag && html`<p class="flag">${flag}</p>`}
+      ${
+        message.role === 'assistant'
+          ? html`<div class="text markdown" dangerouslySetInnerHTML=${{ __html: renderMarkdown(message.text) }}></div>`
+          : html`<p class="text">${message.text}</p>`
+      }
+      ${message.live && message.text === '' && html`<p class="notice">${t('chat.thinking')}</p>`} ${flag && html`<p class="flag">${flag}</p>`}
       ${message.error && message.flag !== 'failed' && html`<p class="flag">${message.error}</p>`}
     </li>
   `;
@@ -172,9 +173,7 @@ export default function Chat({ client, t }: PageProps) {
         void loadHistory(session);
       }
     };
-    client
-      .call(SocketApi.ChatSubscribe, { session }, { onStream: (raw) => follow(raw), signal: leaving.signal })
-      .catch(() => undefined);
+    client.call(SocketApi.ChatSubscribe, { session }, { onStream: (raw) => follow(raw), signal: leaving.signal }).catch(() => undefined);
     // Another conversation, or another page: the server stops streaming this one.
     return () => leaving.abort();
   }, [connected, session]);
@@ -250,9 +249,11 @@ export default function Chat({ client, t }: PageProps) {
           }}
         ></textarea>
         <${CommandMenu} client=${client} t=${t} draft=${draft} choose=${(text: string) => setDraft(text)} />
-        ${running
-          ? html`<button type="button" class="stop" onClick=${stop}>${t('chat.stop')}</button>`
-          : html`<button type="submit" disabled=${!connected || draft.trim() === ''}>${t('chat.send')}</button>`}
+        ${
+          running
+            ? html`<button type="button" class="stop" onClick=${stop}>${t('chat.stop')}</button>`
+            : html`<button type="submit" disabled=${!connected || draft.trim() === ''}>${t('chat.send')}</button>`
+        }
       </form>
     </section>
   `;

@@ -9,5 +9,7 @@ export function typedCommand(draft: string): string | undefined {
 
 /** The skills offered for a typed prefix, name order. */
 export function matchingCommands(skills: readonly SkillSummary[], prefix: string): SkillSummary[] {
-  return skills.filter((skill) => skill.status === 'ready' && skill.userInvocable && skill.name.toLowerCase().startsWith(prefix)).sort((a, b) => a.name.localeCompare(b.name));
+  return skills
+    .filter((skill) => skill.status === 'ready' && skill.userInvocable && skill.name.toLowerCase().startsWith(prefix))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

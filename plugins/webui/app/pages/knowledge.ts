@@ -54,15 +54,16 @@ export default function KnowledgePage({ client, t }: PageProps) {
       <section aria-labelledby="knowledge-files-title">
         <h3 id="knowledge-files-title">${t('knowledge.files')}</h3>
         <button type="button" onClick=${reindex}>${t('knowledge.reindex')}</button>
-        ${note && html`<p class="facts" role="status">${note}</p>`}
-        ${error && html`<p class="error" role="alert">${error}</p>`}
-        ${files === null
-          ? html`<p>${t('knowledge.loading')}</p>`
-          : files.length === 0
-            ? html`<p>${t('knowledge.empty')}</p>`
-            : html`<ul class="hits" aria-label=${t('knowledge.files')}>
-                ${files.map((f) => html`<${FileItem} key=${f.file} file=${f} client=${client} t=${t} onDone=${load} />`)}
-              </ul>`}
+        ${note && html`<p class="facts" role="status">${note}</p>`} ${error && html`<p class="error" role="alert">${error}</p>`}
+        ${
+          files === null
+            ? html`<p>${t('knowledge.loading')}</p>`
+            : files.length === 0
+              ? html`<p>${t('knowledge.empty')}</p>`
+              : html`<ul class="hits" aria-label=${t('knowledge.files')}>
+                  ${files.map((f) => html`<${FileItem} key=${f.file} file=${f} client=${client} t=${t} onDone=${load} />`)}
+                </ul>`
+        }
       </section>
     </section>
   `;
@@ -85,18 +86,25 @@ function FileItem({ file: f, client, t, onDone }: FileProps) {
       .catch((e: Error) => setError(e.message));
   };
   return html`<li class="hit knowledge-file" aria-label=${f.file}>
-    <p class="text"><strong>${f.file}</strong> ${f.error ? html`<span class="badge error">${t('knowledge.notIndexed')}</span>` : html`<span class="badge">${t('knowledge.indexed')}</span>`}</p>
+    <p class="text">
+      <strong>${f.file}</strong>
+      ${f.error ? html`<span class="badge error">${t('knowledge.notIndexed')}</span>` : html`<span class="badge">${t('knowledge.indexed')}</span>`}
+    </p>
     <p class="facts">
       ${f.error ? t('knowledge.why', { error: f.error }) : t('knowledge.chunks', { chunks: f.chunks })} · ${formatBytes(f.bytes)} ·
       ${t('knowledge.indexedAt', { when: new Date(f.indexedAt).toLocaleString() })}
     </p>
-    ${asking
-      ? html`<div class="confirm" role="group" aria-label=${t('knowledge.confirmRemove', { file: f.file })}>
-          <span>${t('knowledge.confirmRemove', { file: f.file })}</span>
-          <button type="button" class="danger" onClick=${remove}>${t('knowledge.yesRemove')}</button>
-          <button type="button" onClick=${() => setAsking(false)}>${t('knowledge.cancel')}</button>
-        </div>`
-      : html`<button type="button" aria-label=${t('knowledge.removeOne', { file: f.file })} onClick=${() => setAsking(true)}>${t('knowledge.remove')}</button>`}
+    ${
+      asking
+        ? html`<div class="confirm" role="group" aria-label=${t('knowledge.confirmRemove', { file: f.file })}>
+            <span>${t('knowledge.confirmRemove', { file: f.file })}</span>
+            <button type="button" class="danger" onClick=${remove}>${t('knowledge.yesRemove')}</button>
+            <button type="button" onClick=${() => setAsking(false)}>${t('knowledge.cancel')}</button>
+          </div>`
+        : html`<button type="button" aria-label=${t('knowledge.removeOne', { file: f.file })} onClick=${() => setAsking(true)}>
+            ${t('knowledge.remove')}
+          </button>`
+    }
     ${error && html`<p class="error" role="alert">${error}</p>`}
   </li>`;
 }
@@ -112,7 +120,12 @@ function Upload({ t, onDone }: { t: PageProps['t']; onDone(): void }) {
     setMessage(null);
     try {
       const query = new URLSearchParams({ name: file.name, ...(replace ? { replace: 'true' } : {}) });
-      const response = await fetch(`/api/knowledge/upload?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: file, credentials: 'same-origin' });
+      const response = await fetch(`/api/knowledge/upload?${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body: file,
+        credentials: 'same-origin',
+      });
       const answer = (await response.json().catch(() => ({}))) as { file?: KnowledgeFile; error?: string; message?: string };
       if (!response.ok || !answer.file) throw new Error(answer.error ?? answer.message ?? `HTTP ${response.status}`);
       setMessage({ ok: true, text: t('knowledge.added', { file: answer.file.file, chunks: answer.file.chunks }) });
@@ -128,7 +141,10 @@ function Upload({ t, onDone }: { t: PageProps['t']; onDone(): void }) {
       <h3 id="knowledge-upload-title">${t('knowledge.upload')}</h3>
       <form class="search-form" onSubmit=${(e: Event) => (e.preventDefault(), void send())}>
         <input type="file" aria-label=${t('knowledge.fileToAdd')} onChange=${(e: Event) => setFile((e.target as HTMLInputElement).files?.[0] ?? null)} />
-        <label class="switch"><input type="checkbox" checked=${replace} onChange=${(e: Event) => setReplace((e.target as HTMLInputElement).checked)} /> ${t('knowledge.replace')}</label>
+        <label class="switch"
+          ><input type="checkbox" checked=${replace} onChange=${(e: Event) => setReplace((e.target as HTMLInputElement).checked)} />
+          ${t('knowledge.replace')}</label
+        >
         <button type="submit" disabled=${!file || busy}>${busy ? t('knowledge.uploading') : t('knowledge.add')}</button>
       </form>
       ${message && html`<p class=${message.ok ? 'facts' : 'error'} role=${message.ok ? 'status' : 'alert'}>${message.text}</p>`}
@@ -153,21 +169,32 @@ function KnowledgeSearch({ client, t }: PageProps) {
     <section aria-labelledby="knowledge-search-title">
       <h3 id="knowledge-search-title">${t('knowledge.searchTitle')}</h3>
       <form class="search-form" role="search" onSubmit=${(e: Event) => (e.preventDefault(), void search())}>
-        <input type="search" aria-label=${t('knowledge.query')} placeholder=${t('knowledge.query')} value=${query} onInput=${(e: Event) => setQuery((e.target as HTMLInputElement).value)} />
+        <input
+          type="search"
+          aria-label=${t('knowledge.query')}
+          placeholder=${t('knowledge.query')}
+          value=${query}
+          onInput=${(e: Event) => setQuery((e.target as HTMLInputElement).value)}
+        />
         <button type="submit">${t('knowledge.search')}</button>
       </form>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${hits !== null &&
-      (hits.length === 0
-        ? html`<p>${t('knowledge.noHits')}</p>`
-        : html`<ul class="knowledge-hits" aria-label=${t('knowledge.hits')}>
-            ${hits.map(
-              (hit) => html`<li key=${hit.chunk} class="knowledge-hit">
-                <p class="where"><strong>${hit.file}</strong>${hit.heading ? ` § ${hit.heading}` : ''} <small>${t('knowledge.line', { line: hit.line })}</small></p>
-                <p class="text">${hit.text}</p>
-              </li>`,
-            )}
-          </ul>`)}
+      ${
+        hits !== null &&
+        (hits.length === 0
+          ? html`<p>${t('knowledge.noHits')}</p>`
+          : html`<ul class="knowledge-hits" aria-label=${t('knowledge.hits')}>
+              ${hits.map(
+                (hit) =>
+                  html`<li key=${hit.chunk} class="knowledge-hit">
+                    <p class="where">
+                      <strong>${hit.file}</strong>${hit.heading ? ` § ${hit.heading}` : ''} <small>${t('knowledge.line', { line: hit.line })}</small>
+                    </p>
+                    <p class="text">${hit.text}</p>
+                  </li>`,
+              )}
+            </ul>`)
+      }
     </section>
   `;
 }

@@ -42,23 +42,35 @@ function MemorySearch({ client, t }: PageProps) {
     <section class="memory-search" aria-labelledby="memory-search-title">
       <h3 id="memory-search-title">${t('memory.searchTitle')}</h3>
       <form class="search-form" role="search" onSubmit=${(e: Event) => (e.preventDefault(), void search())}>
-        <input type="search" aria-label=${t('memory.query')} placeholder=${t('memory.query')} value=${query} onInput=${(e: Event) => setQuery((e.target as HTMLInputElement).value)} />
-        <label class="switch"><input type="checkbox" checked=${all} onChange=${(e: Event) => setAll((e.target as HTMLInputElement).checked)} /> ${t('memory.includeInvalid')}</label>
+        <input
+          type="search"
+          aria-label=${t('memory.query')}
+          placeholder=${t('memory.query')}
+          value=${query}
+          onInput=${(e: Event) => setQuery((e.target as HTMLInputElement).value)}
+        />
+        <label class="switch"
+          ><input type="checkbox" checked=${all} onChange=${(e: Event) => setAll((e.target as HTMLInputElement).checked)} />
+          ${t('memory.includeInvalid')}</label
+        >
         <button type="submit">${t('memory.search')}</button>
       </form>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${hits !== null &&
-      (hits.length === 0
-        ? html`<p>${t('memory.noHits')}</p>`
-        : html`<ul class="hits" aria-label=${t('memory.hits')}>
-            ${hits.map(
-              (hit) => html`<li key=${hit.id} class="hit ${hit.validity}">
-                <p class="text">${hit.text} ${hit.validity !== 'current' && html`<${Validity} validity=${hit.validity} t=${t} />`}</p>
-                <p class="facts">${t('memory.learned', { when: when(hit.learnedAt) })} · ${t('memory.from', { source: hit.source })}</p>
-                ${hit.validity !== 'forgotten' && html`<${Forget} id=${hit.id} text=${hit.text} client=${client} t=${t} onDone=${search} />`}
-              </li>`,
-            )}
-          </ul>`)}
+      ${
+        hits !== null &&
+        (hits.length === 0
+          ? html`<p>${t('memory.noHits')}</p>`
+          : html`<ul class="hits" aria-label=${t('memory.hits')}>
+              ${hits.map(
+                (hit) =>
+                  html`<li key=${hit.id} class="hit ${hit.validity}">
+                    <p class="text">${hit.text} ${hit.validity !== 'current' && html`<${Validity} validity=${hit.validity} t=${t} />`}</p>
+                    <p class="facts">${t('memory.learned', { when: when(hit.learnedAt) })} · ${t('memory.from', { source: hit.source })}</p>
+                    ${hit.validity !== 'forgotten' && html`<${Forget} id=${hit.id} text=${hit.text} client=${client} t=${t} onDone=${search} />`}
+                  </li>`,
+              )}
+            </ul>`)
+      }
     </section>
   `;
 }
@@ -83,32 +95,48 @@ function EntityView({ client, t }: PageProps) {
     <section class="entity" aria-labelledby="memory-entity-title">
       <h3 id="memory-entity-title">${t('memory.entityTitle')}</h3>
       <form class="search-form" onSubmit=${(e: Event) => (e.preventDefault(), void show())}>
-        <input type="text" aria-label=${t('memory.entity')} placeholder=${t('memory.entity')} value=${entity} onInput=${(e: Event) => setEntity((e.target as HTMLInputElement).value)} />
-        <label class="as-of">${t('memory.asOf')} <input type="datetime-local" value=${asOf} onInput=${(e: Event) => setAsOf((e.target as HTMLInputElement).value)} /></label>
+        <input
+          type="text"
+          aria-label=${t('memory.entity')}
+          placeholder=${t('memory.entity')}
+          value=${entity}
+          onInput=${(e: Event) => setEntity((e.target as HTMLInputElement).value)}
+        />
+        <label class="as-of"
+          >${t('memory.asOf')} <input type="datetime-local" value=${asOf} onInput=${(e: Event) => setAsOf((e.target as HTMLInputElement).value)}
+        /></label>
         <button type="submit">${t('memory.show')}</button>
       </form>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${result &&
-      (!found
-        ? html`<p>${t('memory.noEntity')}</p>`
-        : html`<section class="entity-view" aria-label=${t('memory.entityOf', { name: found.name })}>
-            <h4>${found.name}${found.kind ? html` <small>(${found.kind})</small>` : null}</h4>
-            ${found.aliases.length > 0 && html`<p class="facts">${t('memory.aliases')}: ${found.aliases.join(', ')}</p>`}
-            <ul class="graph-facts" aria-label=${t('memory.factsOf', { name: found.name })}>
-              ${result.facts.map((f) => html`<${FactItem} key=${f.id} fact=${f} client=${client} t=${t} onDone=${() => show(found.name)} />`)}
-            </ul>
-            ${result.neighbours.length > 0 &&
-            html`<h4>${t('memory.related')}</h4>
-              <ul class="neighbours" aria-label=${t('memory.related')}>
-                ${result.neighbours.map(
-                  (n) => html`<li key=${n.name}>
-                    <button type="button" class="link" onClick=${() => (setEntity(n.name), void show(n.name))}>${n.name}</button> <small>${n.via.predicate}</small>
-                  </li>`,
-                )}
-              </ul>`}
-            ${result.mergedFrom.length > 0 &&
-            html`<p class="facts">${t('memory.merged')}: ${result.mergedFrom.map((m) => `${m.name} (${when(m.at)}, ${m.source})`).join('; ')}</p>`}
-          </section>`)}
+      ${
+        result &&
+        (!found
+          ? html`<p>${t('memory.noEntity')}</p>`
+          : html`<section class="entity-view" aria-label=${t('memory.entityOf', { name: found.name })}>
+              <h4>${found.name}${found.kind ? html` <small>(${found.kind})</small>` : null}</h4>
+              ${found.aliases.length > 0 && html`<p class="facts">${t('memory.aliases')}: ${found.aliases.join(', ')}</p>`}
+              <ul class="graph-facts" aria-label=${t('memory.factsOf', { name: found.name })}>
+                ${result.facts.map((f) => html`<${FactItem} key=${f.id} fact=${f} client=${client} t=${t} onDone=${() => show(found.name)} />`)}
+              </ul>
+              ${
+                result.neighbours.length > 0 &&
+                html`<h4>${t('memory.related')}</h4>
+                  <ul class="neighbours" aria-label=${t('memory.related')}>
+                    ${result.neighbours.map(
+                      (n) =>
+                        html`<li key=${n.name}>
+                          <button type="button" class="link" onClick=${() => (setEntity(n.name), void show(n.name))}>${n.name}</button>
+                          <small>${n.via.predicate}</small>
+                        </li>`,
+                    )}
+                  </ul>`
+              }
+              ${
+                result.mergedFrom.length > 0 &&
+                html`<p class="facts">${t('memory.merged')}: ${result.mergedFrom.map((m) => `${m.name} (${when(m.at)}, ${m.source})`).join('; ')}</p>`
+              }
+            </section>`)
+      }
     </section>
   `;
 }
@@ -117,9 +145,9 @@ function FactItem({ fact: f, client, t, onDone }: { fact: GraphFact; client: Pag
   return html`<li class="fact ${f.validity}">
     <p class="text">${f.text} ${f.validity !== 'current' && html`<${Validity} validity=${f.validity} t=${t} />`}</p>
     <p class="facts">
-      ${t('memory.learned', { when: when(f.learnedAt) })}${f.validFrom !== null ? ` · ${t('memory.validFrom', { when: when(f.validFrom) })}` : ''}${f.invalidAt !== null
-        ? ` · ${t('memory.invalidAt', { when: when(f.invalidAt) })}`
-        : ''}
+      ${t('memory.learned', { when: when(f.learnedAt) })}${f.validFrom !== null ? ` · ${t('memory.validFrom', { when: when(f.validFrom) })}` : ''}${
+        f.invalidAt !== null ? ` · ${t('memory.invalidAt', { when: when(f.invalidAt) })}` : ''
+      }
       ${f.sources.length > 0 ? ` · ${t('memory.from', { source: f.sources.join('; ') })}` : ''}
     </p>
     ${f.validity === 'current' && html`<${Forget} id=${f.id} text=${f.text} client=${client} t=${t} onDone=${onDone} />`}
@@ -134,7 +162,10 @@ function Validity({ validity, t }: { validity: MemoryValidity; t: T }) {
 function Forget({ id, text, client, t, onDone }: { id: string; text: string; client: PageProps['client']; t: T; onDone(): void }) {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState('');
-  if (!asking) return html`<button type="button" class="forget" aria-label=${t('memory.forgetOne', { text })} onClick=${() => setAsking(true)}>${t('memory.forget')}</button>`;
+  if (!asking)
+    return html`<button type="button" class="forget" aria-label=${t('memory.forgetOne', { text })} onClick=${() => setAsking(true)}>
+      ${t('memory.forget')}
+    </button>`;
   const forget = (): void => {
     client
       .call(SocketApi.MemoryForget, { id })

@@ -41,7 +41,9 @@ export default function PluginsPage({ client, t }: PageProps) {
   const onEvent = (event: LiveEvent): void => {
     if (event.name === 'plugin.state') {
       const change = event.data as PluginStateEvent;
-      setPlugins((list) => list && list.map((p) => (p.name === change.name ? { ...p, state: change.state, pid: change.pid, enabled: change.state !== 'disabled' } : p)));
+      setPlugins(
+        (list) => list && list.map((p) => (p.name === change.name ? { ...p, state: change.state, pid: change.pid, enabled: change.state !== 'disabled' } : p)),
+      );
     }
     load();
     setRefreshKey((k) => k + 1);
@@ -54,36 +56,39 @@ export default function PluginsPage({ client, t }: PageProps) {
       <p class="live-note" role="status">${live ? t('plugins.live') : t('plugins.notLive')}</p>
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <${PackageUpload} t=${t} onInstalled=${load} />
-      ${plugins === null
-        ? html`<p>${t('plugins.loading')}</p>`
-        : plugins.length === 0
-          ? html`<p>${t('plugins.empty')}</p>`
-          : html`
-              <table role="table" class="plugin-table" aria-label=${t('plugins.table')}>
-                <thead role="rowgroup">
-                  <tr role="row">
-                    ${['name', 'state', 'pid', 'uptime', 'restarts', 'rss', 'cpu', 'lastExit', 'actions'].map(
-                      (k) => html`<th role="columnheader" scope="col">${t(`plugins.${k}`)}</th>`,
+      ${
+        plugins === null
+          ? html`<p>${t('plugins.loading')}</p>`
+          : plugins.length === 0
+            ? html`<p>${t('plugins.empty')}</p>`
+            : html`
+                <table role="table" class="plugin-table" aria-label=${t('plugins.table')}>
+                  <thead role="rowgroup">
+                    <tr role="row">
+                      ${['name', 'state', 'pid', 'uptime', 'restarts', 'rss', 'cpu', 'lastExit', 'actions'].map(
+                        (k) => html`<th role="columnheader" scope="col">${t(`plugins.${k}`)}</th>`,
+                      )}
+                    </tr>
+                  </thead>
+                  <tbody role="rowgroup">
+                    ${plugins.map(
+                      (p) =>
+                        html`<${PluginRow}
+                          key=${p.name}
+                          plugin=${p}
+                          readAt=${readAt}
+                          client=${client}
+                          t=${t}
+                          open=${open === p.name}
+                          refreshKey=${refreshKey}
+                          onToggle=${() => setOpen(open === p.name ? null : p.name)}
+                          onDone=${load}
+                        />`,
                     )}
-                  </tr>
-                </thead>
-                <tbody role="rowgroup">
-                  ${plugins.map(
-                    (p) => html`<${PluginRow}
-                      key=${p.name}
-                      plugin=${p}
-                      readAt=${readAt}
-                      client=${client}
-                      t=${t}
-                      open=${open === p.name}
-                      refreshKey=${refreshKey}
-                      onToggle=${() => setOpen(open === p.name ? null : p.name)}
-                      onDone=${load}
-                    />`,
-                  )}
-                </tbody>
-              </table>
-            `}
+                  </tbody>
+                </table>
+              `
+      }
     </section>
   `;
 }
@@ -122,7 +127,9 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
   return html`
     <tr role="row" class="plugin state-${p.state}">
       <td role="cell" class="name">${p.name}</td>
-      <td role="cell" class="state" data-label=${t('plugins.state')}><span class="badge ${p.state}">${p.state}</span>${p.detail ? html`<small class="detail">${p.detail}</small>` : null}</td>
+      <td role="cell" class="state" data-label=${t('plugins.state')}>
+        <span class="badge ${p.state}">${p.state}</span>${p.detail ? html`<small class="detail">${p.detail}</small>` : null}
+      </td>
       <td role="cell" class="pid" data-label=${t('plugins.pid')}>${p.pid ?? '—'}</td>
       <td role="cell" data-label=${t('plugins.uptime')}>${uptime}</td>
       <td role="cell" data-label=${t('plugins.restarts')}>${p.restarts}</td>
@@ -130,8 +137,7 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
       <td role="cell" data-label=${t('plugins.cpu')}>${p.cpu_percent === null ? '—' : `${p.cpu_percent.toFixed(1)} %`}</td>
       <td role="cell" data-label=${t('plugins.lastExit')}>${describeExit(p.last_exit, t)}</td>
       <td role="cell" class="actions">
-        ${button('restart', t('plugins.restart'), p.state === 'disabled')}
-        ${button('stop', t('plugins.stop'), !running)}
+        ${button('restart', t('plugins.restart'), p.state === 'disabled')} ${button('stop', t('plugins.stop'), !running)}
         ${button('start', t('plugins.start'), running || p.state === 'disabled')}
         ${p.state === 'disabled' ? button('enable', t('plugins.enable'), false) : button('disable', t('plugins.disable'), false)}
         <button type="button" class="details-toggle" aria-expanded=${open} aria-controls=${detailsId} onClick=${onToggle}>
@@ -143,7 +149,12 @@ function PluginRow({ plugin: p, readAt, client, t, open, refreshKey, onToggle, o
         ${error && html`<p class="error" role="alert">${error}</p>`}
       </td>
     </tr>
-    ${open && html`<tr role="row" class="plugin-details" id=${detailsId}><td role="cell" colspan="9"><${PluginDetails} name=${p.name} client=${client} t=${t} refreshKey=${refreshKey} /></td></tr>`}
+    ${
+      open &&
+      html`<tr role="row" class="plugin-details" id=${detailsId}>
+        <td role="cell" colspan="9"><${PluginDetails} name=${p.name} client=${client} t=${t} refreshKey=${refreshKey} /></td>
+      </tr>`
+    }
   `;
 }
 
@@ -175,7 +186,9 @@ function RemoveConfirm({ name, client, t, onClose, onDone }: RemoveProps) {
   };
   return html`<div class="confirm" role="group" aria-label=${t('plugins.confirmRemove', { name })}>
     <span>${t('plugins.confirmRemove', { name })}</span>
-    <label class="switch"><input type="checkbox" checked=${purge} onChange=${(e: Event) => setPurge((e.target as HTMLInputElement).checked)} /> ${t('plugins.purge')}</label>
+    <label class="switch"
+      ><input type="checkbox" checked=${purge} onChange=${(e: Event) => setPurge((e.target as HTMLInputElement).checked)} /> ${t('plugins.purge')}</label
+    >
     <button type="button" class="danger" disabled=${busy} onClick=${remove}>${t('plugins.yesRemove')}</button>
     <button type="button" disabled=${busy} onClick=${onClose}>${t('plugins.keep')}</button>
     ${error && html`<p class="error" role="alert">${error}</p>`}
@@ -209,32 +222,40 @@ function PluginDetails({ name, client, t, refreshKey }: DetailsProps) {
   return html`
     <section class="details" aria-label=${t('plugins.detailsOf', { name })}>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${info &&
-      html`
-        <p class="figures">
-          ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : formatBytes(info.rss_bytes)} · ${t('plugins.cpu')}:
-          ${info.cpu_percent === null ? '—' : `${info.cpu_percent.toFixed(1)} %`} · ${t('plugins.permissions')}:
-          ${info.permissions.length ? info.permissions.join(', ') : t('plugins.none')}
-        </p>
-        ${info.last_exit?.detail ? html`<p class="exit-detail">${t('plugins.lastExit')}: ${info.last_exit.detail}</p>` : null}
-        <h3>${t('plugins.walls')}</h3>
-        ${info.sandbox.length === 0
-          ? html`<p>${t('plugins.noWalls')}</p>`
-          : html`<ul class="walls" aria-label=${t('plugins.walls')}>
-              ${info.sandbox.map(
-                (w) => html`<li class=${w.active ? 'wall active' : 'wall inactive'}>
-                  <strong>${w.wall}</strong>: ${w.active ? t('plugins.wallActive') : t('plugins.wallInactive')}${w.note ? ` — ${w.note}` : ''}
-                </li>`,
-              )}
-            </ul>`}
-        ${info.runs_as_homed_user ? html`<p class="warning">${info.runs_as_homed_user}</p>` : null}
-      `}
+      ${
+        info &&
+        html`
+          <p class="figures">
+            ${t('plugins.rss')}: ${info.rss_bytes === null ? '—' : formatBytes(info.rss_bytes)} · ${t('plugins.cpu')}:
+            ${info.cpu_percent === null ? '—' : `${info.cpu_percent.toFixed(1)} %`} · ${t('plugins.permissions')}:
+            ${info.permissions.length ? info.permissions.join(', ') : t('plugins.none')}
+          </p>
+          ${info.last_exit?.detail ? html`<p class="exit-detail">${t('plugins.lastExit')}: ${info.last_exit.detail}</p>` : null}
+          <h3>${t('plugins.walls')}</h3>
+          ${
+            info.sandbox.length === 0
+              ? html`<p>${t('plugins.noWalls')}</p>`
+              : html`<ul class="walls" aria-label=${t('plugins.walls')}>
+                  ${info.sandbox.map(
+                    (w) =>
+                      html`<li class=${w.active ? 'wall active' : 'wall inactive'}>
+                        <strong>${w.wall}</strong>: ${w.active ? t('plugins.wallActive') : t('plugins.wallInactive')}${w.note ? ` — ${w.note}` : ''}
+                      </li>`,
+                  )}
+                </ul>`
+          }
+          ${info.runs_as_homed_user ? html`<p class="warning">${info.runs_as_homed_user}</p>` : null}
+        `
+      }
       <h3>${t('plugins.logs')}</h3>
       <button type="button" onClick=${read}>${t('plugins.refreshLogs')}</button>
-      ${lines &&
-      (lines.length === 0
-        ? html`<p>${t('plugins.noLogs')}</p>`
-        : html`<pre class="logs" aria-label=${t('plugins.logs')}>${lines.map((l) => `${new Date(l.at).toLocaleTimeString()} ${l.level} [${l.stream}] ${l.msg}\n`)}</pre>`)}
+      ${
+        lines &&
+        (lines.length === 0
+          ? html`<p>${t('plugins.noLogs')}</p>`
+          : html`<pre class="logs" aria-label=${t('plugins.logs')}>
+${lines.map((l) => `${new Date(l.at).toLocaleTimeString()} ${l.level} [${l.stream}] ${l.msg}\n`)}</pre>`)
+      }
     </section>
   `;
 }

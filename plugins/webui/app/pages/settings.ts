@@ -150,13 +150,16 @@ function Setting({ entry, client, t }: { entry: ConfigEntry; client: Client; t: 
   };
 
   return html`
-    <form class="setting" role="group" aria-labelledby=${labelId} noValidate onSubmit=${save}>
+    <form class="setting" role="group" aria-labelledby=${labelId} novalidate onSubmit=${save}>
       <label id=${labelId} for=${id} class="key">${entry.key}</label>
       ${renderInput(def, id, current, readOnly || busy, edit, t, entry)}
-      ${!readOnly && html`<span class="buttons">
-        <button type="submit" disabled=${busy}>${t('settings.save')}</button>
-        <button type="button" disabled=${busy || !entry.isSet} onClick=${() => send({ reset: true })}>${t('settings.reset')}</button>
-      </span>`}
+      ${
+        !readOnly &&
+        html`<span class="buttons">
+          <button type="submit" disabled=${busy}>${t('settings.save')}</button>
+          <button type="button" disabled=${busy || !entry.isSet} onClick=${() => send({ reset: true })}>${t('settings.reset')}</button>
+        </span>`
+      }
       ${description && html`<p class="description">${description}</p>`}
       <p class="facts">${facts(def, entry, t).join(' · ')}</p>
       ${guarded && html`<p class="guarded">${t('settings.guarded')} <code>${guardedCommand(entry)}</code></p>`}
@@ -195,19 +198,44 @@ function renderInput(def: ConfigDef | undefined, id: string, value: string, disa
         ${(def.options ?? []).map((o) => html`<option value=${o} selected=${o === value}>${o}</option>`)}
       </select>`;
     case 'bool':
-      return html`<span class="switch"><input id=${id} type="checkbox" role="switch" disabled=${disabled} checked=${value === 'true'}
-        onChange=${(e: Event) => edit(String((e.currentTarget as HTMLInputElement).checked))} /><span aria-hidden="true">${t('settings.on')}</span></span>`;
+      return html`<span class="switch"
+        ><input
+          id=${id}
+          type="checkbox"
+          role="switch"
+          disabled=${disabled}
+          checked=${value === 'true'}
+          onChange=${(e: Event) => edit(String((e.currentTarget as HTMLInputElement).checked))}
+        /><span aria-hidden="true">${t('settings.on')}</span></span
+      >`;
     case 'int':
     case 'float':
-      return html`<input id=${id} type="number" inputmode=${def.type === 'int' ? 'numeric' : 'decimal'} step=${def.type === 'int' ? '1' : 'any'}
-        min=${def.min} max=${def.max} disabled=${disabled} value=${value} onInput=${onInput} />`;
+      return html`<input
+        id=${id}
+        type="number"
+        inputmode=${def.type === 'int' ? 'numeric' : 'decimal'}
+        step=${def.type === 'int' ? '1' : 'any'}
+        min=${def.min}
+        max=${def.max}
+        disabled=${disabled}
+        value=${value}
+        onInput=${onInput}
+      />`;
     case 'json':
       return html`<textarea id=${id} class="json" rows="4" spellcheck="false" disabled=${disabled} value=${value} onInput=${onInput}></textarea>`;
     case 'password':
       return html`<input id=${id} type="password" autocomplete="new-password" disabled=${disabled} value=${value} onInput=${onInput} />`;
     default:
       // string, path, duration and size: text as people write it (`2m`, `8MiB`); an undeclared key shows its value.
-      return html`<input id=${id} type="text" spellcheck="false" disabled=${disabled} value=${value} placeholder=${def ? shownDefault(def) : ''} onInput=${onInput}
-        data-type=${def?.type ?? entry.scope} />`;
+      return html`<input
+        id=${id}
+        type="text"
+        spellcheck="false"
+        disabled=${disabled}
+        value=${value}
+        placeholder=${def ? shownDefault(def) : ''}
+        onInput=${onInput}
+        data-type=${def?.type ?? entry.scope}
+      />`;
   }
 }

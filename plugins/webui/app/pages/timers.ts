@@ -78,33 +78,36 @@ export default function TimersPage({ client, t }: PageProps) {
       <p class="live-note" role="status">${live ? t('timers.live') : t('timers.notLive')}</p>
       <button type="button" class="refresh" onClick=${readAll}>${t('timers.refresh')}</button>
       ${timersError && html`<p class="error" role="alert">${timersError}</p>`}
-      ${timers === null
-        ? !timersError && html`<p>${t('timers.loading')}</p>`
-        : timers.length === 0
-          ? html`<p class="timers-empty">${t('timers.empty')}</p>`
-          : html`
-              <table class="timer-table" aria-label=${t('timers.table')}>
-                <thead>
-                  <tr>
-                    ${['what', 'when', 'repeat', 'actions'].map((k) => html`<th scope="col">${t(`timers.${k}`)}</th>`)}
-                  </tr>
-                </thead>
-                <tbody>
-                  ${timers.map(
-                    (timer) => html`<${TimerRow}
-                      key=${timer.id}
-                      timer=${timer}
-                      t=${t}
-                      confirming=${confirming === timer.id}
-                      busy=${busy === timer.id}
-                      onAsk=${() => setConfirming(timer.id)}
-                      onKeep=${() => setConfirming(null)}
-                      onCancel=${() => cancel(timer.id)}
-                    />`,
-                  )}
-                </tbody>
-              </table>
-            `}
+      ${
+        timers === null
+          ? !timersError && html`<p>${t('timers.loading')}</p>`
+          : timers.length === 0
+            ? html`<p class="timers-empty">${t('timers.empty')}</p>`
+            : html`
+                <table class="timer-table" aria-label=${t('timers.table')}>
+                  <thead>
+                    <tr>
+                      ${['what', 'when', 'repeat', 'actions'].map((k) => html`<th scope="col">${t(`timers.${k}`)}</th>`)}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${timers.map(
+                      (timer) =>
+                        html`<${TimerRow}
+                          key=${timer.id}
+                          timer=${timer}
+                          t=${t}
+                          confirming=${confirming === timer.id}
+                          busy=${busy === timer.id}
+                          onAsk=${() => setConfirming(timer.id)}
+                          onKeep=${() => setConfirming(null)}
+                          onCancel=${() => cancel(timer.id)}
+                        />`,
+                    )}
+                  </tbody>
+                </table>
+              `
+      }
       <h2 id="status-title">${t('timers.status')}</h2>
       ${statusError && html`<p class="error" role="alert">${statusError}</p>`}
       ${status ? html`<${StatusList} status=${status.status} readAt=${status.at} t=${t} />` : !statusError && html`<p>${t('timers.loading')}</p>`}
@@ -133,13 +136,15 @@ function TimerRow({ timer, t, confirming, busy, onAsk, onKeep, onCancel }: RowPr
       </td>
       <td data-label=${t('timers.repeat')}>${timer.repeat ? t('timers.every', { every: timer.repeat }) : t('timers.once')}</td>
       <td class="actions">
-        ${confirming
-          ? html`<span class="confirm" role="group" aria-label=${t('timers.confirmOf', { what: timer.message })}>
-              <span>${t('timers.confirm')}</span>
-              <button type="button" class="danger" disabled=${busy} onClick=${onCancel}>${t('timers.yesCancel')}</button>
-              <button type="button" disabled=${busy} onClick=${onKeep}>${t('timers.keep')}</button>
-            </span>`
-          : html`<button type="button" aria-label=${t('timers.cancelOf', { what: timer.message })} onClick=${onAsk}>${t('timers.cancel')}</button>`}
+        ${
+          confirming
+            ? html`<span class="confirm" role="group" aria-label=${t('timers.confirmOf', { what: timer.message })}>
+                <span>${t('timers.confirm')}</span>
+                <button type="button" class="danger" disabled=${busy} onClick=${onCancel}>${t('timers.yesCancel')}</button>
+                <button type="button" disabled=${busy} onClick=${onKeep}>${t('timers.keep')}</button>
+              </span>`
+            : html`<button type="button" aria-label=${t('timers.cancelOf', { what: timer.message })} onClick=${onAsk}>${t('timers.cancel')}</button>`
+        }
       </td>
     </tr>
   `;
@@ -164,7 +169,13 @@ function StatusList({ status: s, readAt, t }: StatusProps) {
   ];
   return html`
     <dl class="kernel-status" aria-labelledby="status-title">
-      ${rows.map(([key, value]) => html`<div class="status-row"><dt>${t(`timers.${key}`)}</dt><dd data-key=${key}>${value}</dd></div>`)}
+      ${rows.map(
+        ([key, value]) =>
+          html`<div class="status-row">
+            <dt>${t(`timers.${key}`)}</dt>
+            <dd data-key=${key}>${value}</dd>
+          </div>`,
+      )}
     </dl>
   `;
 }

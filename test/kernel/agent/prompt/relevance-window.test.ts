@@ -10,7 +10,13 @@ const SYSTEM: LlmMessage = { role: 'system', content: 'You are HomeAgent.' };
 const NO_SOURCES: RecallSources = {};
 
 function turn(seq: number, question: string, answer: string): PastTurn {
-  return { seq, messages: [{ role: 'user', content: question }, { role: 'assistant', content: answer }] };
+  return {
+    seq,
+    messages: [
+      { role: 'user', content: question },
+      { role: 'assistant', content: answer },
+    ],
+  };
 }
 
 /** A long history about many small things, with one old turn about the boiler. */
@@ -21,7 +27,11 @@ function history(count: number): PastTurn[] {
     const topic = topics[i % topics.length]!;
     turns.push(turn(i * 2 + 1, `tell me about ${topic} number ${i}`, `here is something about ${topic}`));
   }
-  turns[5] = turn(11, 'the boiler pressure gauge shows 0.5 bar, what should it be?', 'A sealed boiler should read between 1 and 1.5 bar; top it up with the filling loop.');
+  turns[5] = turn(
+    11,
+    'the boiler pressure gauge shows 0.5 bar, what should it be?',
+    'A sealed boiler should read between 1 and 1.5 bar; top it up with the filling loop.',
+  );
   return turns;
 }
 
@@ -35,10 +45,19 @@ describe('RelevanceWindow', () => {
     const picked = pickPromptWindow('what pressure should the boiler have?', SYSTEM, index, NO_SOURCES, policy());
     assert.deepEqual(picked.olderTurns, [11]);
     const texts = picked.messages.map((m) => m.content);
-    assert.ok(texts.some((t) => t.includes('1 and 1.5 bar')), 'the old boiler answer is in the context');
+    assert.ok(
+      texts.some((t) => t.includes('1 and 1.5 bar')),
+      'the old boiler answer is in the context',
+    );
     // The last three turns are there, whole and in order, at the end.
     const tail = picked.messages.slice(-6).map((m) => m.content);
-    assert.deepEqual(tail, index.list().slice(-3).flatMap((t) => t.messages.map((m) => m.content)));
+    assert.deepEqual(
+      tail,
+      index
+        .list()
+        .slice(-3)
+        .flatMap((t) => t.messages.map((m) => m.content)),
+    );
     assert.equal(picked.messages[0], SYSTEM);
   });
 
@@ -63,12 +82,12 @@ describe('RelevanceWindow', () => {
   it('brings memories and knowledge with their sources, the most relevant first, and drops weak hits', () => {
     const sources: RecallSources = {
       searchMemory: () => [
-        { id: 'F1', text: 'Lin\'s birthday is 3 May', source: 'distill, session cli:a', score: 9 },
+        { id: 'F1', text: "Lin's birthday is 3 May", source: 'distill, session cli:a', score: 9 },
         { id: 'F2', text: 'Lin likes tea', source: 'distill, session cli:a', score: 1 },
       ],
       searchKnowledge: () => [{ id: 'c1', text: 'Descale monthly with citric acid.', source: 'coffee.md § Descaling', score: 5 }],
     };
-    const picked = pickPromptWindow('when is Lin\'s birthday?', SYSTEM, new ConversationIndex(), sources, policy());
+    const picked = pickPromptWindow("when is Lin's birthday?", SYSTEM, new ConversationIndex(), sources, policy());
     const memory = picked.messages.find((m) => m.source === 'memory');
     assert.ok(memory, 'a memory message');
     assert.ok(memory.content.includes('3 May') && memory.content.includes('F1'));
@@ -98,7 +117,13 @@ describe('RelevanceWindow', () => {
       { seq: 5, message: { role: 'user', content: 'b' } },
     ] as { seq: number; message: LlmMessage }[];
     const turns = groupTurns(rows);
-    assert.deepEqual(turns.map((t) => [t.seq, t.messages.length]), [[1, 4], [5, 1]]);
+    assert.deepEqual(
+      turns.map((t) => [t.seq, t.messages.length]),
+      [
+        [1, 4],
+        [5, 1],
+      ],
+    );
     const capped = new ConversationIndex(history(20), 10);
     assert.equal(capped.size, 10);
     assert.equal(capped.list()[0]!.seq, history(20)[10]!.seq);

@@ -16,8 +16,15 @@ const QUIET = { delta: () => undefined, notice: () => undefined, tool: () => und
 
 function depsOf(llm: ScriptedLlm, blocks: string[]): TurnDeps {
   return {
-    stages: new StageHost(() => [], () => 2_000),
-    tools: new ToolRouter(() => [], () => [], () => 30_000),
+    stages: new StageHost(
+      () => [],
+      () => 2_000,
+    ),
+    tools: new ToolRouter(
+      () => [],
+      () => [],
+      () => 30_000,
+    ),
     llm,
     policy: { ...DEFAULT_AGENT_POLICY, systemPrompt: BASE },
     promptBlocks: () => blocks,
@@ -41,14 +48,24 @@ test('a sub-agent gets the blocks after its brief; a turn offered no tools gets 
   const llm = new ScriptedLlm(() => ({ text: 'ok' }));
   const deps = depsOf(llm, ['Block of a.']);
   await new Turn({ session: 'cli:s/child', text: 'task', history: [], depth: 1, brief: 'the facts' }, deps, QUIET).run();
-  assert.equal(llm.calls[0]!.request.messages[0]!.content, `${BASE}\nYou are a sub-agent working on one task; answer with the result only.\nContext: the facts\n\nBlock of a.`);
+  assert.equal(
+    llm.calls[0]!.request.messages[0]!.content,
+    `${BASE}\nYou are a sub-agent working on one task; answer with the result only.\nContext: the facts\n\nBlock of a.`,
+  );
   await new Turn({ session: '_consolidation_', text: 'merge', history: [], depth: 0, tools: false }, deps, QUIET).run();
   assert.equal(llm.calls[1]!.request.messages[0]!.content, BASE);
 });
 
-test('a block\'s tokens come off what earlier turns may take: fewer are picked, and the whole stays within the budget', () => {
+test("a block's tokens come off what earlier turns may take: fewer are picked, and the whole stays within the budget", () => {
   const turns: PastTurn[] = [];
-  for (let i = 0; i < 60; i++) turns.push({ seq: i * 2 + 1, messages: [{ role: 'user', content: `boiler question ${i} ${'detail '.repeat(30)}` }, { role: 'assistant', content: `boiler answer ${i}` }] });
+  for (let i = 0; i < 60; i++)
+    turns.push({
+      seq: i * 2 + 1,
+      messages: [
+        { role: 'user', content: `boiler question ${i} ${'detail '.repeat(30)}` },
+        { role: 'assistant', content: `boiler answer ${i}` },
+      ],
+    });
   const policy = { ...DEFAULT_PROMPT_WINDOW_POLICY, budgetTokens: 1_500, recentTurns: 1, olderTurns: 50 };
   const plain: LlmMessage = { role: 'system', content: BASE };
   const withBlock: LlmMessage = { role: 'system', content: `${BASE}\n\n${'skill: does a thing. '.repeat(150)}` };
@@ -56,6 +73,9 @@ test('a block\'s tokens come off what earlier turns may take: fewer are picked, 
   const within = pickPromptWindow('boiler', withBlock, new ConversationIndex(turns), {}, policy);
   const blockTokens = estimateMessageTokens(withBlock) - estimateMessageTokens(plain);
   assert.ok(blockTokens > 700, `the block counts ${blockTokens} tokens`);
-  assert.ok(within.olderTurns.length < without.olderTurns.length, `${within.olderTurns.length} older turns with the block, ${without.olderTurns.length} without`);
+  assert.ok(
+    within.olderTurns.length < without.olderTurns.length,
+    `${within.olderTurns.length} older turns with the block, ${without.olderTurns.length} without`,
+  );
   assert.ok(within.tokens <= policy.budgetTokens && within.tokens >= blockTokens, `the window counts ${within.tokens} tokens`);
 });

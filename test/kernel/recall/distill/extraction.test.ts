@@ -8,17 +8,23 @@ describe('the distill extraction', () => {
       'Here is what I found:',
       '```json',
       JSON.stringify({
-        entities: [{ name: 'Lin', kind: 'person', aliases: ['my sister'] }, { name: 'Hangzhou', kind: 'place' }],
+        entities: [
+          { name: 'Lin', kind: 'person', aliases: ['my sister'] },
+          { name: 'Hangzhou', kind: 'place' },
+        ],
         facts: [
           { subject: 'Lin', predicate: 'Lives In', object: 'Hangzhou', object_is_entity: true, text: 'Lin lives in Hangzhou.', single: true, from: 7 },
-          { subject: 'Lin', predicate: 'birthday', object: '3 May', text: 'Lin\'s birthday is 3 May.', single: true, from: 99 },
+          { subject: 'Lin', predicate: 'birthday', object: '3 May', text: "Lin's birthday is 3 May.", single: true, from: 99 },
         ],
       }),
       '```',
     ].join('\n');
     const parsed = parseExtraction(answer, [7, 8]);
     assert.equal(parsed.dropped, 0);
-    assert.deepEqual(parsed.entities.map((e) => e.name), ['Lin', 'Hangzhou']);
+    assert.deepEqual(
+      parsed.entities.map((e) => e.name),
+      ['Lin', 'Hangzhou'],
+    );
     const at7 = parsed.factsBySeq.get(7)!;
     assert.equal(at7.length, 2, 'a fact naming a message outside the batch is filed under the first');
     assert.deepEqual(at7[0], { subject: 'Lin', predicate: 'lives_in', object: 'Hangzhou', text: 'Lin lives in Hangzhou.', objectIsEntity: true, single: true });
@@ -26,7 +32,13 @@ describe('the distill extraction', () => {
 
   it('drops malformed items and keeps the rest', () => {
     const parsed = parseExtraction(
-      JSON.stringify({ entities: [{ kind: 'nameless' }, { name: 'Mia' }], facts: [{ subject: 'Mia', predicate: 'likes' }, { subject: 'Mia', predicate: 'likes', object: 'tea', text: 'Mia likes tea.' }] }),
+      JSON.stringify({
+        entities: [{ kind: 'nameless' }, { name: 'Mia' }],
+        facts: [
+          { subject: 'Mia', predicate: 'likes' },
+          { subject: 'Mia', predicate: 'likes', object: 'tea', text: 'Mia likes tea.' },
+        ],
+      }),
       [1],
     );
     assert.equal(parsed.dropped, 2);
@@ -39,7 +51,9 @@ describe('the distill extraction', () => {
   });
 
   it('shows the model each message with its number, speaker and time', () => {
-    const [system, user] = buildDistillRequest('cli:alice', [{ seq: 3, role: 'user', text: 'my sister Lin lives in Hangzhou', at: Date.UTC(2026, 11, 2, 9, 30) }]);
+    const [system, user] = buildDistillRequest('cli:alice', [
+      { seq: 3, role: 'user', text: 'my sister Lin lives in Hangzhou', at: Date.UTC(2026, 11, 2, 9, 30) },
+    ]);
     assert.equal(system?.role, 'system');
     assert.match(user!.content, /\[#3 owner, 2026-12-02T09:30\] my sister Lin lives in Hangzhou/);
   });

@@ -5,11 +5,14 @@ import { Mailbox } from '../../../../plugin-host/client-api/chat/mailbox';
 
 const item = (text: string) => ({ kind: 'missed' as const, text, at: 1 });
 
-test('take returns a session\'s items oldest first, once', () => {
+test("take returns a session's items oldest first, once", () => {
   const box = new Mailbox();
   box.put('a', item('1'));
   box.put('a', item('2'));
-  assert.deepEqual(box.take('a').map((i) => i.text), ['1', '2']);
+  assert.deepEqual(
+    box.take('a').map((i) => i.text),
+    ['1', '2'],
+  );
   assert.deepEqual(box.take('a'), []);
 });
 
@@ -18,7 +21,10 @@ test('a full session drops its oldest item and says how many went', () => {
   assert.equal(box.put('a', item('1')), 0);
   assert.equal(box.put('a', item('2')), 0);
   assert.equal(box.put('a', item('3')), 1);
-  assert.deepEqual(box.take('a').map((i) => i.text), ['2', '3']);
+  assert.deepEqual(
+    box.take('a').map((i) => i.text),
+    ['2', '3'],
+  );
 });
 
 test('past the session cap the least recently used session goes', () => {

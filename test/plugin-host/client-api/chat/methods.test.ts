@@ -6,7 +6,16 @@ import * as path from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import type { PluginContext } from '../../../../plugin-host';
 import type { KernelClient } from '../../../../plugin-host';
-import { ErrorCodes, haError, InterruptRequest, SocketApi, type ChatSayResult, type ChatStreamItem, type InputParams, type InterruptParams } from '../../../../protocol';
+import {
+  ErrorCodes,
+  haError,
+  InterruptRequest,
+  SocketApi,
+  type ChatSayResult,
+  type ChatStreamItem,
+  type InputParams,
+  type InterruptParams,
+} from '../../../../protocol';
 import { HomedAnswerError, HomedClient } from '../../../../plugins/cli/client';
 import { createChatMethods } from '../../../../plugin-host/client-api/chat/methods';
 import { Mailbox } from '../../../../plugin-host/client-api/chat/mailbox';
@@ -42,7 +51,12 @@ async function rig(t: TestContext, mailbox = new Mailbox()): Promise<Rig> {
     },
     interrupt: (params) => void interrupts.push(params),
   };
-  const server = await startSocketServer({ path: path.join(dir, 'homed.sock'), maxClients: 8, methods: createChatMethods(io, router, interruptAnswers(interrupts)), log: silentLog });
+  const server = await startSocketServer({
+    path: path.join(dir, 'homed.sock'),
+    maxClients: 8,
+    methods: createChatMethods(io, router, interruptAnswers(interrupts)),
+    log: silentLog,
+  });
   t.after(() => server.close());
   return {
     router,
@@ -106,7 +120,7 @@ describe('chat/say', () => {
     assert.deepEqual(await answer, { text: 'Once upon', interrupted: true });
   });
 
-  it('answers a turn that failed with the error\'s catalogue code, name and message', async (t) => {
+  it("answers a turn that failed with the error's catalogue code, name and message", async (t) => {
     const r = await rig(t);
     const answer = say(await r.connect(), 's', 'hi');
     const { inputId } = await r.input(1);
@@ -159,7 +173,12 @@ describe('chat/say', () => {
       },
       interrupt: () => undefined,
     };
-    const server = await startSocketServer({ path: path.join(dir, 's.sock'), maxClients: 2, methods: createChatMethods(io, router, interruptAnswers([])), log: silentLog });
+    const server = await startSocketServer({
+      path: path.join(dir, 's.sock'),
+      maxClients: 2,
+      methods: createChatMethods(io, router, interruptAnswers([])),
+      log: silentLog,
+    });
     t.after(() => server.close());
     const client = await HomedClient.connect(server.path);
     t.after(() => client.close());
@@ -208,7 +227,7 @@ describe('a client that disconnects mid-answer', () => {
     const { inputId } = await r.input(1);
     raw.close();
     await waitFor(() => r.interrupts.length === 1, { what: 'the interrupt' });
-    assert.deepEqual(r.interrupts, [{ session: 'cli:bob', inputId }], 'the stop names this input, so nobody else\'s turn in the session is stopped');
+    assert.deepEqual(r.interrupts, [{ session: 'cli:bob', inputId }], "the stop names this input, so nobody else's turn in the session is stopped");
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'delta', text: 'Hm' });
     r.router.deliver({ inputId, session: 'cli:bob', kind: 'done', text: 'Hm', interrupted: true });
     assert.equal(r.interrupts.length, 1);
@@ -221,13 +240,17 @@ describe('chat/interrupt', () => {
     const r = await rig(t);
     const client = await r.connect();
     client.notify(SocketApi.ChatInterrupt, { session: 'cli:alice' });
-    assert.deepEqual(await client.call(SocketApi.ChatInterrupt, { session: 'cli:alice', text: 'also buy milk' }), { sent: true, running: true, dropped_queued: 2 });
+    assert.deepEqual(await client.call(SocketApi.ChatInterrupt, { session: 'cli:alice', text: 'also buy milk' }), {
+      sent: true,
+      running: true,
+      dropped_queued: 2,
+    });
     assert.deepEqual(r.interrupts, [{ session: 'cli:alice' }, { session: 'cli:alice', text: 'also buy milk' }]);
   });
 });
 
 describe('chat/subscribe and the mailbox', () => {
-  it('streams a session\'s turns that no chat/say waits for, and not the answers to chat/say', async (t) => {
+  it("streams a session's turns that no chat/say waits for, and not the answers to chat/say", async (t) => {
     const r = await rig(t);
     const follower = await r.connect();
     const seen: ChatStreamItem[] = [];
@@ -308,7 +331,10 @@ describe('chat/subscribe and the mailbox', () => {
     raw.close();
     await waitFor(() => r.router.followers('cli:alice') === 0, { what: 'the subscription to end' });
     r.router.deliver({ session: 'cli:alice', kind: 'done', text: 'later' });
-    assert.deepEqual((await r.router.takeMissed('cli:alice')).map((item) => item.text), ['later']);
+    assert.deepEqual(
+      (await r.router.takeMissed('cli:alice')).map((item) => item.text),
+      ['later'],
+    );
   });
 
   it('leaves the mailbox alone for chat/say and chat/subscribe sent as notifications, which could not receive it', async (t) => {
@@ -326,6 +352,9 @@ describe('chat/subscribe and the mailbox', () => {
     const r = await rig(t, new Mailbox({ perSession: 2, sessions: 10 }));
     for (const text of ['one', 'two', 'three']) r.router.deliver({ session: 's', kind: 'done', text });
     r.router.deliver({ session: 's', kind: 'done', skipped: true });
-    assert.deepEqual((await r.router.takeMissed('s')).map((item) => item.text), ['two', 'three']);
+    assert.deepEqual(
+      (await r.router.takeMissed('s')).map((item) => item.text),
+      ['two', 'three'],
+    );
   });
 });

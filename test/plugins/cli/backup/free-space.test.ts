@@ -41,7 +41,11 @@ describe('homectl restore on a disk too small for the archive', () => {
     const refused = await runHomectl(['restore', archive, '--data', target], { timeoutMs: 60_000 });
     assert.equal(refused.code, 1, refused.stderr);
     const where = small.replace(/[/.]/g, '\\$&');
-    assert.match(refused.stderr, new RegExp(`needs about \\d+(\\.\\d)? MiB .*only \\d+(\\.\\d)? (KiB|MiB|B) (are|is) free on the disk holding ${where}`), refused.stderr);
+    assert.match(
+      refused.stderr,
+      new RegExp(`needs about \\d+(\\.\\d)? MiB .*only \\d+(\\.\\d)? (KiB|MiB|B) (are|is) free on the disk holding ${where}`),
+      refused.stderr,
+    );
     assert.match(refused.stderr, /nothing was changed/);
     assert.deepEqual(fs.readdirSync(small), [], 'nothing was written on the small disk');
   });

@@ -26,7 +26,10 @@ export function checkDatabases(dir: string): Record<string, string> {
 
 /** Every regular file under `dir`. */
 export function listFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 /** Every entry under `dir` with its size and mtime: what "nothing changed" is compared on. */

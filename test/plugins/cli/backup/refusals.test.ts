@@ -55,7 +55,11 @@ describe('homectl restore refusals, --stop, and secrets', () => {
     fs.mkdirSync(fresh);
     const freshBefore = describeTree(fresh);
     // Only the data dir's own siblings: other tests share the temp folder.
-    const siblings = (): string[] => fs.readdirSync(parent).filter((name) => name.startsWith(path.basename(dataDir))).sort();
+    const siblings = (): string[] =>
+      fs
+        .readdirSync(parent)
+        .filter((name) => name.startsWith(path.basename(dataDir)))
+        .sort();
     const siblingsBefore = siblings();
     const damaged = [flipMiddleByte(plain, path.join(root, 'flipped.tar.gz')), truncateArchive(plain, path.join(root, 'cut.tar.gz'), 0.6)];
     for (const archive of damaged) {
@@ -82,9 +86,13 @@ describe('homectl restore refusals, --stop, and secrets', () => {
     assert.equal(homed.proc.exitCode, 0, 'homed stopped cleanly on SIGTERM');
     assert.match(path.basename(result.previous), /\.before-restore-\d{8}-\d{6}$/);
     assert.ok(fs.existsSync(path.join(result.previous, 'knowledge', 'after-backup.md')), 'the former data dir is kept whole');
-    assert.equal(fs.existsSync(path.join(dataDir, 'knowledge', 'after-backup.md')), false, 'the data dir is the archive\'s');
+    assert.equal(fs.existsSync(path.join(dataDir, 'knowledge', 'after-backup.md')), false, "the data dir is the archive's");
     assert.equal(fs.statSync(dataDir).mode & 0o777, 0o700);
-    assert.deepEqual(siblings().filter((name) => name.includes('.restoring-')), [], 'no staging folder is left');
+    assert.deepEqual(
+      siblings().filter((name) => name.includes('.restoring-')),
+      [],
+      'no staging folder is left',
+    );
     fs.rmSync(result.previous, { recursive: true, force: true });
   });
 });

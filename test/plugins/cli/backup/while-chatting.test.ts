@@ -63,8 +63,13 @@ describe('homectl backup of a busy homed, restored into a new data dir', () => {
     await Promise.all(chatters.map((c) => c.stop()));
     assert.equal(backup.code, 0, backup.stderr);
     const during = chatters.flatMap((c) => c.confirmed.filter((turn) => turn.confirmedAt >= startedAt && turn.confirmedAt <= endedAt)).length;
-    t.diagnostic(`${confirmedBefore.length} turns confirmed before the backup, ${during} while it ran (${endedAt - startedAt} ms), ${dropped} knowledge files dropped`);
-    assert.ok(chatters.every((c) => c.confirmed.some((turn) => turn.confirmedAt > endedAt)), 'every session kept chatting through the backup');
+    t.diagnostic(
+      `${confirmedBefore.length} turns confirmed before the backup, ${during} while it ran (${endedAt - startedAt} ms), ${dropped} knowledge files dropped`,
+    );
+    assert.ok(
+      chatters.every((c) => c.confirmed.some((turn) => turn.confirmedAt > endedAt)),
+      'every session kept chatting through the backup',
+    );
     const result = JSON.parse(backup.stdout) as { databases: string[]; secretsLeftOut: string[] };
     for (const db of ['agent.db', 'config.db', 'memory/graph.db', 'index/knowledge.db']) assert.ok(result.databases.includes(db), `${db} is in the archive`);
     assert.deepEqual(result.secretsLeftOut, ['llm.provider.main.api_key']);

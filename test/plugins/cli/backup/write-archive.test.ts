@@ -15,7 +15,16 @@ describe('the archive writer', () => {
     t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
     const listed = (rel: string): ArchiveFile => {
       const source = path.join(dir, rel);
-      return { rel, source, kind: 'file', mode: 0o600, uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0, mtime: new Date(), size: fs.statSync(source).size };
+      return {
+        rel,
+        source,
+        kind: 'file',
+        mode: 0o600,
+        uid: process.getuid?.() ?? 0,
+        gid: process.getgid?.() ?? 0,
+        mtime: new Date(),
+        size: fs.statSync(source).size,
+      };
     };
     fs.writeFileSync(path.join(dir, 'kept.txt'), 'still here');
     fs.writeFileSync(path.join(dir, '.index.123.tmp'), 'about to be renamed');
@@ -23,10 +32,31 @@ describe('the archive writer', () => {
     fs.rmSync(path.join(dir, '.index.123.tmp'));
 
     const target = path.join(dir, 'out.tar.gz');
-    const manifest = await writeArchive(target, [], files, { format: 1, homeagentVersion: 'test', createdAt: new Date().toISOString(), sourceDataDir: dir, sourceOwner: { uid: 0, gid: 0 }, withSecrets: false, secretsLeftOut: [], leftOut: [] }, () => undefined);
+    const manifest = await writeArchive(
+      target,
+      [],
+      files,
+      {
+        format: 1,
+        homeagentVersion: 'test',
+        createdAt: new Date().toISOString(),
+        sourceDataDir: dir,
+        sourceOwner: { uid: 0, gid: 0 },
+        withSecrets: false,
+        secretsLeftOut: [],
+        leftOut: [],
+      },
+      () => undefined,
+    );
 
-    assert.deepEqual(manifest.entries.map((e) => [e.path, e.sha256]), [['kept.txt', createHash('sha256').update('still here').digest('hex')]]);
-    assert.deepEqual(manifest.leftOut.map((l) => l.path), ['.index.123.tmp']);
+    assert.deepEqual(
+      manifest.entries.map((e) => [e.path, e.sha256]),
+      [['kept.txt', createHash('sha256').update('still here').digest('hex')]],
+    );
+    assert.deepEqual(
+      manifest.leftOut.map((l) => l.path),
+      ['.index.123.tmp'],
+    );
     assert.match(manifest.leftOut[0]?.reason ?? '', /removed while the backup ran/);
     const tar = zlib.gunzipSync(fs.readFileSync(target)).toString('latin1');
     assert.ok(tar.includes('still here') && !tar.includes('about to be renamed'));

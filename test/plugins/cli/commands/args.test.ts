@@ -19,7 +19,10 @@ describe('homectl positionals', () => {
     assert.deepEqual(parseCommandLine(revoke, ['abc']).positionals, ['abc']);
     assert.deepEqual(parseCommandLine(revoke, ['--all']).positionals, []);
     assert.equal(parseCommandLine(revoke, ['--all']).values['all'], true);
-    assert.throws(() => parseCommandLine(revoke, ['a', 'b']), (e: unknown) => e instanceof UsageError && /test run takes \[ID\], got a b/.test(e.message));
+    assert.throws(
+      () => parseCommandLine(revoke, ['a', 'b']),
+      (e: unknown) => e instanceof UsageError && /test run takes \[ID\], got a b/.test(e.message),
+    );
   });
 
   it('still needs every required argument, and one or more of a variadic one', () => {

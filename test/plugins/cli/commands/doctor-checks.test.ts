@@ -11,7 +11,7 @@ import { renderFindings, summarize } from '../../../../plugins/cli/commands/doct
 import { unitFinding } from '../../../../plugins/cli/commands/doctor-unit';
 
 describe('doctor checks', () => {
-  it('knows each LTS line\'s end of life', () => {
+  it("knows each LTS line's end of life", () => {
     const day = new Date('2026-12-04T12:00:00Z');
     const past = nodeVersionFinding('v20.20.2', day);
     assert.equal(past.severity, 'warning');
@@ -23,19 +23,25 @@ describe('doctor checks', () => {
     assert.equal(nodeVersionFinding('v25.1.0', day).severity, 'warning');
   });
 
-  it('says which Node.js versions HomeAgent supports and why, as package.json\'s engines does', () => {
+  it("says which Node.js versions HomeAgent supports and why, as package.json's engines does", () => {
     const day = new Date('2026-12-04T12:00:00Z');
     for (const version of ['v18.20.0', 'v20.14.0', 'v21.7.0', 'v22.12.0', 'v23.1.0']) {
       const finding = nodeVersionFinding(version, day);
       assert.equal(finding.severity, 'error', version);
       assert.equal(finding.title, `Node.js ${version} is not supported`);
-      assert.match(finding.detail, /runs on Node\.js \^20\.15\.0 \|\| \^22\.14\.0 \|\| >=24: .*prebuilt better-sqlite3 13 \(no compiler\).*builds better-sqlite3 12 at npm ci/);
+      assert.match(
+        finding.detail,
+        /runs on Node\.js \^20\.15\.0 \|\| \^22\.14\.0 \|\| >=24: .*prebuilt better-sqlite3 13 \(no compiler\).*builds better-sqlite3 12 at npm ci/,
+      );
     }
   });
 
   it('names the SQLite build it loads, or why none loads and what to do', () => {
     assert.deepEqual(sqliteFinding({ package: 'better-sqlite3', version: '13.2.0' }).title, 'SQLite loads: better-sqlite3 13.2.0 (prebuilt, Node-API)');
-    assert.deepEqual(sqliteFinding({ package: 'better-sqlite3-node20', version: '12.11.1' }).title, 'SQLite loads: better-sqlite3 12.11.1 (compiled for this Node.js at npm ci)');
+    assert.deepEqual(
+      sqliteFinding({ package: 'better-sqlite3-node20', version: '12.11.1' }).title,
+      'SQLite loads: better-sqlite3 12.11.1 (compiled for this Node.js at npm ci)',
+    );
     const missing = sqliteFinding({ package: 'better-sqlite3-node20', problem: 'SQLite (better-sqlite3-node20) could not be loaded on Node.js v20.20.2: …' });
     assert.equal(missing.severity, 'error');
     assert.match(missing.fix ?? '', /^npm ci/);
@@ -46,10 +52,16 @@ describe('doctor checks', () => {
     assert.equal((await unitFinding(() => false)).severity, 'info');
     const show = (props: Record<string, string>) => () => Promise.resolve(props);
     assert.equal((await unitFinding(() => true, show({ LoadState: 'not-found' }))).fix, 'sudo homed install-service');
-    const stopped = await unitFinding(() => true, show({ LoadState: 'loaded', ActiveState: 'failed', SubState: 'failed', UnitFileState: 'enabled', Result: 'watchdog' }));
+    const stopped = await unitFinding(
+      () => true,
+      show({ LoadState: 'loaded', ActiveState: 'failed', SubState: 'failed', UnitFileState: 'enabled', Result: 'watchdog' }),
+    );
     assert.equal(stopped.severity, 'error');
     assert.match(stopped.detail, /last result watchdog/);
-    const running = await unitFinding(() => true, show({ LoadState: 'loaded', ActiveState: 'active', SubState: 'running', UnitFileState: 'enabled', NRestarts: '0', Result: 'success' }));
+    const running = await unitFinding(
+      () => true,
+      show({ LoadState: 'loaded', ActiveState: 'active', SubState: 'running', UnitFileState: 'enabled', NRestarts: '0', Result: 'success' }),
+    );
     assert.equal(running.severity, 'ok');
   });
 

@@ -19,6 +19,10 @@ describe('human units', () => {
     assert.equal(formatLastExit(null, now), '-');
     assert.equal(formatLastExit({ code: 1, signal: null, reason: 'crash', at: now - 62_000 }, now), 'crash (code 1) 1 min 2 s ago');
     assert.equal(formatLastExit({ code: null, signal: 'SIGKILL', reason: 'rss-limit', at: now - 3000 }, now), 'rss-limit (SIGKILL) 3 s ago');
-    assert.equal(formatLastExit({ code: 0, signal: null, reason: 'stopped', at: now + 2000 }, now), 'stopped (code 0) 0 ms ago', 'a clock that went back reads no age, not a negative one');
+    assert.equal(
+      formatLastExit({ code: 0, signal: null, reason: 'stopped', at: now + 2000 }, now),
+      'stopped (code 0) 0 ms ago',
+      'a clock that went back reads no age, not a negative one',
+    );
   });
 });

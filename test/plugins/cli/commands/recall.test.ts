@@ -93,11 +93,14 @@ describe('kill -9 of homed while it distils', () => {
     const llm = await startFakeLlmFor(t);
     const dataDir = makeTempDir('kill-');
     t.after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    const env = { ...fakeProviderEnv(llm), HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: true, idleMs: 0 }, consolidation: { enabled: false } }) };
+    const env = {
+      ...fakeProviderEnv(llm),
+      HOMEAGENT_MEMORY_POLICY: JSON.stringify({ distill: { enabled: true, idleMs: 0 }, consolidation: { enabled: false } }),
+    };
     const extraction = {
       text: JSON.stringify({
         entities: [{ name: 'Grandma Rose', kind: 'person' }],
-        facts: [{ subject: 'Grandma Rose', predicate: 'birthday', object: '9 October', text: 'Grandma Rose\'s birthday is 9 October.', single: true }],
+        facts: [{ subject: 'Grandma Rose', predicate: 'birthday', object: '9 October', text: "Grandma Rose's birthday is 9 October.", single: true }],
       }),
     };
     const first = await startHomed({ dataDir, env });

@@ -41,9 +41,13 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
   const setQuestionTimeout = (ms: number): Promise<unknown> => callOnce(homed.socket, SocketApi.ConfigSet, { scope: 'approvals', key: 'timeout', value: ms });
 
   function startWaiter(t: TestContext, session: string, extra: string[] = []): TmuxPane {
-    const pane = TmuxPane.start([process.execPath, WAITER_MAIN, '--socket', homed.socket, '--session', session, ...extra], {
-      HOMEAGENT_HISTORY: path.join(homed.dataDir, `history-${session.replace(/\W/g, '_')}`),
-    }, { width: 240, height: 40 });
+    const pane = TmuxPane.start(
+      [process.execPath, WAITER_MAIN, '--socket', homed.socket, '--session', session, ...extra],
+      {
+        HOMEAGENT_HISTORY: path.join(homed.dataDir, `history-${session.replace(/\W/g, '_')}`),
+      },
+      { width: 240, height: 40 },
+    );
     t.after(() => pane.close());
     return pane;
   }
@@ -60,7 +64,8 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
 
   /** What the model was sent last as a tool's result. */
   const lastToolMessage = (): string =>
-    (llm.requests.at(-1)?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
+    (llm.requests.at(-1)?.body as { messages?: { role: string; content: string }[] } | undefined)?.messages?.filter((m) => m.role === 'tool').at(-1)?.content ??
+    '';
 
   const decisions = async (session: string): Promise<string[][]> => {
     const listed = await callOnce(homed.socket, ApprovalsApi.List, { session, limit: 100 });
@@ -72,7 +77,11 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     await sayAndWaitForQuestion(pane, 'echo yes > yes.txt', 'Written.');
     pane.type('y');
     pane.press('Enter');
-    const screen = await pane.waitForScreen(/\[tool\] exec \{"command":"echo yes > yes\.txt"\} → ok \d+ ms\nWritten\.\n>$/, 'the call run and the answer', 20_000);
+    const screen = await pane.waitForScreen(
+      /\[tool\] exec \{"command":"echo yes > yes\.txt"\} → ok \d+ ms\nWritten\.\n>$/,
+      'the call run and the answer',
+      20_000,
+    );
     assert.match(screen, new RegExp(`${escape(CHOICES)} y\\n`), 'the typed answer stays after the question');
     assert.equal(fs.readFileSync(path.join(workspace, 'yes.txt'), 'utf8'), 'yes\n');
     assert.deepEqual(await decisions('cli:ask-yes'), [['allow', 'person', 'the person answered yes (through cli)']]);
@@ -85,7 +94,11 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     await sayAndWaitForQuestion(pane, 'echo no > no.txt', 'I was not allowed.');
     pane.type('n');
     pane.press('Enter');
-    await pane.waitForScreen(/→ denied: the person answered no \(through cli\); it was not run \(\d+ ms\)\nI was not allowed\.\n>$/, 'the denial and the answer', 20_000);
+    await pane.waitForScreen(
+      /→ denied: the person answered no \(through cli\); it was not run \(\d+ ms\)\nI was not allowed\.\n>$/,
+      'the denial and the answer',
+      20_000,
+    );
     assert.equal(fs.existsSync(path.join(workspace, 'no.txt')), false);
     assert.match(lastToolMessage(), /denied: the person answered no \(through cli\); it was not run/);
   });
@@ -106,7 +119,13 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     assert.equal(screen.split('Allow exec').length - 1, 1, 'asked once only');
     assert.equal(fs.readFileSync(path.join(workspace, 'always.txt'), 'utf8'), 'again\nagain\n');
     const rows = await decisions('cli:ask-always');
-    assert.deepEqual(rows.map(([decision, by]) => [decision, by]), [['allow', 'person'], ['allow', 'rule']]);
+    assert.deepEqual(
+      rows.map(([decision, by]) => [decision, by]),
+      [
+        ['allow', 'person'],
+        ['allow', 'rule'],
+      ],
+    );
     assert.match(rows[0]?.[2] ?? '', /answered always \(through cli\); rule r-\w+ added/);
   });
 
@@ -115,10 +134,17 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     t.after(() => setQuestionTimeout(QUESTION_TIMEOUT_MS));
     const pane = startWaiter(t, 'cli:ask-silent');
     await sayAndWaitForQuestion(pane, 'echo late > late.txt', 'Nobody answered.');
-    const screen = await pane.waitForScreen(/\(no answer in time: denied\)\n[^]*→ denied: nobody answered within 3 s; denied \(after \d+(\.\d)? s waiting for approval\)\nNobody answered\.\n>$/, 'the timeout', 20_000);
+    const screen = await pane.waitForScreen(
+      /\(no answer in time: denied\)\n[^]*→ denied: nobody answered within 3 s; denied \(after \d+(\.\d)? s waiting for approval\)\nNobody answered\.\n>$/,
+      'the timeout',
+      20_000,
+    );
     assert.ok(screen.length > 0);
     assert.equal(fs.existsSync(path.join(workspace, 'late.txt')), false);
-    assert.deepEqual((await decisions('cli:ask-silent')).map(([decision, by]) => [decision, by]), [['deny', 'timeout']]);
+    assert.deepEqual(
+      (await decisions('cli:ask-silent')).map(([decision, by]) => [decision, by]),
+      [['deny', 'timeout']],
+    );
   });
 
   it('Ctrl-C while asked answers no and interrupts the turn; waiter stays', async (t) => {
@@ -138,7 +164,11 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     await pane.waitForScreen(new RegExp(`Allow exec "echo said > said\\.txt"\\? ${escape(CHOICES)}$`), 'the question', 20_000);
     pane.type('y');
     pane.press('Enter');
-    await pane.waitForScreen(/\[tool\] exec \{"command":"echo said > said\.txt"\} → ok \d+ ms\nSaid and done\.\n\[exit 0\]/, 'the call, the answer and exit 0', 20_000);
+    await pane.waitForScreen(
+      /\[tool\] exec \{"command":"echo said > said\.txt"\} → ok \d+ ms\nSaid and done\.\n\[exit 0\]/,
+      'the call, the answer and exit 0',
+      20_000,
+    );
     assert.equal(fs.readFileSync(path.join(workspace, 'said.txt'), 'utf8'), 'said\n');
   });
 
@@ -149,14 +179,24 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     const tookMs = Date.now() - started;
     assert.equal(said.code, 0, said.stderr);
     assert.equal(said.stdout, 'Denied, then.\n');
-    assert.match(said.stderr, /^waiter: no terminal to ask "Allow exec "echo it's piped > piped\.txt"\?": denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/);
-    assert.match(said.stderr, /→ denied: nobody could be asked through cli: waiter has no terminal to ask in \(its stdin or output is not a terminal\); denied/);
-    assert.deepEqual(await decisions('cli:say-pipe'), [['deny', 'no-client', 'nobody could be asked through cli: waiter has no terminal to ask in (its stdin or output is not a terminal); denied']], 'the record says nobody was asked, not that a person said no');
+    assert.match(
+      said.stderr,
+      /^waiter: no terminal to ask "Allow exec "echo it's piped > piped\.txt"\?": denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/,
+    );
+    assert.match(
+      said.stderr,
+      /→ denied: nobody could be asked through cli: waiter has no terminal to ask in \(its stdin or output is not a terminal\); denied/,
+    );
+    assert.deepEqual(
+      await decisions('cli:say-pipe'),
+      [['deny', 'no-client', 'nobody could be asked through cli: waiter has no terminal to ask in (its stdin or output is not a terminal); denied']],
+      'the record says nobody was asked, not that a person said no',
+    );
     assert.ok(tookMs < QUESTION_TIMEOUT_MS / 2, `answered at once (${tookMs} ms), not at the question's timeout`);
     assert.equal(fs.existsSync(path.join(workspace, 'piped.txt')), false);
   });
 
-  it('a question outlives waiter\'s own silence limit (--timeout 1): the turn is not cut while a person may answer', async (t) => {
+  it("a question outlives waiter's own silence limit (--timeout 1): the turn is not cut while a person may answer", async (t) => {
     llm.enqueue({ toolCalls: [{ name: 'exec', args: { command: 'echo slow > slow.txt' } }] }, { text: 'Slowly done.' });
     const pane = startWaiter(t, 'cli:say-slow', ['--timeout', '1', '-say', 'write slow.txt']);
     await pane.waitForScreen(/Allow exec "echo slow > slow\.txt"\?/, 'the question', 20_000);
@@ -176,7 +216,13 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     assert.ok(plugin.pid);
     process.kill(plugin.pid, 'SIGKILL');
     await waitFor(() => !pidAlive(plugin.pid as number), { what: 'the approvals plugin to die' });
-    await pane.waitForScreen(new RegExp(`${escape(CHOICES)}\\n\\(no longer asked\\)\\n\\[tool\\] exec [^\\n]*→ denied: guard plugin "approvals" did not answer[^\\n]*\\nThe guard went away\\.\\n>$`), 'the denial', 20_000);
+    await pane.waitForScreen(
+      new RegExp(
+        `${escape(CHOICES)}\\n\\(no longer asked\\)\\n\\[tool\\] exec [^\\n]*→ denied: guard plugin "approvals" did not answer[^\\n]*\\nThe guard went away\\.\\n>$`,
+      ),
+      'the denial',
+      20_000,
+    );
     assert.equal(fs.existsSync(path.join(workspace, 'crash.txt')), false);
     assert.deepEqual((await callOnce(homed.socket, SocketApi.ApprovalPending, {})).pending, []);
   });

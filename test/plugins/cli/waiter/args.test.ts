@@ -44,5 +44,9 @@ test('usage errors say what is wrong', () => {
     [['--colour'], /unknown option --colour/],
     [['hello', 'world'], /put the message in quotes after -say: waiter -say "hello world"/],
   ];
-  for (const [argv, message] of cases) assert.throws(() => parseWaiterArgs(argv, env, '/work'), (e: unknown) => e instanceof WaiterUsageError && message.test(e.message));
+  for (const [argv, message] of cases)
+    assert.throws(
+      () => parseWaiterArgs(argv, env, '/work'),
+      (e: unknown) => e instanceof WaiterUsageError && message.test(e.message),
+    );
 });

@@ -23,7 +23,12 @@ export async function startChatServer(t: TestContext, reply?: (text: string) => 
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const router = new ChatRouter(silentLog);
   const agent = new ScriptedAgent(router, reply);
-  const server = await startSocketServer({ path: path.join(dir, 'homed.sock'), maxClients: 8, methods: createChatMethods(agent.io, router, agent.kernel), log: silentLog });
+  const server = await startSocketServer({
+    path: path.join(dir, 'homed.sock'),
+    maxClients: 8,
+    methods: createChatMethods(agent.io, router, agent.kernel),
+    log: silentLog,
+  });
   t.after(() => server.close());
   return { socket: server.path, dir, agent, router };
 }

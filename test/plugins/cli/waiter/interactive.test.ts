@@ -59,7 +59,10 @@ describe('waiter, interactive', { skip: SKIP }, () => {
     pane.press('C-d');
     await waitFor(() => pane.exitStatus() !== undefined, { what: 'waiter to exit on Ctrl-D' });
     assert.equal(pane.exitStatus(), 0);
-    assert.deepEqual(chat.agent.inputs.map((i) => i.text), ['hello', 'story', 'still here?']);
+    assert.deepEqual(
+      chat.agent.inputs.map((i) => i.text),
+      ['hello', 'story', 'still here?'],
+    );
   });
 
   it('prints a message that arrives by itself above the prompt, keeping what is typed', async (t) => {
@@ -115,7 +118,10 @@ describe('waiter, interactive with piped input', () => {
     const run = spawnWaiter(['--socket', chat.socket, '--session', SESSION]);
     run.child.stdin?.end('one\n\ntwo\nthree\n');
     assert.equal(await run.exited, 0, run.stderr());
-    assert.deepEqual(chat.agent.inputs.map((i) => i.text), ['one', 'two', 'three']);
+    assert.deepEqual(
+      chat.agent.inputs.map((i) => i.text),
+      ['one', 'two', 'three'],
+    );
     assert.match(run.stdout(), /you said: one\n[^]*you said: two\n[^]*you said: three\n/);
   });
 

@@ -53,7 +53,7 @@ describe('waiter through the real cli and timer plugins', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('-say streams the agent\'s answer and exits 0', async () => {
+  it("-say streams the agent's answer and exits 0", async () => {
     const { code, stdout, stderr } = await say('hello');
     assert.equal(code, 0, stderr);
     assert.equal(stdout, 'Hello from the agent.\n');

@@ -27,7 +27,9 @@ async function waiterHere(argv: string[]): Promise<{ code: number; stdout: strin
   return { code, stdout, stderr };
 }
 
-const LIMIT_TEXT = new RegExp(`over the limit of ${MAX_CHAT_TEXT} characters a message may have; nothing of it was sent \\(shorten it or split it into several messages\\)`);
+const LIMIT_TEXT = new RegExp(
+  `over the limit of ${MAX_CHAT_TEXT} characters a message may have; nothing of it was sent \\(shorten it or split it into several messages\\)`,
+);
 
 describe('waiter limits', () => {
   it('refuses a -say message over the limit before sending anything: exit 2, naming the limit', async (t) => {
@@ -59,7 +61,10 @@ describe('waiter limits', () => {
     assert.equal(await run.exited, 2, run.stderr());
     assert.match(run.stderr(), new RegExp(`^waiter: line 2 of stdin has more than ${MAX_CHAT_TEXT} characters, `));
     assert.match(run.stderr(), LIMIT_TEXT);
-    assert.deepEqual(chat.agent.inputs.map((input) => input.text), ['hello']);
+    assert.deepEqual(
+      chat.agent.inputs.map((input) => input.text),
+      ['hello'],
+    );
 
     const first = spawnWaiter(['--socket', chat.socket, '--session', 'pipe2']);
     first.child.stdin?.on('error', () => undefined);

@@ -9,7 +9,12 @@ import { QuestionDesk } from '../../../../plugins/cli/waiter/questions';
 import { TurnSilence } from '../../../../plugins/cli/waiter/silence';
 
 const NOW = Date.parse('2026-03-01T10:00:00Z');
-const ask = (id: string, question = 'Allow exec "ls"?'): OutputAsk => ({ id, question, choices: ['yes', 'no', 'always'], expiresAt: new Date(NOW + 120_000).toISOString() });
+const ask = (id: string, question = 'Allow exec "ls"?'): OutputAsk => ({
+  id,
+  question,
+  choices: ['yes', 'no', 'always'],
+  expiresAt: new Date(NOW + 120_000).toISOString(),
+});
 
 describe('question text', () => {
   it('shows the choices by their keys and reads an answer by key or word, any case', () => {
@@ -34,7 +39,7 @@ describe('question text', () => {
 });
 
 describe('turn silence', () => {
-  it('is the usual limit, none while a tool call runs, and a question\'s time plus the limit after a question', () => {
+  it("is the usual limit, none while a tool call runs, and a question's time plus the limit after a question", () => {
     const silence = new TurnSilence(180_000, () => NOW);
     assert.equal(silence.after({ kind: 'delta', text: 'hi' }), 180_000);
     assert.equal(silence.after({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'start' } }), 0);
@@ -82,10 +87,18 @@ describe('question desk', () => {
     d.questions.pass({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'start' } });
     d.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });
     d.questions.pass({ kind: 'tool', tool: { id: 'c2', name: 'exec', phase: 'progress', text: 'x' } });
-    assert.deepEqual(d.shown.map((i) => i.kind), ['tool', 'notice'], 'the progress waits');
+    assert.deepEqual(
+      d.shown.map((i) => i.kind),
+      ['tool', 'notice'],
+      'the progress waits',
+    );
     await d.questions.close();
     assert.deepEqual(d.out, ['(no longer asked)\n']);
-    assert.deepEqual(d.shown.map((i) => i.kind), ['tool', 'notice', 'tool'], 'what was held shows once the question is gone');
+    assert.deepEqual(
+      d.shown.map((i) => i.kind),
+      ['tool', 'notice', 'tool'],
+      'what was held shows once the question is gone',
+    );
     assert.deepEqual(d.answers, []);
   });
 
@@ -105,7 +118,10 @@ describe('question desk', () => {
     d.questions.pass({ kind: 'delta', text: 'Done.' });
     await settled();
     assert.deepEqual(d.out, ['(no longer asked)\n']);
-    assert.deepEqual(d.shown.map((i) => i.kind), ['tool', 'notice', 'tool', 'delta']);
+    assert.deepEqual(
+      d.shown.map((i) => i.kind),
+      ['tool', 'notice', 'tool', 'delta'],
+    );
     assert.deepEqual(d.answers, []);
   });
 
@@ -119,7 +135,7 @@ describe('question desk', () => {
     assert.deepEqual(d.out, ['(no answer in time: denied)\n']);
   });
 
-  it("keeps a question shown while a sub-agent, running beside the turn, starts calls of its own", async () => {
+  it('keeps a question shown while a sub-agent, running beside the turn, starts calls of its own', async () => {
     const d = desk(['y']);
     d.questions.pass({ kind: 'tool', tool: { id: 'c1', name: 'exec', phase: 'start' } });
     d.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-1') });
@@ -145,7 +161,13 @@ describe('question desk', () => {
     const none = desk([], { terminal: false });
     none.questions.pass({ kind: 'notice', text: 'q', ask: ask('q-2') });
     await none.questions.close();
-    assert.deepEqual(none.answers, ['q-2=no (unasked: waiter has no terminal to ask in (its stdin or output is not a terminal))'], 'the answer says nobody was asked, not that a person said no');
-    assert.deepEqual(none.warnings, [`waiter: no terminal to ask "Allow exec "ls"?": denied; allow it beforehand with homectl approvals allow exec --exact ls`]);
+    assert.deepEqual(
+      none.answers,
+      ['q-2=no (unasked: waiter has no terminal to ask in (its stdin or output is not a terminal))'],
+      'the answer says nobody was asked, not that a person said no',
+    );
+    assert.deepEqual(none.warnings, [
+      `waiter: no terminal to ask "Allow exec "ls"?": denied; allow it beforehand with homectl approvals allow exec --exact ls`,
+    ]);
   });
 });

@@ -54,7 +54,9 @@ test('tool lines: progress by whole lines (dimmed on a terminal), the last part 
   assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'start', args: JSON.stringify({ command: 'x'.repeat(200) }) }), []);
   assert.deepEqual(lines.take({ id: 'b', name: 'web_fetch', phase: 'start', args: '{"url":"http://h/"}' }), []);
   assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'progress', text: 'one\ntw' }), ['\u001b[2m  exec │ one\u001b[22m']);
-  assert.deepEqual(lines.take({ id: 'b', name: 'web_fetch', phase: 'end', outcome: 'error', isError: true, ms: 40 }), ['[tool] web_fetch {"url":"http://h/"} → error 40 ms']);
+  assert.deepEqual(lines.take({ id: 'b', name: 'web_fetch', phase: 'end', outcome: 'error', isError: true, ms: 40 }), [
+    '[tool] web_fetch {"url":"http://h/"} → error 40 ms',
+  ]);
   const end = lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'cancelled', ms: 7 });
   assert.equal(end[0], '\u001b[2m  exec │ tw\u001b[22m');
   assert.match(end[1]!, /^\[tool\] exec \{"command":"x{108}… → cancelled 7 ms$/);
@@ -64,17 +66,27 @@ test("tool lines: a sub-agent's call is named with the sub-agent", () => {
   const lines = new ToolLines(false);
   lines.take({ id: 'child-1:a', name: 'exec', phase: 'start', args: '{"command":"ls"}', agent: 'child-1' });
   assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'progress', text: 'notes.txt\n', agent: 'child-1' }), ['  child-1 › exec │ notes.txt']);
-  assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'end', outcome: 'ok', ms: 5, agent: 'child-1' }), ['[tool] child-1 › exec {"command":"ls"} → ok 5 ms']);
+  assert.deepEqual(lines.take({ id: 'child-1:a', name: 'exec', phase: 'end', outcome: 'ok', ms: 5, agent: 'child-1' }), [
+    '[tool] child-1 › exec {"command":"ls"} → ok 5 ms',
+  ]);
 });
 
 test('tool lines: the wait for approval is said apart from the run time, when it is worth a word', () => {
   const lines = new ToolLines(false);
   lines.take({ id: 'a', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
-  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 4_250 }), ['[tool] exec {"command":"ls"} → ok 12 ms, after 4.2 s waiting for approval']);
+  assert.deepEqual(lines.take({ id: 'a', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 4_250 }), [
+    '[tool] exec {"command":"ls"} → ok 12 ms, after 4.2 s waiting for approval',
+  ]);
   lines.take({ id: 'b', name: 'exec', phase: 'start', args: '{"command":"ls"}' });
-  assert.deepEqual(lines.take({ id: 'b', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 3 }), ['[tool] exec {"command":"ls"} → ok 12 ms'], "a guard's own milliseconds are not a wait");
+  assert.deepEqual(
+    lines.take({ id: 'b', name: 'exec', phase: 'end', outcome: 'ok', ms: 12, waitMs: 3 }),
+    ['[tool] exec {"command":"ls"} → ok 12 ms'],
+    "a guard's own milliseconds are not a wait",
+  );
   lines.take({ id: 'c', name: 'exec', phase: 'start', args: '{}' });
-  assert.deepEqual(lines.take({ id: 'c', name: 'exec', phase: 'end', outcome: 'denied', denied: 'the person answered no', ms: 0, waitMs: 125_000 }), ['[tool] exec → denied: the person answered no (after 2 min 5 s waiting for approval)']);
+  assert.deepEqual(lines.take({ id: 'c', name: 'exec', phase: 'end', outcome: 'denied', denied: 'the person answered no', ms: 0, waitMs: 125_000 }), [
+    '[tool] exec → denied: the person answered no (after 2 min 5 s waiting for approval)',
+  ]);
 });
 
 test('a printer shows tool steps as note lines and keeps them off the answer', () => {

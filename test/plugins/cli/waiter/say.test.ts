@@ -16,7 +16,10 @@ describe('waiter -say', () => {
     assert.equal(code, 0, stderr);
     assert.equal(stdout, 'Hello, Alice.\n');
     assert.equal(stderr, '');
-    assert.deepEqual(chat.agent.inputs.map((i) => [i.session, i.text]), [[`cli:${os.userInfo().username}`, 'hi there']]);
+    assert.deepEqual(
+      chat.agent.inputs.map((i) => [i.session, i.text]),
+      [[`cli:${os.userInfo().username}`, 'hi there']],
+    );
   });
 
   it('takes --say=TEXT and --session NAME', async (t) => {
@@ -58,16 +61,19 @@ describe('waiter -say', () => {
     const { code, stdout, stderr } = await runWaiter(['--socket', chat.socket, '-say', 'list files']);
     assert.equal(code, 0, stderr);
     assert.equal(stdout, 'Listed.\n', 'stdout holds the answer only');
-    assert.equal(stderr, [
-      '  exec │ a.txt',
-      '  exec │ b.txt',
-      '[tool] exec {"command":"ls"} → ok 12 ms',
-      '[tool] exec {"command":"rm -r old"} → denied: the owner said no (3 ms)',
-      '',
-    ].join('\n'));
+    assert.equal(
+      stderr,
+      [
+        '  exec │ a.txt',
+        '  exec │ b.txt',
+        '[tool] exec {"command":"ls"} → ok 12 ms',
+        '[tool] exec {"command":"rm -r old"} → denied: the owner said no (3 ms)',
+        '',
+      ].join('\n'),
+    );
   });
 
-  it('exits 1 with the daemon\'s message and error name when the turn fails', async (t) => {
+  it("exits 1 with the daemon's message and error name when the turn fails", async (t) => {
     const chat = await startChatServer(t, () => ({ error: { code: 'HA_ERR_LLM_UNAVAILABLE', message: 'no LLM provider is configured' } }));
     const { code, stdout, stderr } = await runWaiter(['--socket', chat.socket, '-say', 'hi']);
     assert.equal(code, 1);
@@ -76,7 +82,10 @@ describe('waiter -say', () => {
   });
 
   it('turns Ctrl-C into chat/interrupt: what came stays printed, exit 130', async (t) => {
-    const chat = await startChatServer(t, () => ({ chunks: ['Once ', 'upon ', 'a ', 'time ', 'there ', 'was ', 'a ', 'very ', 'long ', 'story'], delayMs: 200 }));
+    const chat = await startChatServer(t, () => ({
+      chunks: ['Once ', 'upon ', 'a ', 'time ', 'there ', 'was ', 'a ', 'very ', 'long ', 'story'],
+      delayMs: 200,
+    }));
     const run = spawnWaiter(['--socket', chat.socket, '--session', 'tale', '-say', 'tell me a story']);
     await waitFor(() => run.stdout().includes('upon'), { what: 'two words of the story' });
     run.child.kill('SIGINT');

@@ -30,7 +30,13 @@ test('skills are found up to six levels deep; the seventh level is not looked at
   writeUnder(root, 'a/b/c/d/e/six/SKILL.md', skillText('six'));
   writeUnder(root, 'a/b/c/d/e/f/seven/SKILL.md', skillText('seven'));
   const found = await discoverSkills([{ name: 'data', dir: root }]);
-  assert.deepEqual(found.map((entry) => [path.basename(entry.dir), entry.depth]), [['six', 6], ['one', 1]]);
+  assert.deepEqual(
+    found.map((entry) => [path.basename(entry.dir), entry.depth]),
+    [
+      ['six', 6],
+      ['one', 1],
+    ],
+  );
 });
 
 test("a skill folder's subfolders, hidden folders and node_modules are not searched", async (t) => {
@@ -40,7 +46,10 @@ test("a skill folder's subfolders, hidden folders and node_modules are not searc
   writeUnder(root, '.hidden/SKILL.md', skillText('hidden'));
   writeUnder(root, 'node_modules/dep/SKILL.md', skillText('dep'));
   const found = await discoverSkills([{ name: 'data', dir: root }]);
-  assert.deepEqual(found.map((entry) => path.basename(entry.dir)), ['outer']);
+  assert.deepEqual(
+    found.map((entry) => path.basename(entry.dir)),
+    ['outer'],
+  );
 });
 
 test('a symlink loop does not make the walk go round', async (t) => {
@@ -48,7 +57,10 @@ test('a symlink loop does not make the walk go round', async (t) => {
   writeUnder(root, 'real/x/SKILL.md', skillText('x'));
   fs.symlinkSync(root, path.join(root, 'real', 'loop'));
   const found = await discoverSkills([{ name: 'data', dir: root }]);
-  assert.deepEqual(found.map((entry) => entry.dir), [path.join(root, 'real', 'x')]);
+  assert.deepEqual(
+    found.map((entry) => entry.dir),
+    [path.join(root, 'real', 'x')],
+  );
 });
 
 test('the same name in two sources: the higher one wins, the other is listed as shadowed', async (t) => {
@@ -58,15 +70,31 @@ test('the same name in two sources: the higher one wins, the other is listed as 
   writeUnder(high, 'weather/SKILL.md', skillText('weather', 'the high one'));
   writeUnder(low, 'forecast/SKILL.md', skillText('weather', 'the low one'));
   writeUnder(low, 'only-low/SKILL.md', skillText('only-low'));
-  const catalog = await loadCatalog([{ name: 'data', dir: high }, { name: 'extra', dir: low }, { name: 'absent', dir: path.join(root, 'none') }], GATE);
-  assert.deepEqual(catalog.skills.map((entry) => [entry.name, entry.source, entry.skill?.description]), [
-    ['weather', 'data', 'the high one'],
-    ['only-low', 'extra', 'the only-low skill'],
-  ]);
+  const catalog = await loadCatalog(
+    [
+      { name: 'data', dir: high },
+      { name: 'extra', dir: low },
+      { name: 'absent', dir: path.join(root, 'none') },
+    ],
+    GATE,
+  );
+  assert.deepEqual(
+    catalog.skills.map((entry) => [entry.name, entry.source, entry.skill?.description]),
+    [
+      ['weather', 'data', 'the high one'],
+      ['only-low', 'extra', 'the only-low skill'],
+    ],
+  );
   assert.equal(catalog.shadowed.length, 1);
   assert.equal(catalog.shadowed[0]?.skill?.description, 'the low one');
   assert.equal(catalog.shadowed[0]?.shadowedBy, path.join(high, 'weather', 'SKILL.md'));
-  const swapped = await loadCatalog([{ name: 'extra', dir: low }, { name: 'data', dir: high }], GATE);
+  const swapped = await loadCatalog(
+    [
+      { name: 'extra', dir: low },
+      { name: 'data', dir: high },
+    ],
+    GATE,
+  );
   assert.equal(swapped.skills.find((entry) => entry.name === 'weather')?.skill?.description, 'the low one');
 });
 
@@ -79,7 +107,8 @@ test('skills are gated as they load; a file that cannot be parsed is listed with
   const catalog = await loadCatalog([{ name: 'data', dir: root }], GATE);
   const byName = Object.fromEntries(catalog.skills.map((entry) => [entry.name, describeStatus(entry.status)]));
   assert.deepEqual(byName, {
-    broken: 'error: invalid frontmatter: UNTERMINATED_FRONTMATTER: the frontmatter opened on line 1 has no closing line that is exactly "---"; add one after the last key',
+    broken:
+      'error: invalid frontmatter: UNTERMINATED_FRONTMATTER: the frontmatter opened on line 1 has no closing line that is exactly "---"; add one after the last key',
     fine: 'ready',
     huge: `error: SKILL.md is ${fs.statSync(path.join(root, 'huge', 'SKILL.md')).size} bytes; the most read is ${MAX_SKILL_BYTES}`,
     'needs-bin': 'missing (bins: never-there-bin)',

@@ -25,21 +25,36 @@ const node = (id: string, pkg: string, bin: string, label: string): InstallSpec 
 const go = (id: string, module: string, bin: string, label: string): InstallSpec => ({ kind: 'go', id, label, bins: [bin], module });
 const SHERPA = 'https://github.com/k2-fsa/sherpa-onnx/releases/download/';
 const runtime = (id: string, os: string, file: string, sha256: string, label: string): InstallSpec => ({
-  kind: 'download', id, label, os: [os], url: `${SHERPA}v1.13.6/${file}`, sha256, archive: 'tar.bz2', extract: true, stripComponents: 1, targetDir: 'runtime',
+  kind: 'download',
+  id,
+  label,
+  os: [os],
+  url: `${SHERPA}v1.13.6/${file}`,
+  sha256,
+  archive: 'tar.bz2',
+  extract: true,
+  stripComponents: 1,
+  targetDir: 'runtime',
 });
 
 const EXPECTED: Record<string, Expected> = {
-  clawhub: { description: 'Search ClawHub for skills when a requested capability is not already available; install, verify, update, uninstall, publish, or sync skills.' },
+  clawhub: {
+    description: 'Search ClawHub for skills when a requested capability is not already available; install, verify, update, uninstall, publish, or sync skills.',
+  },
   'coding-agent': {
     description: 'Delegate coding work to Codex, Claude Code, or OpenCode as background workers; not simple edits or read-only code lookup.',
     metadata: {
       emoji: '🧩',
       requires: { anyBins: ['claude', 'codex', 'opencode'], config: ['skills.entries.coding-agent.enabled'] },
-      install: [node('node-claude', '@anthropic-ai/claude-code', 'claude', 'Install Claude Code CLI (npm)'), node('node-codex', '@openai/codex', 'codex', 'Install Codex CLI (npm)')],
+      install: [
+        node('node-claude', '@anthropic-ai/claude-code', 'claude', 'Install Claude Code CLI (npm)'),
+        node('node-codex', '@openai/codex', 'codex', 'Install Codex CLI (npm)'),
+      ],
     },
   },
   'control-ui': {
-    description: 'Operate and troubleshoot the OpenClaw Control UI: navigate connected clients, organize sessions, build session dashboards, and handle direct or Tailscale-hosted Gateways.',
+    description:
+      'Operate and troubleshoot the OpenClaw Control UI: navigate connected clients, organize sessions, build session dashboards, and handle direct or Tailscale-hosted Gateways.',
     userInvocable: true,
   },
   'diagram-maker': { description: 'Create SVG/HTML or Excalidraw diagrams for concepts, architecture, flows, and whiteboards.', metadata: { emoji: '🧭' } },
@@ -54,22 +69,39 @@ const EXPECTED: Record<string, Expected> = {
     metadata: {
       emoji: '🧲',
       requires: { bins: ['gifgrep'] },
-      install: [brew('brew', 'steipete/tap/gifgrep', 'gifgrep', 'Install gifgrep (brew)'), go('go', 'github.com/steipete/gifgrep/cmd/gifgrep@latest', 'gifgrep', 'Install gifgrep (go)')],
+      install: [
+        brew('brew', 'steipete/tap/gifgrep', 'gifgrep', 'Install gifgrep (brew)'),
+        go('go', 'github.com/steipete/gifgrep/cmd/gifgrep@latest', 'gifgrep', 'Install gifgrep (go)'),
+      ],
     },
   },
   'model-usage': {
     description: 'Summarize CodexBar local cost logs by model for Codex or Claude, including current or full breakdowns.',
-    metadata: { emoji: '📊', os: ['darwin', 'linux'], requires: { bins: ['codexbar'] }, install: [brew('brew-cask', 'steipete/tap/codexbar', 'codexbar', 'Install CodexBar CLI (Homebrew)')] },
+    metadata: {
+      emoji: '📊',
+      os: ['darwin', 'linux'],
+      requires: { bins: ['codexbar'] },
+      install: [brew('brew-cask', 'steipete/tap/codexbar', 'codexbar', 'Install CodexBar CLI (Homebrew)')],
+    },
   },
   'nano-pdf': {
     description: 'Edit PDFs with natural-language instructions using the nano-pdf CLI.',
     homepage: 'https://pypi.org/project/nano-pdf/',
-    metadata: { emoji: '📄', requires: { bins: ['nano-pdf'] }, install: [{ kind: 'uv', id: 'uv', label: 'Install nano-pdf (uv)', bins: ['nano-pdf'], package: 'nano-pdf' }] },
+    metadata: {
+      emoji: '📄',
+      requires: { bins: ['nano-pdf'] },
+      install: [{ kind: 'uv', id: 'uv', label: 'Install nano-pdf (uv)', bins: ['nano-pdf'], package: 'nano-pdf' }],
+    },
   },
   notion: {
     description: 'Notion CLI/API for pages, Markdown content, data sources, files, comments, search, Workers, and raw API calls.',
     homepage: 'https://developers.notion.com/cli/get-started/overview',
-    metadata: { emoji: '📝', primaryEnv: 'NOTION_API_TOKEN', requires: { anyBins: ['ntn', 'curl'] }, install: [node('node', 'ntn', 'ntn', 'Install official Notion CLI (npm)')] },
+    metadata: {
+      emoji: '📝',
+      primaryEnv: 'NOTION_API_TOKEN',
+      requires: { anyBins: ['ntn', 'curl'] },
+      install: [node('node', 'ntn', 'ntn', 'Install official Notion CLI (npm)')],
+    },
   },
   obsidian: {
     description: 'Work with Obsidian vaults using the official obsidian CLI: read/search/create/edit notes, tasks, links, properties, plugins.',
@@ -79,9 +111,17 @@ const EXPECTED: Record<string, Expected> = {
   'openai-whisper-api': {
     description: 'OpenAI Audio Transcriptions API via curl; gpt-4o-transcribe, mini, diarize, or whisper-1.',
     homepage: 'https://platform.openai.com/docs/guides/speech-to-text',
-    metadata: { emoji: '🌐', primaryEnv: 'OPENAI_API_KEY', requires: { bins: ['curl', 'node'], env: ['OPENAI_API_KEY'] }, install: [brew('brew', 'curl', 'curl', 'Install curl (brew)')] },
+    metadata: {
+      emoji: '🌐',
+      primaryEnv: 'OPENAI_API_KEY',
+      requires: { bins: ['curl', 'node'], env: ['OPENAI_API_KEY'] },
+      install: [brew('brew', 'curl', 'curl', 'Install curl (brew)')],
+    },
   },
-  'python-debugpy': { description: 'Debug Python with pdb, breakpoint(), post-mortem inspection, and debugpy remote attach.', metadata: { requires: { bins: ['python3'] } } },
+  'python-debugpy': {
+    description: 'Debug Python with pdb, breakpoint(), post-mortem inspection, and debugpy remote attach.',
+    metadata: { requires: { bins: ['python3'] } },
+  },
   'sherpa-onnx-tts': {
     description: 'Local text-to-speech via sherpa-onnx (offline, no cloud)',
     metadata: {
@@ -89,10 +129,36 @@ const EXPECTED: Record<string, Expected> = {
       os: ['darwin', 'linux', 'win32'],
       requires: { env: ['SHERPA_ONNX_RUNTIME_DIR', 'SHERPA_ONNX_MODEL_DIR'] },
       install: [
-        runtime('download-runtime-macos', 'darwin', 'sherpa-onnx-v1.13.6-osx-universal2-shared.tar.bz2', '05ed5839bbdfb2da36bb9095961e6b4cfa470d55e29a9795100627dbc36df2ba', 'Download sherpa-onnx runtime (macOS)'),
-        runtime('download-runtime-linux-x64', 'linux', 'sherpa-onnx-v1.13.6-linux-x64-shared.tar.bz2', '58cc7d360fdedf9702954e8b585eb400bbee8668484bf25e4461d5d22ba439d8', 'Download sherpa-onnx runtime (Linux x64)'),
-        runtime('download-runtime-win-x64', 'win32', 'sherpa-onnx-v1.13.6-win-x64-shared-MD-Release.tar.bz2', '27efaed17a64a40fd3059ac24195dcf4ec0521c999906d288cc5107cbbf4cedc', 'Download sherpa-onnx runtime (Windows x64)'),
-        { kind: 'download', id: 'download-model-lessac', label: 'Download Piper en_US lessac (high)', url: `${SHERPA}tts-models/vits-piper-en_US-lessac-high.tar.bz2`, archive: 'tar.bz2', extract: true, targetDir: 'models' },
+        runtime(
+          'download-runtime-macos',
+          'darwin',
+          'sherpa-onnx-v1.13.6-osx-universal2-shared.tar.bz2',
+          '05ed5839bbdfb2da36bb9095961e6b4cfa470d55e29a9795100627dbc36df2ba',
+          'Download sherpa-onnx runtime (macOS)',
+        ),
+        runtime(
+          'download-runtime-linux-x64',
+          'linux',
+          'sherpa-onnx-v1.13.6-linux-x64-shared.tar.bz2',
+          '58cc7d360fdedf9702954e8b585eb400bbee8668484bf25e4461d5d22ba439d8',
+          'Download sherpa-onnx runtime (Linux x64)',
+        ),
+        runtime(
+          'download-runtime-win-x64',
+          'win32',
+          'sherpa-onnx-v1.13.6-win-x64-shared-MD-Release.tar.bz2',
+          '27efaed17a64a40fd3059ac24195dcf4ec0521c999906d288cc5107cbbf4cedc',
+          'Download sherpa-onnx runtime (Windows x64)',
+        ),
+        {
+          kind: 'download',
+          id: 'download-model-lessac',
+          label: 'Download Piper en_US lessac (high)',
+          url: `${SHERPA}tts-models/vits-piper-en_US-lessac-high.tar.bz2`,
+          archive: 'tar.bz2',
+          extract: true,
+          targetDir: 'models',
+        },
       ],
     },
   },
@@ -107,11 +173,19 @@ const EXPECTED: Record<string, Expected> = {
       install: [brew('brew', 'spogo', 'spogo', 'Install spogo (brew)'), brew('brew', 'spotify_player', 'spotify_player', 'Install spotify_player (brew)')],
     },
   },
-  taskflow: { description: 'Run resumable approval workflows and coordinated subagent recipes with TaskFlow, Swarm, and optional Workboard claims.', metadata: { emoji: '🪝' } },
+  taskflow: {
+    description: 'Run resumable approval workflows and coordinated subagent recipes with TaskFlow, Swarm, and optional Workboard claims.',
+    metadata: { emoji: '🪝' },
+  },
   'things-mac': {
     description: 'Add, update, list, search, or inspect Things 3 todos, inbox, today, projects, areas, and tags on macOS.',
     homepage: 'https://github.com/ossianhempel/things3-cli',
-    metadata: { emoji: '✅', os: ['darwin'], requires: { bins: ['things'] }, install: [go('go', 'github.com/ossianhempel/things3-cli/cmd/things@latest', 'things', 'Install things3-cli (go)')] },
+    metadata: {
+      emoji: '✅',
+      os: ['darwin'],
+      requires: { bins: ['things'] },
+      install: [go('go', 'github.com/ossianhempel/things3-cli/cmd/things@latest', 'things', 'Install things3-cli (go)')],
+    },
   },
   visualize: { description: 'Create inline visuals for code and explanations, or author persistent OpenClaw dashboard widgets with show_widget.' },
   weather: {
@@ -121,12 +195,20 @@ const EXPECTED: Record<string, Expected> = {
   },
   xurl: {
     description: 'xurl CLI for authenticated X posts, replies, reads/search, DMs, media upload, followers, auth status, or raw v2 API calls.',
-    metadata: { emoji: '🐦', requires: { bins: ['xurl'] }, install: [brew('brew', 'xdevplatform/tap/xurl', 'xurl', 'Install xurl (brew)'), node('npm', '@xdevplatform/xurl', 'xurl', 'Install xurl (npm)')] },
+    metadata: {
+      emoji: '🐦',
+      requires: { bins: ['xurl'] },
+      install: [brew('brew', 'xdevplatform/tap/xurl', 'xurl', 'Install xurl (brew)'), node('npm', '@xdevplatform/xurl', 'xurl', 'Install xurl (npm)')],
+    },
   },
 };
 
 test('the corpus holds exactly the 20 skills listed here', { skip: SKIP }, () => {
-  const dirs = fs.readdirSync(CORPUS, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const dirs = fs
+    .readdirSync(CORPUS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   assert.deepEqual(dirs, Object.keys(EXPECTED).sort());
 });
 

@@ -51,7 +51,9 @@ test('the legacy clawdbot block is read when there is no openclaw block; opencla
 });
 
 test('requires lists are CSV strings or arrays, trimmed, blanks dropped', () => {
-  const metadata = metadataOf('{ "openclaw": { "requires": { "bins": "git, gh ,,jq", "anyBins": ["a", " b ", ""], "env": "TOKEN", "config": ["x.y"] }, "os": "linux, darwin" } }');
+  const metadata = metadataOf(
+    '{ "openclaw": { "requires": { "bins": "git, gh ,,jq", "anyBins": ["a", " b ", ""], "env": "TOKEN", "config": ["x.y"] }, "os": "linux, darwin" } }',
+  );
   assert.deepEqual(metadata.requires, { bins: ['git', 'gh', 'jq'], anyBins: ['a', 'b'], env: ['TOKEN'], config: ['x.y'] });
   assert.deepEqual(metadata.os, ['linux', 'darwin']);
 });
@@ -72,7 +74,17 @@ test('install entries: kind or type, each kind with the field it needs', () => {
     { kind: 'node', package: '@scope/tool@^1.2.0' },
     { kind: 'go', module: 'example.com/x/cmd/y@v1.0.0' },
     { kind: 'uv', package: 'ruff>=0.5' },
-    { kind: 'download', url: 'https://example.com/a.tar.gz', sha256: 'AB'.repeat(32), stripComponents: 1, extract: true, targetDir: 'bin', archive: 'tar.gz', os: ['linux'], extra: 'ignored' },
+    {
+      kind: 'download',
+      url: 'https://example.com/a.tar.gz',
+      sha256: 'AB'.repeat(32),
+      stripComponents: 1,
+      extract: true,
+      targetDir: 'bin',
+      archive: 'tar.gz',
+      os: ['linux'],
+      extra: 'ignored',
+    },
   ]);
   assert.deepEqual(kept, [
     { kind: 'brew', bins: ['jq'], formula: 'jq' },
@@ -80,7 +92,16 @@ test('install entries: kind or type, each kind with the field it needs', () => {
     { kind: 'node', package: '@scope/tool@^1.2.0' },
     { kind: 'go', module: 'example.com/x/cmd/y@v1.0.0' },
     { kind: 'uv', package: 'ruff>=0.5' },
-    { kind: 'download', url: 'https://example.com/a.tar.gz', sha256: 'ab'.repeat(32), stripComponents: 1, extract: true, targetDir: 'bin', archive: 'tar.gz', os: ['linux'] },
+    {
+      kind: 'download',
+      url: 'https://example.com/a.tar.gz',
+      sha256: 'ab'.repeat(32),
+      stripComponents: 1,
+      extract: true,
+      targetDir: 'bin',
+      archive: 'tar.gz',
+      os: ['linux'],
+    },
   ]);
   assert.deepEqual(warnings, []);
 });

@@ -105,7 +105,16 @@ test('the other top-level keys and their defaults', () => {
       'command-dispatch: tool\ncommand-tool: exec\ncommand-arg-mode: raw\nlicense: MIT\nallowed-tools: Bash Read\n---\n',
   );
   assert.deepEqual(
-    [full.homepage, full.userInvocable, full.disableModelInvocation, full.commandDispatch, full.commandTool, full.commandArgMode, full.license, full.allowedTools],
+    [
+      full.homepage,
+      full.userInvocable,
+      full.disableModelInvocation,
+      full.commandDispatch,
+      full.commandTool,
+      full.commandArgMode,
+      full.license,
+      full.allowedTools,
+    ],
     ['https://h.example', false, true, 'tool', 'exec', 'raw', 'MIT', 'Bash Read'],
   );
   assert.equal(parsed('---\ndescription: d\nuser-invocable: maybe\n---\n').userInvocable, true, 'an unknown word keeps the default');

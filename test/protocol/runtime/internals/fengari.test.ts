@@ -3,7 +3,16 @@
 // fengari's public API. When an upgrade breaks one, the failure names it.
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { allowHooks, findInternalsProblems, internals, REQUIRED, stackOf, type Internals, type Table, type TString } from '../../../../protocol/runtime/internals/fengari';
+import {
+  allowHooks,
+  findInternalsProblems,
+  internals,
+  REQUIRED,
+  stackOf,
+  type Internals,
+  type Table,
+  type TString,
+} from '../../../../protocol/runtime/internals/fengari';
 import { fengari } from '../../../../protocol/runtime/lua/fengari';
 import type { LuaState } from '../../../../protocol/runtime/lua/fengari-api';
 
@@ -23,7 +32,7 @@ test('every module, function and type tag the fast path needs is there, with its
   assert.equal(new Set(Object.values(types)).size, Object.keys(types).length, 'each type tag is distinct');
 });
 
-test("lua_State fields: stack (an array of TValue {type, value}) and top (the next free slot)", () => {
+test('lua_State fields: stack (an array of TValue {type, value}) and top (the next free slot)', () => {
   const { types } = lib();
   const L = lauxlib.luaL_newstate();
   const state = stackOf(L);
@@ -76,7 +85,14 @@ test('a table built through the public API lists its entries in order through Ta
   const table = top.value as Table;
   const seen: [string, unknown][] = [];
   for (let e = table.f; e !== undefined; e = e.n) seen.push([new TextDecoder().decode((e.key.value as TString).realstring), e.value?.value]);
-  assert.deepEqual(seen, [['a', 1], ['b', false]], 'Table.f / TableEntry.n order, TableEntry.key and TableEntry.value');
+  assert.deepEqual(
+    seen,
+    [
+      ['a', 1],
+      ['b', false],
+    ],
+    'Table.f / TableEntry.n order, TableEntry.key and TableEntry.value',
+  );
   assert.equal(table.strong.size, 2, 'Table.strong holds one entry per key');
   assert.ok(table.metatable !== null && typeof table.metatable === 'object', 'Table.metatable after lua_setmetatable');
   // What table-cache.ts relies on to see that a kept table was changed by a script.

@@ -79,22 +79,29 @@ async function runMain(): Promise<void> {
     db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE t (x); INSERT INTO t VALUES (1), (2), (3)');
     db.close();
-    const job: Job = { file, rounds: Number(process.env.STRESS_ROUNDS ?? 20), perRound: Number(process.env.STRESS_PER_ROUND ?? 500), ...(process.argv[2] ? { override: process.argv[2] } : {}) };
+    const job: Job = {
+      file,
+      rounds: Number(process.env.STRESS_ROUNDS ?? 20),
+      perRound: Number(process.env.STRESS_PER_ROUND ?? 500),
+      ...(process.argv[2] ? { override: process.argv[2] } : {}),
+    };
     const workers = Number(process.env.STRESS_WORKERS ?? 6);
     const runs = Array.from({ length: workers }, (_, i) => runWorker(job, i % 2 === 1 ? Math.floor(job.rounds / 2) : null));
     const main = await churnStatements(job);
     const results = await Promise.all(runs);
     collect?.();
     const finished = results.filter((r) => !r.terminated);
-    process.stdout.write(`${JSON.stringify({
-      node: process.version,
-      binding: process.argv[2] ?? `${sqliteBinding.package}@${sqliteBinding.version ?? '?'}`,
-      gc: collect !== undefined,
-      mainStatements: main,
-      finishedWorkers: finished.length,
-      finishedStatements: finished.reduce((sum, r) => sum + r.made, 0),
-      terminatedWorkers: results.length - finished.length,
-    })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        node: process.version,
+        binding: process.argv[2] ?? `${sqliteBinding.package}@${sqliteBinding.version ?? '?'}`,
+        gc: collect !== undefined,
+        mainStatements: main,
+        finishedWorkers: finished.length,
+        finishedStatements: finished.reduce((sum, r) => sum + r.made, 0),
+        terminatedWorkers: results.length - finished.length,
+      })}\n`,
+    );
   } finally {
     if (given === undefined) rmSync(dir, { recursive: true, force: true });
   }

@@ -30,17 +30,27 @@ function runChild(dir: string): Promise<{ code: number | null; signal: NodeJS.Si
   });
 }
 
-test(`${ROUNDS * PER_ROUND * (1 + WORKERS / 2)} statements made and dropped across GC cycles and ${WORKERS} worker threads exit cleanly on Node ${process.version}`, { timeout: 300_000 }, async (t) => {
-  assert.equal(sqliteBinding.problem, undefined, `SQLite did not load: ${sqliteBinding.problem ?? ''}`);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-sqlite-stress-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const run = await runChild(dir);
-  assert.equal(run.signal, null, `the process was killed by ${run.signal ?? ''} (an abort or crash in the SQLite addon); stderr: ${run.stderr.slice(-2000)}`);
-  assert.equal(run.code, 0, `the process exited ${run.code ?? ''}; stderr: ${run.stderr.slice(-2000)}`);
-  const report = JSON.parse(run.stdout.trim()) as { gc: boolean; mainStatements: number; finishedWorkers: number; finishedStatements: number; terminatedWorkers: number };
-  assert.equal(report.gc, true, 'the child ran without --expose-gc, so no collection was forced');
-  assert.equal(report.mainStatements, ROUNDS * PER_ROUND, 'the main thread made every statement');
-  assert.equal(report.finishedWorkers, WORKERS / 2, 'half the workers run to their end');
-  assert.equal(report.finishedStatements, (WORKERS / 2) * ROUNDS * PER_ROUND, 'the workers that ran to their end made every statement');
-  assert.equal(report.terminatedWorkers, WORKERS / 2, 'half the workers are terminated with statements alive');
-});
+test(
+  `${ROUNDS * PER_ROUND * (1 + WORKERS / 2)} statements made and dropped across GC cycles and ${WORKERS} worker threads exit cleanly on Node ${process.version}`,
+  { timeout: 300_000 },
+  async (t) => {
+    assert.equal(sqliteBinding.problem, undefined, `SQLite did not load: ${sqliteBinding.problem ?? ''}`);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ha-sqlite-stress-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const run = await runChild(dir);
+    assert.equal(run.signal, null, `the process was killed by ${run.signal ?? ''} (an abort or crash in the SQLite addon); stderr: ${run.stderr.slice(-2000)}`);
+    assert.equal(run.code, 0, `the process exited ${run.code ?? ''}; stderr: ${run.stderr.slice(-2000)}`);
+    const report = JSON.parse(run.stdout.trim()) as {
+      gc: boolean;
+      mainStatements: number;
+      finishedWorkers: number;
+      finishedStatements: number;
+      terminatedWorkers: number;
+    };
+    assert.equal(report.gc, true, 'the child ran without --expose-gc, so no collection was forced');
+    assert.equal(report.mainStatements, ROUNDS * PER_ROUND, 'the main thread made every statement');
+    assert.equal(report.finishedWorkers, WORKERS / 2, 'half the workers run to their end');
+    assert.equal(report.finishedStatements, (WORKERS / 2) * ROUNDS * PER_ROUND, 'the workers that ran to their end made every statement');
+    assert.equal(report.terminatedWorkers, WORKERS / 2, 'half the workers are terminated with statements alive');
+  },
+);

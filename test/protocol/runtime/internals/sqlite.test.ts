@@ -36,7 +36,10 @@ test(`this Node.js (${process.version}) opens a database with the build it shoul
 test('engines in package.json, the README and protocol/runtime/internals/sqlite.ts name the same Node.js versions', () => {
   const pkg = readJson<PackageJson>('package.json');
   assert.equal(pkg.engines.node, SUPPORTED_NODE);
-  assert.ok(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').includes(`runs on Node.js \`${SUPPORTED_NODE}\``), `README.md does not say "runs on Node.js \`${SUPPORTED_NODE}\`"`);
+  assert.ok(
+    fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').includes(`runs on Node.js \`${SUPPORTED_NODE}\``),
+    `README.md does not say "runs on Node.js \`${SUPPORTED_NODE}\`"`,
+  );
 });
 
 test('each SQLite build is an optional package that only its own Node.js installs', () => {
@@ -47,7 +50,11 @@ test('each SQLite build is an optional package that only its own Node.js install
   const wrapper = readJson<PackageJson>('vendor/better-sqlite3-node20/package.json');
   assert.equal(wrapper.engines.node, '20.x');
   assert.match(wrapper.dependencies['better-sqlite3'] ?? '', /^12\./);
-  assert.match(fs.readFileSync(path.join(REPO_ROOT, '.npmrc'), 'utf8'), /^install-links=true$/m, 'without install-links npm links the vendor folder and deletes it when its build fails');
+  assert.match(
+    fs.readFileSync(path.join(REPO_ROOT, '.npmrc'), 'utf8'),
+    /^install-links=true$/m,
+    'without install-links npm links the vendor folder and deletes it when its build fails',
+  );
 });
 
 test('the lockfile keeps npm from running node-gyp on better-sqlite3 13', () => {

@@ -29,6 +29,10 @@ test('connections dispatch inbound messages through RAL().timer.setImmediate as 
   assert.equal(currentDispatchScheduler(), counting, 'RAL.install did not replace RAL().timer.setImmediate');
 
   const answers = await Promise.all(Array.from({ length: 50 }, (_, n) => pair.a.sendRequest(Echo, { n })));
-  assert.deepEqual(answers.map((a) => a.n), Array.from({ length: 50 }, (_, n) => n), 'every request answered, in order');
+  assert.deepEqual(
+    answers.map((a) => a.n),
+    Array.from({ length: 50 }, (_, n) => n),
+    'every request answered, in order',
+  );
   assert.ok(scheduled >= 2, `connections no longer dispatch through RAL().timer.setImmediate (scheduled ${scheduled} times for 50 requests and their answers)`);
 });
