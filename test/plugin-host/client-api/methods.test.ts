@@ -20,12 +20,15 @@ function idleContext(): Pick<PluginContext, 'name' | 'kernel' | 'io' | 'log' | '
 }
 
 describe('the client protocol table', () => {
-  it("has one row for each SocketApi descriptor, with the descriptor's params schema, and no other", () => {
+  it("has one row for each SocketApi descriptor, under its name and its earlier names, with the descriptor's params schema, and no other", () => {
     const { methods } = createClientMethods(idleContext());
     const declared = Object.values(SocketApi)
-      .map((d) => d.method)
+      .flatMap((d) => [d.method, ...(d.aliases ?? [])])
       .sort();
     assert.deepEqual(Object.keys(methods).sort(), declared);
-    for (const descriptor of Object.values(SocketApi)) assert.equal(methods[descriptor.method]?.params, descriptor.params, descriptor.method);
+    for (const descriptor of Object.values(SocketApi)) {
+      for (const name of [descriptor.method, ...(descriptor.aliases ?? [])]) assert.equal(methods[name]?.params, descriptor.params, name);
+    }
+    assert.equal(methods['approval/answer'], methods['approvals/answer'], 'an earlier name runs the same row');
   });
 });
