@@ -7,8 +7,11 @@ export const TOOL_POLICIES: readonly ToolPolicy[] = ['allow', 'ask', 'deny'];
 
 /**
  * Tools that only read, or only touch the agent's own state (its memory, its reminders, its sub-agents, whose own
- * tool calls are guarded in turn): allowed. Tools that change the disk or run commands ask. A tool not listed asks
- * too: the guard cannot know what an unknown tool does, so a person decides once (and "always" keeps the answer).
+ * tool calls are guarded in turn): allowed. `skill_read` is among them: it reads the text of a skill the owner
+ * installed, and the variables it hands the turn reach only commands, which are asked about in turn; asking about it
+ * denied every skill where nobody could answer (waiter -say with no terminal). Tools that change the disk or run
+ * commands ask. A tool not listed asks too: the guard cannot know what an unknown tool does, so a person decides once
+ * (and "always" keeps the answer). The owner makes any of them ask with approvals:policy (e.g. {"skill_read": "ask"}).
  */
 export const DEFAULT_POLICY: Readonly<Record<string, ToolPolicy>> = {
   read_file: 'allow',
@@ -19,6 +22,7 @@ export const DEFAULT_POLICY: Readonly<Record<string, ToolPolicy>> = {
   memory_search: 'allow',
   memory_write: 'allow',
   knowledge_search: 'allow',
+  skill_read: 'allow',
   timer_set: 'allow',
   timer_list: 'allow',
   timer_cancel: 'allow',

@@ -35,9 +35,12 @@ export function renderChoiceHint(choices: readonly string[]): string {
   return `answer ${keys.slice(0, -1).join(', ')} or ${keys.at(-1) ?? ''}`;
 }
 
-/** Why a question was answered no at once, and how to allow such a call beforehand. */
+/**
+ * Why a question was answered no at once: nobody could be asked (no person said no), and how to allow such a call
+ * beforehand.
+ */
 export function renderNoTerminal(ask: Pick<OutputAsk, 'question'>): string {
-  return `waiter: no terminal to ask "${ask.question}": denied; allow it beforehand with ${allowHint(ask.question)}`;
+  return `waiter: nobody could be asked "${ask.question}" (no terminal): denied; allow it beforehand with ${allowHint(ask.question)}`;
 }
 
 /**

@@ -91,6 +91,7 @@ describe('decisions', () => {
       'web_search',
       'memory_search',
       'knowledge_search',
+      'skill_read',
       'timer_list',
       'child_result',
     ]) {
@@ -98,6 +99,7 @@ describe('decisions', () => {
     }
     for (const tool of ['exec', 'write_file', 'edit_file', 'add', 'plugin_install', 'plugin_remove']) assert.equal(policyOf(tool, {}), 'ask', tool);
     assert.equal(policyOf('timer_set', { timer_set: 'ask' }), 'ask', 'the owner overrides a default');
+    assert.equal(policyOf('skill_read', { skill_read: 'ask' }), 'ask', 'a read-only tool is asked about when the owner says so');
     assert.equal(DEFAULT_POLICY['exec'], 'ask');
   });
 
@@ -110,6 +112,14 @@ describe('decisions', () => {
     assert.deepEqual(decide(call, [allowGit], {}), { action: 'allow', by: 'rule', rule: allowGit });
     assert.deepEqual(decide({ name: 'exec', args: { command: 'git push; rm -rf ~' } }, [allowGit], {}), { action: 'ask', by: 'policy' });
     assert.deepEqual(decide({ name: 'read_file', args: { path: '/etc/hosts' } }, [], {}), { action: 'allow', by: 'policy' });
+  });
+
+  it('skill_read runs unasked by default; the owner still makes it ask (policy) or refuses a skill (a deny rule)', () => {
+    const call = { name: 'skill_read', args: { name: 'plant-care' } };
+    assert.deepEqual(decide(call, [], {}), { action: 'allow', by: 'policy' });
+    assert.deepEqual(decide(call, [], { skill_read: 'ask' }), { action: 'ask', by: 'policy' });
+    const denyAll = rule({ id: 'r-no-skills', tool: 'skill_read', action: 'deny' });
+    assert.deepEqual(decide(call, [denyAll], {}), { action: 'deny', by: 'rule', rule: denyAll });
   });
 
   it('a tool-only rule matches every call of its tool', () => {

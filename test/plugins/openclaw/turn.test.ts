@@ -2,12 +2,12 @@
 // model-invocable skills only); the model calls skill_read, then exec with the skill's program, which runs with the
 // skill's api key and variables in its environment and finds the program on homed's PATH, while no other process
 // holds the key; `/name args` becomes a message asking to follow the skill, a skill that cannot be used is
-// answered at once, an unknown `/word` passes unchanged.
+// answered at once, an unknown `/word` passes unchanged. skill_read runs unasked by default, even with no terminal.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { SkillsApi, SocketApi } from '../../../protocol';
+import { ApprovalsApi, SkillsApi, SocketApi } from '../../../protocol';
 import { BLOCK_HEADER } from '../../../plugins/openclaw/prompt-block';
 import { startFakeLlmFor } from '../../fake-llm/server';
 import { callOnce } from '../../../plugins/cli/client';
@@ -55,7 +55,7 @@ describe('skills in a turn', () => {
   it('offers the block, reads the skill, runs its command with the api key that no other process holds', async (t) => {
     const llm = await startFakeLlmFor(t);
     const rig = await startSkillsRig(t, { llm });
-    await allowTools(rig.homed.socket, ['exec', 'skill_read']);
+    await allowTools(rig.homed.socket, ['exec']);
     // Plain commands: a sandboxed one has a /tmp of its own, where the test's PATH folder is not.
     await callOnce(adminSocketBeside(rig.homed.socket), SocketApi.ConfigSet, { scope: 'exec', key: 'tracking', value: 'snapshot' });
     const bin = `ha-weather-${process.pid}`;
@@ -102,7 +102,6 @@ describe('skills in a turn', () => {
   it('turns /name args into a request to follow the skill, answers a skill that cannot be used, passes /unknown', async (t) => {
     const llm = await startFakeLlmFor(t);
     const rig = await startSkillsRig(t, { llm });
-    await allowTools(rig.homed.socket, ['skill_read']);
     await writeSkills(rig, `ha-weather-${process.pid}`);
     const lastUser = (index: number): string =>
       (llm.requests[index]?.body as ChatBody).messages.filter((message) => message.role === 'user').at(-1)?.content ?? '';
@@ -130,8 +129,12 @@ describe('skills in a turn', () => {
     assert.equal(lastUser(before), '/nosuchskill keep this');
 
     // A skill kept from the model is read in the turn a person invoked it, and only there.
+    // Reading a skill is allowed by default: waiter with no terminal (as here) reads it without a question.
     llm.enqueue({ toolCalls: [{ name: 'skill_read', args: { name: 'hidden' } }] }, { text: 'said' });
-    await say(rig, 'cli:slash', '/hidden');
+    const hidden = await runWaiter(['-data', rig.homed.dataDir, '--session', 'cli:slash', '-say', '/hidden']);
+    assert.equal(hidden.code, 0, hidden.stderr);
+    assert.equal(hidden.stdout, 'said\n');
+    assert.doesNotMatch(hidden.stderr, /nobody could be asked|Allow skill_read/);
     const invoked = JSON.parse((llm.requests.at(-1)?.body as ChatBody).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '{}') as {
       instructions?: string;
     };
@@ -140,5 +143,14 @@ describe('skills in a turn', () => {
     await say(rig, 'cli:slash', 'read the hidden skill');
     const refused = (llm.requests.at(-1)?.body as ChatBody).messages.filter((m) => m.role === 'tool').at(-1)?.content ?? '';
     assert.match(refused, /the skill \\"hidden\\" is used only when a person invokes it \(\/hidden\); it is not offered to the model/);
+    const { decisions } = await callOnce(rig.homed.socket, ApprovalsApi.List, { session: 'cli:slash', limit: 100 });
+    assert.deepEqual(
+      decisions.filter((d) => d.tool === 'skill_read').map((d) => [d.decision, d.by]),
+      [
+        ['allow', 'policy'],
+        ['allow', 'policy'],
+      ],
+      'both reads went by the default policy, nobody was asked',
+    );
   });
 });

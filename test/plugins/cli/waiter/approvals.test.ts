@@ -181,7 +181,7 @@ describe('waiter asks approval questions', { skip: SKIP }, () => {
     assert.equal(said.stdout, 'Denied, then.\n');
     assert.match(
       said.stderr,
-      /^waiter: no terminal to ask "Allow exec "echo it's piped > piped\.txt"\?": denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/,
+      /^waiter: nobody could be asked "Allow exec "echo it's piped > piped\.txt"\?" \(no terminal\): denied; allow it beforehand with homectl approvals allow exec --exact 'echo it'\\''s piped > piped\.txt'\n/,
     );
     assert.match(
       said.stderr,

@@ -167,7 +167,7 @@ describe('question desk', () => {
       'the answer says nobody was asked, not that a person said no',
     );
     assert.deepEqual(none.warnings, [
-      `waiter: no terminal to ask "Allow exec "ls"?": denied; allow it beforehand with homectl approvals allow exec --exact ls`,
+      `waiter: nobody could be asked "Allow exec "ls"?" (no terminal): denied; allow it beforehand with homectl approvals allow exec --exact ls`,
     ]);
   });
 });
