@@ -7,11 +7,12 @@ import type { OutputParams } from '../../protocol';
 import { loadAssets } from './assets';
 import { createWebuiMethods } from './client-methods';
 import { HostPolicy, machineNames } from './hosts';
+import { listenForPage } from './listen';
 import { LoginStore } from './logins';
 import { removePortFile, writePortFile } from './port-file';
 import { buildWebServer } from './server';
 import { refusalLogger } from './refusal-log';
-import { readWebSettings, type BindMode } from './settings';
+import { readWebSettings } from './settings';
 import { knowledgeUploader } from './upload';
 import { PackageUploads } from './package-uploads';
 
@@ -47,9 +48,15 @@ async function activate(ctx: PluginContext): Promise<void> {
     onRefusal: refusalLogger((message, fields) => ctx.log.warn(message, fields)),
     ...(settings.tls ? { tls: settings.tls } : {}),
   });
-  const port = await listen(server, settings.port, settings.bind);
+  const { port, movedFrom } = await listenForPage(server, settings);
   hosts.setPort(port);
   writePortFile(ctx.paths.run, port);
+  if (movedFrom !== undefined) {
+    ctx.log.warn(`port ${movedFrom} (the default) is in use by another program; serving on ${port} instead`, {
+      port,
+      fix: `homectl config set webui:port PORT fixes the port`,
+    });
+  }
   ctx.log.info('serving the web page', { url: hosts.baseUrl(), bind: settings.bind, tls: settings.tls !== undefined });
 }
 
@@ -69,15 +76,6 @@ async function deactivate(ctx: PluginContext): Promise<void> {
 async function installerArchiveLimit(ctx: PluginContext): Promise<number> {
   const mb = await ctx.config.get(INSTALLER_ARCHIVE_KEY, 'core');
   return typeof mb === 'number' && Number.isSafeInteger(mb) && mb > 0 ? mb * MIB : DEFAULT_INSTALL_ARCHIVE_BYTES;
-}
-
-/** Loopback: 127.0.0.1 only. LAN: every address, IPv6 and IPv4 (IPv4 alone where IPv6 is off). */
-async function listen(app: FastifyInstance, port: number, bind: BindMode): Promise<number> {
-  if (bind === 'loopback') await app.listen({ host: '127.0.0.1', port });
-  else await app.listen({ host: '::', port }).catch(() => app.listen({ host: '0.0.0.0', port }));
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') throw new Error(`the web server did not report its port (${String(address)})`);
-  return address.port;
 }
 
 /** The agent's output for the page's inputs and the sessions it follows: to the chat calls waiting for it. */

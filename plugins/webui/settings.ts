@@ -18,6 +18,8 @@ export interface TlsFiles {
 /** Everything the server needs to start listening. */
 export interface WebSettings {
   port: number;
+  /** Whether the owner set webui:port (a clash is then an error, not a move to another port). */
+  portIsSet: boolean;
   bind: BindMode;
   /** Names the page answers to under lan besides the machine's own (`webui:hosts`), lower case. */
   hosts: string[];
@@ -34,11 +36,15 @@ export class SettingError extends Error {
 
 /** Reads `port`, `bind`, `hosts`, `session_timeout`, `tls_cert` and `tls_key`; throws SettingError for a half-set or unreadable TLS pair. */
 export async function readWebSettings(ctx: Pick<PluginContext, 'config'>): Promise<WebSettings> {
-  const [port, bind, cert, key, hosts, session] = await Promise.all(
-    ['port', 'bind', 'tls_cert', 'tls_key', 'hosts', 'session_timeout'].map((k) => ctx.config.get(k)),
-  );
+  const [portEntry, [bind, cert, key, hosts, session]] = await Promise.all([
+    ctx.config.entry('port'),
+    Promise.all(['bind', 'tls_cert', 'tls_key', 'hosts', 'session_timeout'].map((k) => ctx.config.get(k))),
+  ]);
+  const port = portEntry.value;
+  const portValid = typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535;
   const settings: WebSettings = {
-    port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : DEFAULT_PORT,
+    port: portValid ? port : DEFAULT_PORT,
+    portIsSet: portValid && portEntry.isSet,
     bind: bind === 'lan' ? 'lan' : 'loopback',
     hosts: readHostNames(hosts),
     sessionMs: typeof session === 'number' && Number.isSafeInteger(session) && session >= 1000 ? session : LOGIN_POLICY.sessionMs,

@@ -1,6 +1,7 @@
 // homectl webui open|sessions|revoke: a one-time sign-in link for the web page, the browsers signed in, and
 // ending their sessions. The webui plugin serves these methods; homectl reaches them through the socket.
-import { WebuiApi } from '../../../protocol';
+import { ErrorCodes, SocketApi, WebuiApi } from '../../../protocol';
+import { HomedAnswerError } from '../client-errors';
 import { formatTime } from './format';
 import { renderTable } from './table';
 import { printJson, UsageError, type Command } from './types';
@@ -15,7 +16,7 @@ export const webuiCommands: Command[] = [
     flags: '[--json]',
     summary: 'a one-time link that signs a browser in to the web page (valid once, for 10 minutes)',
     async run(_args, values, ctx) {
-      const opened = await ctx.call(WebuiApi.Open, {});
+      const opened = await ctx.call(WebuiApi.Open, {}).catch((error: unknown) => explainUnavailable(error, ctx));
       if (values['json']) return printJson(ctx, opened);
       ctx.print(`${opened.url}\nOpen it in the browser to sign in; it works once, within 10 minutes. Anyone with the link can sign in: do not share it.`);
     },
@@ -54,3 +55,16 @@ export const webuiCommands: Command[] = [
     },
   },
 ];
+
+/**
+ * A webui plugin that cannot start (a taken port it may not move from, a TLS file it cannot read) is only "backoff"
+ * in the kernel's answer; its own reason, which names the setting and the fix, is added from plugins/info.
+ */
+async function explainUnavailable(error: unknown, ctx: Parameters<Command['run']>[2]): Promise<never> {
+  if (!(error instanceof HomedAnswerError) || error.code !== ErrorCodes.PluginUnavailable) throw error;
+  const why = await ctx.call(SocketApi.PluginsInfo, { name: 'webui' }).then(
+    ({ plugin }) => plugin.detail,
+    () => null,
+  );
+  throw why ? new HomedAnswerError({ ...error.error, message: `${error.message}\nwhy: ${why}` }) : error;
+}
