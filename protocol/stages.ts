@@ -27,7 +27,7 @@ export interface ToolCall {
 
 /** The stages of a turn, in order, with what a handler may change in each (docs/ARCHITECTURE.md §8). */
 export const STAGES = [
-  { name: 'on_input', writes: ['raw_message', 'response'], failClosed: false },
+  { name: 'on_input', writes: ['raw_message', 'response', 'refused'], failClosed: false },
   { name: 'pre_action', writes: ['context_messages'], failClosed: false },
   { name: 'post_action', writes: ['llm_text', 'tool_calls', 'context_messages'], failClosed: false },
   { name: 'before_toolcall', writes: ['tool_call', 'deny', 'deny_reason'], failClosed: true },
@@ -68,6 +68,11 @@ export interface StagePatch {
   raw_message?: string;
   /** An answer given at once instead of a turn (on_input). */
   response?: string;
+  /**
+   * That answer says why the message cannot be carried out (a `/skill` that is not ready): the turn ends as a
+   * failure with it as the reason, so `waiter -say` exits 1 (on_input, with `response`).
+   */
+  refused?: boolean;
   /** The context the LLM will get (pre_action, post_action). */
   context_messages?: ContextMessage[];
   /** The LLM's text, rewritten (post_action). */
@@ -108,6 +113,7 @@ const TEXT: JsonSchema = { type: 'string' };
 export const STAGE_PATCH_FIELDS: Readonly<Record<keyof StagePatch, JsonSchema>> = {
   raw_message: TEXT,
   response: TEXT,
+  refused: BOOLEAN_FIELD,
   context_messages: { type: 'array', items: CONTEXT_MESSAGE_SCHEMA },
   llm_text: TEXT,
   tool_calls: { type: 'array', items: TOOL_CALL_SCHEMA },

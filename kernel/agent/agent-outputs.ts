@@ -68,9 +68,13 @@ export class AgentOutputs {
   }
 }
 
-/** The final output of a finished turn: `done`, or an error when the answer was cut at its cap. */
+/**
+ * The final output of a finished turn: `done`, or an error when the answer was cut at its cap or when an on_input
+ * handler refused the message (its answer, the reason, is then the error: a client counts it as a failure).
+ */
 export function finalOutput(outcome: TurnOutcome, maxAnswerChars: number): TurnOutput {
   if (outcome.skipped) return { kind: 'done', skipped: true };
+  if (outcome.refused) return { kind: 'error', code: ErrorNames[ErrorCodes.Conflict]!, error: outcome.text };
   if (outcome.capped) {
     return {
       kind: 'error',

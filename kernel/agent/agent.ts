@@ -244,7 +244,7 @@ export class Agent implements AgentDoor {
     try {
       if (journal) this.beginJournalled(input, journal);
       const outcome = await turn.run();
-      ended = outcome.interrupted ? 'interrupted' : outcome.capped ? 'capped' : 'done';
+      ended = outcome.interrupted ? 'interrupted' : outcome.capped ? 'capped' : outcome.refused ? 'refused' : 'done';
       checkpoint.stop();
       const seq = this.store(input, outcome, ownerPlugin);
       this.deps.promptWindows.recordTurn(input.session, seq, outcome.messages);

@@ -43,6 +43,8 @@ export interface TurnOutcome {
   interrupted: boolean;
   /** A before_output handler asked not to send it. */
   skipped: boolean;
+  /** An on_input handler answered at once that the message cannot be carried out; `text` says why. */
+  refused?: boolean;
   /** What this turn adds to the session's history. */
   messages: TurnMessage[];
   /** The answer passed the policy's `maxAnswerChars` and was cut there. */
@@ -262,7 +264,16 @@ export class Turn {
     const last = added[added.length - 1];
     const stored = last?.role === 'assistant' && !last.toolCalls && (last.content === text || (this.capped && last.content.startsWith(text)));
     if (!interrupted && !stored) added.push({ role: 'assistant', content: this.capped ? `${text} ${CAPPED_MARK}` : text });
-    return { text, interrupted, skipped: out.snapshot.skip_output === true, messages: added, capped: this.capped, agentCalls: this.agentCalls };
+    const refused = onInput.snapshot.response !== undefined && onInput.snapshot.refused === true;
+    return {
+      text,
+      interrupted,
+      skipped: out.snapshot.skip_output === true,
+      messages: added,
+      capped: this.capped,
+      agentCalls: this.agentCalls,
+      ...(refused ? { refused } : {}),
+    };
   }
 
   /** Interrupt texts that arrived too late for this turn's last LLM call: they start a turn of their own. */

@@ -6,6 +6,8 @@ export interface ConfigErrorFacts {
   key?: string;
   /** For an unknown key: the declared key it is most likely a typo of. */
   suggestion?: string;
+  /** When the suggestion is another table's key (`exec.max_timeout` typed for `exec:max_timeout`): that table. */
+  suggestionScope?: string;
 }
 
 /** A refused config operation: a bad value, definition or scope name (InvalidValue), or an unknown key (NotFound). */
@@ -15,6 +17,7 @@ export class ConfigError extends Error {
   readonly scope: string;
   readonly key: string | undefined;
   readonly suggestion: string | undefined;
+  readonly suggestionScope: string | undefined;
 
   constructor(message: string, facts: ConfigErrorFacts, code: number = ErrorCodes.InvalidValue) {
     super(message);
@@ -22,6 +25,7 @@ export class ConfigError extends Error {
     this.scope = facts.scope;
     this.key = facts.key;
     this.suggestion = facts.suggestion;
+    this.suggestionScope = facts.suggestionScope;
   }
 
   /** Turns the error into the wire error an SDK handler answers with. */
@@ -29,6 +33,7 @@ export class ConfigError extends Error {
     const facts: ConfigErrorFacts = { scope: this.scope };
     if (this.key !== undefined) facts.key = this.key;
     if (this.suggestion !== undefined) facts.suggestion = this.suggestion;
+    if (this.suggestionScope !== undefined) facts.suggestionScope = this.suggestionScope;
     return haError(this.code, this.message, { ...facts });
   }
 }
@@ -38,7 +43,10 @@ export function commandLabelOf(scope: string, key: string): string {
   return scope === 'core' ? key : `${scope}:${key}`;
 }
 
-/** Names a key the way people type it: `core.log.level`, `weather.api_key`. */
+/**
+ * Names a key in a message the way the person typed it, so an error repeats their own spelling: a core key as
+ * is (`core.log.level`, `llm.provider.work.model`, no `core.` they never wrote), a plugin's as `weather:api_key`.
+ */
 export function labelOf(scope: string, key: string): string {
-  return key.startsWith(`${scope}.`) ? key : `${scope}.${key}`;
+  return commandLabelOf(scope, key);
 }

@@ -8,7 +8,7 @@ import { isPatternKey, pickPatternDef } from './patterns';
 import { PluginStateStore } from './plugin-state';
 import { assertPluginName, assertScope, CORE_SCOPE, scopeOfTable, tableOf } from './scope';
 import { describeOversize } from './size';
-import { closestKey } from './suggest';
+import { closestKey, suggestionCandidates } from './suggest';
 import { diskFullError, isDiskFull } from '../files/disk-full';
 import { coerceValue, describeExpected, displayOf, isJsonValue, ValueProblem } from './value';
 
@@ -238,9 +238,11 @@ export class ConfigRegistry {
     assertKey(scope, key);
   }
 
-  // NotFound, with the closest declared key of the scope when one is near enough to be a typo of it.
+  // NotFound, with the closest declared key of the scope when one is near enough to be a typo of it (a pattern key
+  // counts, filled with the names the person typed); a core key that starts with a plugin's name
+  // (`exec.max_timeout`) may be that plugin's key, written `exec:max_timeout`.
   private unknownKey(scope: string, key: string): ConfigError {
-    const declared = [...this.readDefs(scope).keys()].filter((k) => !isPatternKey(k));
+    const declared = [...this.readDefs(scope).keys()];
     const where = scope === CORE_SCOPE ? 'of homed' : `of plugin "${scope}"`;
     const listing = scope === CORE_SCOPE ? 'homectl config list' : `homectl config list --plugin ${scope}`;
     if (declared.length === 0 && scope !== CORE_SCOPE) {
@@ -250,14 +252,23 @@ export class ConfigRegistry {
         ErrorCodes.NotFound,
       );
     }
-    const suggestion = closestKey(key, declared);
-    const hint =
-      suggestion === undefined ? `${listing} shows every setting` : `did you mean ${commandLabelOf(scope, suggestion)}? (${listing} shows every setting)`;
-    return new ConfigError(
-      `${labelOf(scope, key)} is not a known setting ${where}; ${hint}`,
-      { scope, key, ...(suggestion ? { suggestion } : {}) },
-      ErrorCodes.NotFound,
-    );
+    const near = closestKey(key, suggestionCandidates(key, declared));
+    const other = near === undefined && scope === CORE_SCOPE ? this.pluginKeyNear(key) : undefined;
+    const suggested = near !== undefined ? commandLabelOf(scope, near) : other !== undefined ? commandLabelOf(other.scope, other.key) : undefined;
+    const hint = suggested === undefined ? `${listing} shows every setting` : `did you mean ${suggested}? (${listing} shows every setting)`;
+    const facts = near !== undefined ? { suggestion: near } : other !== undefined ? { suggestion: other.key, suggestionScope: other.scope } : {};
+    return new ConfigError(`${labelOf(scope, key)} is not a known setting ${where}; ${hint}`, { scope, key, ...facts }, ErrorCodes.NotFound);
+  }
+
+  // `exec.max_timeout` typed as a core key: the plugin `exec`'s key nearest `max_timeout`, if any.
+  private pluginKeyNear(key: string): { scope: string; key: string } | undefined {
+    const dot = key.indexOf('.');
+    if (dot <= 0) return undefined;
+    const scope = key.slice(0, dot);
+    const rest = key.slice(dot + 1);
+    if (scope === CORE_SCOPE || !this.scopes().includes(scope)) return undefined;
+    const near = closestKey(rest, suggestionCandidates(rest, this.readDefs(scope).keys()));
+    return near === undefined ? undefined : { scope, key: near };
   }
 
   // The exact definition wins; a key without one takes the pattern definition that matches it, if any.

@@ -23,3 +23,28 @@ export function closestKey(typed: string, candidates: Iterable<string>): string 
   }
   return best;
 }
+
+/**
+ * A pattern key (`llm.provider.*.model`) with each `*` filled by the typed key's segment in that place
+ * (`llm.provider.work.modle` → `llm.provider.work.model`), so a typo in a dynamic key is measured only on the
+ * pattern's fixed words and the suggestion keeps the name the person chose; undefined when the segment counts differ.
+ */
+export function patternAsTyped(pattern: string, typed: string): string | undefined {
+  const fixed = pattern.split('.');
+  const given = typed.split('.');
+  if (fixed.length !== given.length) return undefined;
+  return fixed.map((segment, i) => (segment === '*' ? (given[i] ?? segment) : segment)).join('.');
+}
+
+/** The keys a typo of `typed` may be meant as: each plain key, and each pattern filled with the typed names. */
+export function suggestionCandidates(typed: string, keys: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const key of keys) {
+    if (!key.includes('*')) out.push(key);
+    else {
+      const filled = patternAsTyped(key, typed);
+      if (filled !== undefined) out.push(filled);
+    }
+  }
+  return out;
+}

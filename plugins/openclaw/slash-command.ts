@@ -1,7 +1,8 @@
 // on_input: `/name args` for a skill a person may invoke becomes a message asking the model to read and follow that
-// skill with the args; a known skill that cannot be used now is answered at once with why; any other `/word` passes
-// unchanged. `command-dispatch: tool` skills are not run behind the model's back: the message asks the model to
-// call the named tool with OpenClaw's raw-args shape, so that call goes through approvals like any other.
+// skill with the args; a known skill that cannot be used now is refused at once with why (the turn fails, so
+// `waiter -say` exits 1); any other `/word` passes unchanged. `command-dispatch: tool` skills are not run behind
+// the model's back: the message asks the model to call the named tool with OpenClaw's raw-args shape, so that call
+// goes through approvals like any other.
 import type { StagePatch, StageSnapshot } from '../../protocol/stages';
 import { findByName, whyNotReady } from './availability';
 import type { Invocations } from './invocations';
@@ -20,7 +21,7 @@ export function handleSlashCommand(snapshot: StageSnapshot, skills: readonly Cat
   const why = whyNotReady(entry);
   if (why) {
     invocations.record(snapshot.session, undefined);
-    return { response: `${capitalise(why)}.` };
+    return { response: `${capitalise(why)}.`, refused: true };
   }
   invocations.record(snapshot.session, entry.name);
   return { raw_message: invocationText(entry, (match?.[2] ?? '').trim()) };

@@ -39,6 +39,16 @@ export function displayValue(entry: ConfigEntry): string {
   return entry.display ?? formatValue(entry.value);
 }
 
+/**
+ * What `config get` prints: the value, except a password's, which is never shown: `(set, hidden)` or `(not set)`
+ * then, rather than a blank line that reads as an empty value.
+ */
+export function describeGot(entry: ConfigEntry): string {
+  if (entry.def?.type !== 'password' || entry.omittedBytes !== undefined) return displayValue(entry);
+  if (displayValue(entry) === MASK) return '(set, hidden)';
+  return entry.def.default !== undefined && entry.def.default !== '' ? '(not set, a default applies, hidden)' : '(not set)';
+}
+
 /** When a change applies, for the NOTE column: `restart`, `read-only`, `not declared` (an old key, removable), or nothing. */
 export function describeWhen(entry: ConfigEntry): string {
   if (!entry.def) return 'not declared';
@@ -108,7 +118,7 @@ const get: Command = {
   async run([key], values, ctx) {
     const { entry } = await ctx.call(SocketApi.ConfigGet, { ...parseConfigKey(key as string) });
     if (values['json']) printJson(ctx, maskForJson(entry));
-    else ctx.print(displayValue(entry));
+    else ctx.print(describeGot(entry));
   },
 };
 

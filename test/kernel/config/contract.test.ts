@@ -30,6 +30,48 @@ function storedRows(file: string, table: string): number {
 }
 
 describe('a person (or another plugin) sets only declared keys', () => {
+  it('a typo in a pattern key is answered with the pattern filled by the names typed, spelt as typed (no core. added)', (t) => {
+    const { registry } = openSeeded(t);
+    registry.define('core', [{ key: 'llm.provider.*.model', type: 'string' }]);
+    const error = refusal(() => registry.set('core', 'llm.provider.work.modle', 'gpt-4o', 'machine-owner'));
+    assert.equal(
+      error.message,
+      'llm.provider.work.modle is not a known setting of homed; did you mean llm.provider.work.model? (homectl config list shows every setting)',
+    );
+    assert.deepEqual(error.toResponseError().data, {
+      name: 'HA_ERR_NOT_FOUND',
+      scope: 'core',
+      key: 'llm.provider.work.modle',
+      suggestion: 'llm.provider.work.model',
+    });
+  });
+
+  it("a plugin's pattern key is suggested too, and a plugin that declares only patterns is not said to declare none", (t) => {
+    const { registry } = openSeeded(t);
+    registry.define('openclaw', [{ key: 'skills.*.enabled', type: 'bool', default: true }]);
+    const error = refusal(() => registry.set('openclaw', 'skills.weather.enabld', 'false', 'machine-owner'));
+    assert.match(
+      error.message,
+      /^openclaw:skills\.weather\.enabld is not a known setting of plugin "openclaw"; did you mean openclaw:skills\.weather\.enabled\?/,
+    );
+  });
+
+  it("a plugin's key typed as a core key (exec.max_timeout) is suggested as exec:max_timeout", (t) => {
+    const { registry } = openSeeded(t);
+    registry.define('exec', [{ key: 'max_timeout', type: 'duration', default: 600_000 }]);
+    for (const typed of ['exec.max_timeout', 'exec.max_timout']) {
+      const error = refusal(() => registry.set('core', typed, '5m', 'machine-owner'));
+      assert.equal(error.message, `${typed} is not a known setting of homed; did you mean exec:max_timeout? (homectl config list shows every setting)`);
+      assert.deepEqual([error.suggestion, error.toResponseError().data?.suggestionScope], ['max_timeout', 'exec']);
+    }
+  });
+
+  it("every refusal names a plugin's key as homectl takes it, PLUGIN:KEY", (t) => {
+    const { registry } = openSeeded(t);
+    registry.define('exec', [{ key: 'max_timeout', type: 'duration', default: 600_000 }]);
+    assert.match(refusal(() => registry.set('exec', 'max_timeout', 'soon', 'machine-owner')).message, /^exec:max_timeout: "soon" is not a duration/);
+  });
+
   it('a typo of a core key is refused with NotFound naming the closest key, and nothing is stored', (t) => {
     const { registry, file } = openSeeded(t);
     const before = storedRows(file, 'config');
@@ -43,7 +85,7 @@ describe('a person (or another plugin) sets only declared keys', () => {
   it('a key far from every other gets no guess, only where to look', (t) => {
     const { registry } = openSeeded(t);
     const error = refusal(() => registry.set('core', 'nope', '1', 'other'));
-    assert.equal(error.message, 'core.nope is not a known setting of homed; homectl config list shows every setting');
+    assert.equal(error.message, 'nope is not a known setting of homed; homectl config list shows every setting');
     assert.equal(error.suggestion, undefined);
   });
 
@@ -51,12 +93,12 @@ describe('a person (or another plugin) sets only declared keys', () => {
     const { registry } = openSeeded(t);
     assert.match(
       refusal(() => registry.set('timer', 'nope', '3', 'other')).message,
-      /^timer\.nope is not a known setting of plugin "timer"; homectl config list --plugin timer shows/,
+      /^timer:nope is not a known setting of plugin "timer"; homectl config list --plugin timer shows/,
     );
     assert.match(refusal(() => registry.set('timer', 'timer', '[]', 'other')).message, /did you mean timer:timers\?/);
     assert.match(
       refusal(() => registry.set('ghost', 'x', '1', 'other')).message,
-      /^ghost\.x is not a known setting: plugin "ghost" declares none; is it installed/,
+      /^ghost:x is not a known setting: plugin "ghost" declares none; is it installed/,
     );
   });
 
@@ -124,7 +166,7 @@ describe('a definition says when its change applies and who may write it', () =>
     assert.equal(registry.get('demo', 'roots').def?.guarded, true);
     const set = refusal(() => registry.set('demo', 'roots', ['/'], 'other'));
     assert.equal(set.code, ErrorCodes.PermissionDenied);
-    assert.match(set.message, /^demo\.roots is guarded: .* only the owner changes it, on the machine running homed: homectl config set demo:roots VALUE$/);
+    assert.match(set.message, /^demo:roots is guarded: .* only the owner changes it, on the machine running homed: homectl config set demo:roots VALUE$/);
     assert.match(refusal(() => registry.unset('demo', 'roots', 'other')).message, /homectl config unset demo:roots$/);
     assert.deepEqual(registry.getValue('demo', 'roots'), []);
     assert.deepEqual(registry.set('demo', 'roots', ['/srv'], 'machine-owner').value, ['/srv']);

@@ -99,21 +99,21 @@ test('a bad value is refused with what was wrong, what the key expects and an ex
   const { registry } = openRegistry(t);
   registry.define('demo', TYPED_DEFS);
   const cases: [string, unknown, RegExp][] = [
-    ['name', 42, /^demo\.name: 42 is not a string; use a string, like "hello"$/],
-    ['home', 'relative/dir', /^demo\.home: "relative\/dir" is not an absolute path; use an absolute path, like \//],
+    ['name', 42, /^demo:name: 42 is not a string; use a string, like "hello"$/],
+    ['home', 'relative/dir', /^demo:home: "relative\/dir" is not an absolute path; use an absolute path, like \//],
     ['home', 5, /is not a path/],
-    ['retries', '2.5', /^demo\.retries: "2\.5" is not a whole number; use a whole number from 0 to 10, like 3$/],
-    ['retries', 11, /^demo\.retries: 11 is above the maximum 10; use a whole number from 0 to 10, like 3$/],
+    ['retries', '2.5', /^demo:retries: "2\.5" is not a whole number; use a whole number from 0 to 10, like 3$/],
+    ['retries', 11, /^demo:retries: 11 is above the maximum 10; use a whole number from 0 to 10, like 3$/],
     ['retries', '-1', /-1 is below the minimum 0/],
     ['ratio', 'half', /"half" is not a number; use a number from 0 to 1/],
     ['ratio', Number.NaN, /is not a number/],
     ['verbose', 'maybe', /"maybe" is not true or false; use true or false \(yes\/no, on\/off and 1\/0 work too\)/],
     ['verbose', 2, /2 is not true or false/],
-    ['mode', 'medium', /^demo\.mode: "medium" is not one of the options; use one of fast, slow$/],
+    ['mode', 'medium', /^demo:mode: "medium" is not one of the options; use one of fast, slow$/],
     [
       'wait',
       'soon',
-      /^demo\.wait: "soon" is not a duration; use a duration of at least 100ms, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 30s\)$/,
+      /^demo:wait: "soon" is not a duration; use a duration of at least 100ms, like 500ms, 90s, 2m, 1h30m, 1\.5h or 2d \(a bare number is milliseconds; default 30s\)$/,
     ],
     ['wait', '50ms', /50ms is below the minimum 100ms/],
     ['wait', -5, /is not a duration/],
@@ -161,7 +161,7 @@ test('undeclared keys are stored as given, a string staying a string', (t) => {
 test('define refuses definitions that could not work', (t) => {
   const { registry } = openRegistry(t);
   const cases: [ConfigDef[], RegExp][] = [
-    [[{ key: 'level', type: 'enum' }], /demo\.level is an enum without options/],
+    [[{ key: 'level', type: 'enum' }], /demo:level is an enum without options/],
     [[{ key: 'level', type: 'enum', options: [] }], /without options/],
     [[{ key: 'level', type: 'enum', options: ['a'], default: 'b' }], /default that fails its own check: "b" is not one of the options/],
     [[{ key: 'n', type: 'int', default: 'lots' }], /default that fails its own check: "lots" is not a whole number/],
@@ -213,7 +213,7 @@ test('list is sorted and holds declared-but-unset keys and stored-but-undeclared
 
 test('get throws NotFound for a key neither declared nor stored', (t) => {
   const { registry } = openRegistry(t);
-  const err = assertConfigError(() => registry.get('demo', 'nothing.here'), /demo\.nothing\.here is not a known setting/, ErrorCodes.NotFound);
+  const err = assertConfigError(() => registry.get('demo', 'nothing.here'), /demo:nothing\.here is not a known setting/, ErrorCodes.NotFound);
   assert.equal(err.key, 'nothing.here');
   assert.equal(registry.getValue('demo', 'nothing.here'), undefined);
 });
@@ -240,7 +240,7 @@ test('passwords never appear in clear in get, list, set or onChange output, yet 
   assert.equal(registry.getValue('mail', 'smtp.password'), secret);
 
   const notString = 987654321;
-  const err = assertConfigError(() => registry.set('mail', 'smtp.password', notString), /^mail\.smtp\.password: the value is not a string/);
+  const err = assertConfigError(() => registry.set('mail', 'smtp.password', notString), /^mail:smtp\.password: the value is not a string/);
   assert.ok(!err.message.includes(String(notString)), 'a refused password is not echoed');
 
   registry.unset('mail', 'smtp.password');
@@ -365,7 +365,7 @@ test('a throwing listener neither undoes the write nor silences the others', asy
   assert.equal(registry.getValue('demo', 'k'), 1);
   await new Promise((resolve) => setImmediate(resolve));
   assert.ok(
-    warnings.some((w) => w.includes('listener broke') && w.includes('demo.k')),
+    warnings.some((w) => w.includes('listener broke') && w.includes('demo:k')),
     JSON.stringify(warnings),
   );
 });

@@ -28,10 +28,10 @@ describe('homectl config as a contract', () => {
   it("undeclared keys are refused in core and in a plugin's table", async () => {
     const nope = await ctl('config', 'set', 'nope', '1');
     assert.equal(nope.code, 1);
-    assert.match(nope.stderr, /core\.nope is not a known setting of homed; homectl config list shows every setting/);
+    assert.match(nope.stderr, /^homectl: nope is not a known setting of homed; homectl config list shows every setting/);
     const timer = await ctl('config', 'set', 'timer:nope', '3');
     assert.equal(timer.code, 1);
-    assert.match(timer.stderr, /timer\.nope is not a known setting of plugin "timer"; .*homectl config list --plugin timer/);
+    assert.match(timer.stderr, /timer:nope is not a known setting of plugin "timer"; .*homectl config list --plugin timer/);
   });
 
   it('core.data.dir is read-only for set and unset, and says to use homed -data', async () => {
@@ -79,6 +79,40 @@ describe('homectl config as a contract', () => {
     const set = await ctl('config', 'set', 'core.log.level', 'debug');
     assert.equal(set.stdout, 'core.log.level = debug\n');
     assert.equal((await ctl('config', 'unset', 'core.log.level')).code, 0);
+  });
+
+  it('a typo in a provider key gets did you mean, spelt as typed; a plugin key is named PLUGIN:KEY in every message', async () => {
+    const typo = await ctl('config', 'set', 'llm.provider.work.modle', 'gpt-4o');
+    assert.equal(typo.code, 1);
+    assert.equal(
+      typo.stderr,
+      'homectl: llm.provider.work.modle is not a known setting of homed; did you mean llm.provider.work.model? (homectl config list shows every setting) (HA_ERR_NOT_FOUND)\n',
+    );
+    const dotted = await ctl('config', 'set', 'exec.max_timeout', '5m');
+    assert.equal(dotted.code, 1);
+    assert.match(dotted.stderr, /^homectl: exec\.max_timeout is not a known setting of homed; did you mean exec:max_timeout\?/);
+    const bad = await ctl('config', 'set', 'exec:max_timeout', 'soon');
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /^homectl: exec:max_timeout: "soon" is not a duration/);
+    const pluginTypo = await ctl('config', 'get', 'exec:max_timout');
+    assert.match(pluginTypo.stderr, /^homectl: exec:max_timout is not a known setting of plugin "exec"; did you mean exec:max_timeout\?/);
+    const set = await ctl('config', 'set', 'exec:max_timeout', '5m');
+    assert.equal(set.stdout, 'exec:max_timeout = 5m\n', set.stderr);
+    const row = (await ctl('config', 'list', '--plugin', 'exec')).stdout.split('\n').find((line) => line.includes('max_timeout'));
+    assert.match(row ?? '', /^exec:max_timeout\s+duration\s+5m\s+set/, 'list names it as config set takes it');
+    assert.match((await ctl('config', 'unset', 'exec:max_timeout')).stdout, /^exec:max_timeout = \S+ \(default\)/);
+  });
+
+  it('config get of a secret says whether it is set instead of printing an empty line; --json keeps its shape', async () => {
+    const unset = await ctl('config', 'get', 'llm.provider.work.api_key');
+    assert.deepEqual([unset.code, unset.stdout], [0, '(not set)\n']);
+    assert.deepEqual([(await getJson('llm.provider.work.api_key')).value, (await getJson('llm.provider.work.api_key')).isSet], ['', false]);
+    assert.equal((await ctl('config', 'set', 'llm.provider.work.api_key', 'sk-never-shown')).code, 0);
+    const set = await ctl('config', 'get', 'llm.provider.work.api_key');
+    assert.deepEqual([set.code, set.stdout], [0, '(set, hidden)\n']);
+    const json = await getJson('llm.provider.work.api_key');
+    assert.deepEqual([json.value, json.isSet], ['********', true]);
+    assert.equal((await ctl('config', 'unset', 'llm.provider.work.api_key')).code, 0);
   });
 
   it('help documents unset and the rule for a bare number', async () => {

@@ -116,9 +116,10 @@ describe('homectl against a running homed', () => {
   it('never prints a password in clear', async () => {
     const set = await ctl('config', 'set', 'secret-keeper:api_token', SECRET);
     assert.equal(set.code, 0, set.stderr);
+    const got = await ctl('config', 'get', 'secret-keeper:api_token');
+    assert.deepEqual([got.code, got.stdout], [0, '(set, hidden)\n'], got.stderr);
     const outputs = [
       set,
-      await ctl('config', 'get', 'secret-keeper:api_token'),
       await ctl('config', 'get', 'secret-keeper:api_token', '--json'),
       await ctl('config', 'list', '--plugin', 'secret-keeper'),
       await ctl('config', 'list', '--plugin', 'secret-keeper', '--json'),

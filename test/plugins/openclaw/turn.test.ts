@@ -114,13 +114,19 @@ describe('skills in a turn', () => {
     );
 
     const before = llm.requests.length;
+    // A skill that cannot be used is a failure, not an answer: waiter -say exits 1 with the reason on stderr.
+    const refusedSay = async (text: string): Promise<string> => {
+      const said = await runWaiter(['-data', rig.homed.dataDir, '--session', 'cli:slash', '-say', text]);
+      assert.deepEqual([said.code, said.stdout], [1, ''], said.stderr);
+      return said.stderr;
+    };
     assert.equal(
-      await say(rig, 'cli:slash', '/needs-x now'),
-      'The skill "needs-x" cannot be used here: missing (bins: ha-not-installed-x); homectl skills info needs-x shows what it needs.\n',
+      await refusedSay('/needs-x now'),
+      'waiter: The skill "needs-x" cannot be used here: missing (bins: ha-not-installed-x); homectl skills info needs-x shows what it needs. (HA_ERR_CONFLICT)\n',
     );
     assert.equal(
-      await say(rig, 'cli:slash', '/off'),
-      'The skill "off" is disabled by the owner (openclaw:skills.off.enabled is false; homectl skills enable off turns it on).\n',
+      await refusedSay('/off'),
+      'waiter: The skill "off" is disabled by the owner (openclaw:skills.off.enabled is false; homectl skills enable off turns it on). (HA_ERR_CONFLICT)\n',
     );
     assert.equal(llm.requests.length, before, 'answered without the model');
 
