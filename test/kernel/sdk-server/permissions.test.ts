@@ -28,7 +28,7 @@ describe('the SDK server', () => {
     assert.ok(!JSON.stringify(result['list']).includes('s3cret-token'), 'a listing never carries the secret');
     assert.equal(result['bad']?.ok, false);
     assert.equal(result['bad']?.code, ErrorCodes.InvalidValue);
-    assert.match(result['bad']?.message ?? '', /nosy\.greeting/);
+    assert.match(result['bad']?.message ?? '', /^nosy:greeting: 42 is not a string/);
     assert.equal(t.kernel.config.getValue('nosy', 'token'), 's3cret-token');
   });
 
