@@ -38,15 +38,10 @@ export class ConfigError extends Error {
   }
 }
 
-/** Names a key the way homectl takes it: `core.log.level`, `weather:api_key`. */
-export function commandLabelOf(scope: string, key: string): string {
-  return scope === 'core' ? key : `${scope}:${key}`;
-}
-
 /**
- * Names a key in a message the way the person typed it, so an error repeats their own spelling: a core key as
+ * Names a key the way homectl takes it and the person typed it, in messages and in commands alike: a core key as
  * is (`core.log.level`, `llm.provider.work.model`, no `core.` they never wrote), a plugin's as `weather:api_key`.
  */
 export function labelOf(scope: string, key: string): string {
-  return commandLabelOf(scope, key);
+  return scope === 'core' ? key : `${scope}:${key}`;
 }

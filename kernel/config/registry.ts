@@ -2,7 +2,7 @@ import type Database from '../../protocol/runtime/internals/sqlite';
 import { ErrorCodes, type ConfigDef, type ConfigEntry } from '../../protocol';
 import { ensureValueTable, forgetStatements, hasValueTable, listTables, openConfigDatabase, prepareCached } from './database';
 import { assertKey, validateDefs } from './defs';
-import { ConfigError, commandLabelOf, labelOf } from './errors';
+import { ConfigError, labelOf } from './errors';
 import { maskEntry } from './mask';
 import { isPatternKey, pickPatternDef } from './patterns';
 import { PluginStateStore } from './plugin-state';
@@ -254,7 +254,7 @@ export class ConfigRegistry {
     }
     const near = closestKey(key, suggestionCandidates(key, declared));
     const other = near === undefined && scope === CORE_SCOPE ? this.pluginKeyNear(key) : undefined;
-    const suggested = near !== undefined ? commandLabelOf(scope, near) : other !== undefined ? commandLabelOf(other.scope, other.key) : undefined;
+    const suggested = near !== undefined ? labelOf(scope, near) : other !== undefined ? labelOf(other.scope, other.key) : undefined;
     const hint = suggested === undefined ? `${listing} shows every setting` : `did you mean ${suggested}? (${listing} shows every setting)`;
     const facts = near !== undefined ? { suggestion: near } : other !== undefined ? { suggestion: other.key, suggestionScope: other.scope } : {};
     return new ConfigError(`${labelOf(scope, key)} is not a known setting ${where}; ${hint}`, { scope, key, ...facts }, ErrorCodes.NotFound);
@@ -325,7 +325,7 @@ function readOnlyError(scope: string, key: string, instead: string): ConfigError
 
 // A guarded setting widens what the agent may do: only the person at the machine changes it, with homectl.
 function guardedError(scope: string, key: string, verb: 'set' | 'unset'): ConfigError {
-  const command = verb === 'set' ? `homectl config set ${commandLabelOf(scope, key)} VALUE` : `homectl config unset ${commandLabelOf(scope, key)}`;
+  const command = verb === 'set' ? `homectl config set ${labelOf(scope, key)} VALUE` : `homectl config unset ${labelOf(scope, key)}`;
   return new ConfigError(
     `${labelOf(scope, key)} is guarded: it widens what the agent may do or reach, so only the owner changes it, on the machine running homed: ${command}`,
     { scope, key },

@@ -1,4 +1,5 @@
 // "Did you mean …": the defined key closest to one that is not defined, so a typo is caught and corrected.
+import { isPatternKey } from './patterns';
 import { editDistance } from '../memory/fuzzy';
 
 /** Most edits a suggestion may be away: a quarter of the typed key, at least 2 (`levle` → `level` is 2). */
@@ -40,7 +41,7 @@ export function patternAsTyped(pattern: string, typed: string): string | undefin
 export function suggestionCandidates(typed: string, keys: Iterable<string>): string[] {
   const out: string[] = [];
   for (const key of keys) {
-    if (!key.includes('*')) out.push(key);
+    if (!isPatternKey(key)) out.push(key);
     else {
       const filled = patternAsTyped(key, typed);
       if (filled !== undefined) out.push(filled);

@@ -57,9 +57,7 @@ function clientMethodProblem(decl: ClientMethodDecl, seen: ReadonlySet<string>):
   if (KERNEL_CLIENT_METHODS.has(decl.method)) return 'the kernel serves that method itself; give it a name of the plugin, e.g. <plugin>/<verb>';
   if (seen.has(decl.method)) return 'declared twice';
   if (decl.owner !== undefined && typeof decl.owner !== 'boolean') return 'its "owner" must be true or false';
-  const permission: unknown = decl.permission;
-  const named: unknown[] = permission === undefined ? [] : Array.isArray(permission) ? permission : [permission];
-  const unknown = named.find((each) => !(PERMISSIONS as readonly unknown[]).includes(each));
+  const unknown = namedPermissions(decl.permission).find((each) => !(PERMISSIONS as readonly unknown[]).includes(each));
   if (unknown !== undefined) return `its permission ${JSON.stringify(unknown)} is none of ${PERMISSIONS.join(', ')}`;
   const shape = schemaShapeProblem(decl.params);
   return shape === undefined ? undefined : `its params schema is not a JSON Schema (${shape})`;
@@ -101,11 +99,15 @@ async function callClientMethod(hosts: ClientMethodHosts, caller: SdkCaller, par
   return answer.result;
 }
 
-/** The permissions a declaration names: one, several (the caller needs one of them), or none. */
-function permissionsOf(decl: ClientMethodDecl): readonly Permission[] {
-  const { permission } = decl;
+/** The permissions a declaration names: one, several (the caller needs one of them), or none; as sent, unchecked. */
+function namedPermissions(permission: unknown): readonly unknown[] {
   if (permission === undefined) return [];
-  return typeof permission === 'string' ? [permission] : permission;
+  return Array.isArray(permission) ? permission : [permission];
+}
+
+/** The permissions of a declaration the handshake admitted (clientMethodProblem checked each is one). */
+function permissionsOf(decl: ClientMethodDecl): readonly Permission[] {
+  return namedPermissions(decl.permission) as readonly Permission[];
 }
 
 /** A method that widens what the agent may do, called for someone who is not the owner at the machine. */

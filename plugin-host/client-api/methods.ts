@@ -77,6 +77,13 @@ export function methodTable(...rows: SocketRow[]): MethodTable {
   return Object.fromEntries(rows.flatMap((r) => [r.method, ...(r.aliases ?? [])].map((name) => [name, r])));
 }
 
+/** The names a table serves, each method once under its own name (not the earlier names it also answers to). */
+export function servedNames(methods: MethodTable): string[] {
+  return Object.entries(methods)
+    .filter(([name, method]) => (method as Partial<SocketRow>).method === undefined || (method as SocketRow).method === name)
+    .map(([name]) => name);
+}
+
 /** Config methods on the socket name the core table when they name none (a person's homectl means core, not cli). */
 const CORE = 'core';
 

@@ -3,7 +3,7 @@
 import { ErrorCodes, SOCKET_CANCEL_METHOD, type SocketError, type SocketRequest, type SocketResponse } from '../../protocol';
 import type { PluginLogger } from '../sdk';
 import { SocketFailure, toSocketError } from './errors';
-import type { MethodTable, SocketCall } from './methods';
+import { servedNames, type MethodTable, type SocketCall } from './methods';
 import { offeredToOthers } from './owner-choices';
 import { checkParams, parseRequestLine, recoverId } from './validate';
 
@@ -241,7 +241,7 @@ function isUnserved(error: unknown, method: string): boolean {
 
 function unknownMethod(method: string, methods: MethodTable, served: readonly string[] = []): SocketFailure {
   const plugins = served.length > 0 ? `; plugins serve ${served.join(', ')}` : '';
-  return new SocketFailure(ErrorCodes.MethodNotFound, `unknown method "${method}"; the socket serves ${Object.keys(methods).join(', ')}${plugins}`, { method });
+  return new SocketFailure(ErrorCodes.MethodNotFound, `unknown method "${method}"; the socket serves ${servedNames(methods).join(', ')}${plugins}`, { method });
 }
 
 function serialise(answer: SocketResponse, deps: ClientSessionDeps): string {

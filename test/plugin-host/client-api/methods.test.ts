@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClientMethods } from '../../../plugin-host/client-api';
+import { servedNames } from '../../../plugin-host/client-api/methods';
 import type { PluginContext } from '../../../plugin-host/sdk';
 import { SocketApi } from '../../../protocol';
 import { silentLog } from '../../plugins/cli/fakes';
@@ -30,5 +31,12 @@ describe('the client protocol table', () => {
       for (const name of [descriptor.method, ...(descriptor.aliases ?? [])]) assert.equal(methods[name]?.params, descriptor.params, name);
     }
     assert.equal(methods['approval/answer'], methods['approvals/answer'], 'an earlier name runs the same row');
+    assert.deepEqual(
+      servedNames(methods).sort(),
+      Object.values(SocketApi)
+        .map((d) => d.method)
+        .sort(),
+      'a listing of what the socket serves names each method once, by its name',
+    );
   });
 });
